@@ -1,0 +1,1 @@
+"""Gymnasium environments for LEO multipath congestion control and scheduling."""

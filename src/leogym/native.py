@@ -1,0 +1,54 @@
+"""Loader for the compiled ns-3 core (``leogym._core``).
+
+Only this module imports the extension, so that importing ``leogym`` never starts ns-3 and a
+missing or broken build gives one clear message instead of an obscure ``ImportError``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+
+_core: ModuleType | None = None
+
+
+class NativeCoreError(ImportError):
+    """The compiled core could not be loaded."""
+
+
+def core() -> ModuleType:
+    """Return the ``leogym._core`` extension module, importing it on first use.
+
+    :raises NativeCoreError: the extension or the ns-3 libraries it links are missing.
+    """
+    global _core
+    if _core is None:
+        try:
+            _core = _load_override() or importlib.import_module("leogym._core")
+        except ImportError as exc:  # pragma: no cover - depends on the install
+            raise NativeCoreError(
+                "leogym's compiled ns-3 core could not be loaded "
+                f"({exc}). Build it with `make install` (or `pip install --no-deps "
+                "ns3==3.44.post0` followed by `pip install --no-build-isolation -e .`)."
+            ) from exc
+    return _core
+
+
+def _load_override() -> ModuleType | None:
+    """Load ``_core`` from ``$LEOGYM_CORE_DIR`` (a developer build, see tools/dev-build.sh)."""
+    where = os.environ.get("LEOGYM_CORE_DIR")
+    if not where:
+        return None
+    candidates = sorted(Path(where).glob("_core*.so"))
+    if not candidates:
+        raise NativeCoreError(f"LEOGYM_CORE_DIR={where!r} holds no _core*.so")
+    spec = importlib.util.spec_from_file_location("leogym._core", candidates[0])
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["leogym._core"] = module
+    spec.loader.exec_module(module)
+    return module
