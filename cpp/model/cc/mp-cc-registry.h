@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// MpCcRegistry: congestion controllers by name, with parameter validation.
+
+#ifndef MP_CC_REGISTRY_H
+#define MP_CC_REGISTRY_H
+
+#include "mp-congestion-ops.h"
+
+#include "ns3/object.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup mp-cc
+ * Named algorithms (congestion controllers or schedulers) and their ns-3 TypeIds.
+ *
+ * Names are lower case ("newreno", "cubic", ...). A wrapper entry (e.g. a handover freeze)
+ * combines with any plain entry as "wrapper+inner" ("freeze+cubic"). Parameters are the
+ * algorithms' ns-3 attributes, given as numbers: Double attributes take the value, Uinteger
+ * and Integer attributes an integral value, Boolean attributes 0 or 1, Time attributes
+ * seconds. Every check (unknown name or parameter, wrong type, range) throws
+ * std::invalid_argument naming the field, before any ns-3 object is configured; the range is
+ * the attribute's own checker.
+ *
+ * Other components register more algorithms with a static MpAlgorithmRegistrar.
+ */
+class MpAlgorithmRegistry
+{
+  public:
+    /// One registered algorithm.
+    struct Entry
+    {
+        std::string name;
+        std::string typeId; //!< e.g. "ns3::MpCubic"
+        bool wrapper{false}; //!< combines as "name+inner" (congestion control only)
+    };
+
+    /// Parameters as the config gives them.
+    using Params = std::map<std::string, double>;
+
+    /// The congestion-control registry.
+    static MpAlgorithmRegistry& Cc();
+    /// The scheduler registry.
+    static MpAlgorithmRegistry& Scheduler();
+
+    /// Add (or replace) an entry.
+    void Register(const std::string& name, const std::string& typeId, bool wrapper = false);
+    /// All entries, sorted by name.
+    std::vector<Entry> List() const;
+    /// True if name (or "wrapper+inner") resolves.
+    bool Has(const std::string& name) const;
+
+    /**
+     * Check a name and its parameters without creating the configured object.
+     * @param field how the name is called in errors ("cc")
+     * @param paramsField how the parameters are called ("cc_params")
+     * @throws std::invalid_argument naming the field
+     */
+    void Validate(const std::string& name, const Params& params, const std::string& field,
+                  const std::string& paramsField) const;
+
+    /**
+     * Create and configure an instance (a wrapper gets its inner controller).
+     * @throws std::invalid_argument as Validate
+     */
+    Ptr<Object> Create(const std::string& name, const Params& params, const std::string& field,
+                       const std::string& paramsField) const;
+
+    /// Attribute descriptions of an algorithm: name -> (value type, default, help).
+    std::map<std::string, std::vector<std::string>> Describe(const std::string& name) const;
+
+  private:
+    explicit MpAlgorithmRegistry(const char* kind);
+    /// Split "a+b"; fills the entries; throws naming field.
+    void Resolve(const std::string& name, const std::string& field, const Entry*& outer,
+                 const Entry*& inner) const;
+    /// Convert and check one parameter against a TypeId; nullptr if the TypeId lacks it.
+    static Ptr<AttributeValue> MakeValue(TypeId tid, const std::string& key, double value,
+                                         const std::string& fieldName, bool& found);
+
+    std::string m_kind;
+    std::map<std::string, Entry> m_entries;
+};
+
+/// Static registration helper: `static MpAlgorithmRegistrar r(MpAlgorithmRegistry::Cc(), ...)`.
+struct MpAlgorithmRegistrar
+{
+    MpAlgorithmRegistrar(MpAlgorithmRegistry& reg, const std::string& name,
+                         const std::string& typeId, bool wrapper = false)
+    {
+        reg.Register(name, typeId, wrapper);
+    }
+};
+
+} // namespace ns3
+
+#endif // MP_CC_REGISTRY_H

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// MpCongestionOps: the per-path congestion-control interface of the multipath transport.
+
+#ifndef MP_CONGESTION_OPS_H
+#define MP_CONGESTION_OPS_H
+
+#include "model/transport/mp-connection-view.h"
+#include "model/transport/mp-sent-packet.h"
+
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <cstdint>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * @ingroup mp-cc
+ * Where a congestion controller runs: its path and the connection around it.
+ */
+struct MpCcContext
+{
+    MpConnectionView* conn{nullptr};
+    uint32_t path{0};
+
+    const MpPathInfo& Path() const
+    {
+        return conn->GetPath(path);
+    }
+
+    uint32_t Mss() const
+    {
+        return conn->GetMaxDatagramSize();
+    }
+
+    Time Now() const
+    {
+        return conn->Now();
+    }
+
+    /// Scenario knowledge of this path (null if none).
+    const MpPathOracle* Oracle() const
+    {
+        return Path().oracle;
+    }
+};
+
+/**
+ * @ingroup mp-cc
+ * One ACK frame's effect on a path (RFC 9002 OnPacketsAcked plus the RTT and rate samples).
+ */
+struct MpAckEvent
+{
+    Time now;
+    uint64_t bytesAcked{0};     //!< newly acknowledged in-flight bytes
+    uint32_t packetsAcked{0};   //!< newly acknowledged in-flight packets
+    const MpSentPacket* acked{nullptr}; //!< the packets (ascending pn); skip p.wasLost ones
+    std::size_t nAcked{0};
+    bool rttSampled{false};     //!< latestRtt is a new sample
+    Time latestRtt;
+    uint64_t priorBytesInFlight{0}; //!< bytes_in_flight before this ACK
+    const MpRateSample* rate{nullptr}; //!< delivery-rate sample of this ACK
+};
+
+/**
+ * @ingroup mp-cc
+ * Packets declared lost in one detection (RFC 9002 OnPacketsLost).
+ */
+struct MpLossEvent
+{
+    Time now;
+    const MpSentPacket* lost{nullptr}; //!< the packets, ascending pn; p.lossKind says why
+    std::size_t nLost{0};
+    uint64_t lostBytes{0};      //!< in-flight bytes among them
+    Time largestLostSentTime;   //!< send time of the most recently sent lost packet
+    bool persistentCongestion{false}; //!< OnPersistentCongestion follows
+};
+
+/// Kinds of path notifications.
+enum class MpPathEventKind : uint8_t
+{
+    HANDOVER = 0,     //!< a handover instant of the path's timeline (oracle)
+    OUTAGE_START = 1, //!< an outage of the path began (oracle)
+    OUTAGE_END = 2,   //!< an outage of the path ended (oracle)
+    STATE_CHANGED = 3, //!< the path's MpPathState changed
+};
+
+/// One path notification.
+struct MpPathEvent
+{
+    MpPathEventKind kind{MpPathEventKind::HANDOVER};
+    Time time;
+    MpPathState state{MpPathState::ACTIVE}; //!< the new state (STATE_CHANGED)
+};
+
+/**
+ * @ingroup mp-cc
+ * Congestion control of one path of a multipath QUIC-like connection.
+ *
+ * The transport creates one instance per path and calls it as RFC 9002 Appendix B calls its
+ * congestion controller: OnPacketSent for every packet, OnAck once per ACK frame with the
+ * newly acknowledged packets and the RTT/rate samples, OnPacketsLost once per loss detection
+ * with each lost packet's send time, OnPersistentCongestion when section 7.6 holds. It also
+ * delivers oracle notifications (handovers, outages) from the path's timeline; predictions
+ * (next handover, the next path's delay and capacity, SNR, elevation, slant range) are read
+ * on demand through ctx.Oracle(). Coupled algorithms read the other paths through ctx.conn.
+ *
+ * Windows are in bytes. Subclasses set m_cwnd / m_ssthresh / m_pacingRate; the defaults of
+ * RFC 9002 section 7.2 apply: initial window min(10 mss, max(14720, 2 mss)), minimum window
+ * 2 mss. Subclasses that wrap another controller override the getters.
+ */
+class MpCongestionOps : public Object
+{
+  public:
+    static TypeId GetTypeId();
+    MpCongestionOps();
+    ~MpCongestionOps() override;
+
+    /// The registry name ("newreno", "cubic", ...).
+    virtual std::string GetName() const = 0;
+
+    /// Attach to a path; sets the initial window. Called once, before any other call.
+    virtual void Init(const MpCcContext& ctx);
+
+    virtual void OnPacketSent(const MpCcContext& ctx, const MpSentPacket& p);
+    virtual void OnAck(const MpCcContext& ctx, const MpAckEvent& ev) = 0;
+    virtual void OnPacketsLost(const MpCcContext& ctx, const MpLossEvent& ev) = 0;
+    /// RFC 9002 section 7.6.2: collapse to the minimum window (default).
+    virtual void OnPersistentCongestion(const MpCcContext& ctx);
+    /// A probe timeout fired (RFC 9002: no window change by default).
+    virtual void OnPtoExpired(const MpCcContext& ctx, uint32_t ptoCount);
+    /// Handover / outage / state notifications.
+    virtual void OnPathEvent(const MpCcContext& ctx, const MpPathEvent& ev);
+    /**
+     * Whether a lost packet counts in the persistent-congestion test (RFC 9002 7.6.2).
+     * Default true; the handover freeze excludes packets sent around a handover.
+     */
+    virtual bool ConsiderForPersistentCongestion(const MpCcContext& ctx,
+                                                 const MpSentPacket& p) const;
+
+    /// Congestion window (bytes).
+    virtual uint64_t GetCwnd() const;
+    /// Slow-start threshold (bytes; max = infinite).
+    virtual uint64_t GetSsthresh() const;
+    /// Pacing rate the algorithm wants (bit/s); 0 = the transport's default pacing.
+    virtual double GetPacingRate() const;
+    /// True if the algorithm must be paced even when the connection does not pace (BBR).
+    virtual bool RequiresPacing() const;
+    virtual bool InSlowStart() const;
+    /// Losses the algorithm chose not to react to (e.g. the handover freeze), cumulative.
+    virtual uint64_t GetSuppressedLosses() const;
+
+    /// True for controllers driven from Python (set_cwnd / set_pacing_rate).
+    virtual bool IsExternal() const;
+    /// Set the window from outside (external controllers only; others ignore it).
+    virtual void SetExternalCwnd(uint64_t bytes);
+    /// Set the pacing rate from outside (bit/s, 0 = unpaced; external controllers only).
+    virtual void SetExternalPacingRate(double bps);
+
+    /**
+     * Fix the random-number streams the algorithm uses (ns-3 convention).
+     * @return the number of streams used
+     */
+    virtual int64_t AssignStreams(int64_t stream);
+
+    /// RFC 9002 kInitialWindow for a max datagram size.
+    static uint64_t InitialWindow(uint32_t mss);
+    /// RFC 9002 kMinimumWindow (2 mss).
+    static uint64_t MinimumWindow(uint32_t mss);
+
+  protected:
+    uint64_t m_cwnd{0};
+    uint64_t m_ssthresh;
+    double m_pacingRate{0};
+    uint32_t m_mss{1200};
+    uint32_t m_initialWindowPackets{0}; //!< attribute; 0 = RFC 9002 default
+};
+
+/**
+ * @ingroup mp-cc
+ * A controller that forwards everything to an inner controller. Wrappers (such as the
+ * handover freeze) derive from it and override the calls they filter.
+ */
+class MpCongestionOpsWrapper : public MpCongestionOps
+{
+  public:
+    static TypeId GetTypeId();
+
+    void SetInner(Ptr<MpCongestionOps> inner);
+    Ptr<MpCongestionOps> GetInner() const;
+
+    std::string GetName() const override;
+    void Init(const MpCcContext& ctx) override;
+    void OnPacketSent(const MpCcContext& ctx, const MpSentPacket& p) override;
+    void OnAck(const MpCcContext& ctx, const MpAckEvent& ev) override;
+    void OnPacketsLost(const MpCcContext& ctx, const MpLossEvent& ev) override;
+    void OnPersistentCongestion(const MpCcContext& ctx) override;
+    void OnPtoExpired(const MpCcContext& ctx, uint32_t ptoCount) override;
+    void OnPathEvent(const MpCcContext& ctx, const MpPathEvent& ev) override;
+    bool ConsiderForPersistentCongestion(const MpCcContext& ctx,
+                                         const MpSentPacket& p) const override;
+    uint64_t GetCwnd() const override;
+    uint64_t GetSsthresh() const override;
+    double GetPacingRate() const override;
+    bool RequiresPacing() const override;
+    bool InSlowStart() const override;
+    uint64_t GetSuppressedLosses() const override;
+    bool IsExternal() const override;
+    void SetExternalCwnd(uint64_t bytes) override;
+    void SetExternalPacingRate(double bps) override;
+    int64_t AssignStreams(int64_t stream) override;
+
+  protected:
+    void DoDispose() override;
+    Ptr<MpCongestionOps> m_inner;
+};
+
+} // namespace ns3
+
+#endif // MP_CONGESTION_OPS_H

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-only
+
+#include "mp-cubic.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(MpCubic);
+
+TypeId
+MpCubic::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::MpCubic")
+            .SetParent<MpCongestionOps>()
+            .SetGroupName("Leogym")
+            .AddConstructor<MpCubic>()
+            .AddAttribute("C",
+                          "CUBIC's C (segments / s^3).",
+                          DoubleValue(0.4),
+                          MakeDoubleAccessor(&MpCubic::m_c),
+                          MakeDoubleChecker<double>(0.01, 10.0))
+            .AddAttribute("Beta",
+                          "Multiplicative decrease factor beta_cubic.",
+                          DoubleValue(0.7),
+                          MakeDoubleAccessor(&MpCubic::m_beta),
+                          MakeDoubleChecker<double>(0.1, 0.95))
+            .AddAttribute("FastConvergence",
+                          "Release bandwidth faster when W_max shrinks (RFC 9438 4.7).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&MpCubic::m_fastConvergence),
+                          MakeBooleanChecker())
+            .AddAttribute("RenoFriendly",
+                          "Use the Reno-friendly region (RFC 9438 4.3).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&MpCubic::m_renoFriendly),
+                          MakeBooleanChecker());
+    return tid;
+}
+
+MpCubic::MpCubic()
+    : m_c(0.4),
+      m_beta(0.7),
+      m_fastConvergence(true),
+      m_renoFriendly(true)
+{
+}
+
+std::string
+MpCubic::GetName() const
+{
+    return "cubic";
+}
+
+void
+MpCubic::Init(const MpCcContext& ctx)
+{
+    MpCongestionOps::Init(ctx);
+    m_cwndD = static_cast<double>(m_cwnd);
+    m_wMax = 0;
+    m_epochValid = false;
+    m_inRecoveryPeriod = false;
+}
+
+double
+MpCubic::GetWMax() const
+{
+    return m_wMax;
+}
+
+double
+MpCubic::GetK() const
+{
+    return m_k;
+}
+
+bool
+MpCubic::InRecovery(Time sentTime) const
+{
+    return m_inRecoveryPeriod && sentTime <= m_recoveryStart;
+}
+
+void
+MpCubic::Commit()
+{
+    double minW = static_cast<double>(MinimumWindow(m_mss));
+    if (m_cwndD < minW)
+    {
+        m_cwndD = minW;
+    }
+    m_cwnd = static_cast<uint64_t>(m_cwndD);
+}
+
+void
+MpCubic::OnAck(const MpCcContext& ctx, const MpAckEvent& ev)
+{
+    if (ctx.Path().appLimited)
+    {
+        return;
+    }
+    uint64_t eligible = 0;
+    for (std::size_t i = 0; i < ev.nAcked; ++i)
+    {
+        const MpSentPacket& p = ev.acked[i];
+        if (p.wasLost || !p.inFlight || InRecovery(p.sentTime))
+        {
+            continue;
+        }
+        eligible += p.bytes;
+    }
+    if (eligible == 0)
+    {
+        return;
+    }
+    double acked = static_cast<double>(eligible);
+    if (m_cwnd < m_ssthresh)
+    {
+        double room = static_cast<double>(m_ssthresh) - m_cwndD;
+        double ss = std::min(acked, std::max(room, 0.0));
+        m_cwndD += ss;
+        acked -= ss;
+        if (acked <= 0 || m_cwndD < static_cast<double>(m_ssthresh))
+        {
+            Commit();
+            return;
+        }
+    }
+    // Congestion avoidance.
+    double mss = static_cast<double>(m_mss);
+    Time now = ev.now;
+    if (!m_epochValid)
+    {
+        m_epochValid = true;
+        m_epochStart = now;
+        if (m_wMax > m_cwndD)
+        {
+            m_k = std::cbrt((m_wMax - m_cwndD) / mss / m_c);
+        }
+        else
+        {
+            m_k = 0;
+            m_wMax = m_cwndD;
+        }
+        m_wEst = m_cwndD;
+    }
+    double t = (now - m_epochStart).GetSeconds();
+    double rtt = ctx.Path().Srtt().GetSeconds();
+    auto wCubic = [&](double tt) {
+        double d = tt - m_k;
+        return (m_c * d * d * d) * mss + m_wMax; // bytes
+    };
+    double target = wCubic(t + rtt);
+    target = std::clamp(target, m_cwndD, 1.5 * m_cwndD);
+    if (m_renoFriendly)
+    {
+        double alpha = 3.0 * (1.0 - m_beta) / (1.0 + m_beta);
+        if (m_wEst >= m_cwndPrior)
+        {
+            alpha = 1.0;
+        }
+        m_wEst += alpha * acked / m_cwndD * mss;
+    }
+    if (m_renoFriendly && wCubic(t) < m_wEst)
+    {
+        m_cwndD = std::max(m_cwndD, m_wEst);
+    }
+    else
+    {
+        m_cwndD += (target - m_cwndD) * acked / m_cwndD;
+    }
+    Commit();
+}
+
+void
+MpCubic::OnPacketsLost(const MpCcContext&, const MpLossEvent& ev)
+{
+    if (ev.nLost == 0 || InRecovery(ev.largestLostSentTime))
+    {
+        return;
+    }
+    m_recoveryStart = ev.now;
+    m_inRecoveryPeriod = true;
+    m_cwndPrior = m_cwndD;
+    if (m_fastConvergence && m_cwndD < m_wMax)
+    {
+        m_wMax = m_cwndD * (1.0 + m_beta) / 2.0;
+    }
+    else
+    {
+        m_wMax = m_cwndD;
+    }
+    double minW = static_cast<double>(MinimumWindow(m_mss));
+    double ss = std::max(m_cwndD * m_beta, minW);
+    m_ssthresh = static_cast<uint64_t>(ss);
+    m_cwndD = ss;
+    m_epochValid = false;
+    Commit();
+}
+
+void
+MpCubic::OnPersistentCongestion(const MpCcContext&)
+{
+    m_cwndD = static_cast<double>(MinimumWindow(m_mss));
+    m_epochValid = false;
+    m_inRecoveryPeriod = false;
+    Commit();
+}
+
+} // namespace ns3

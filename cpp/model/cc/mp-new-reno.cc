@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0-only
+
+#include "mp-new-reno.h"
+
+#include "ns3/double.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(MpNewReno);
+
+TypeId
+MpNewReno::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::MpNewReno")
+            .SetParent<MpCongestionOps>()
+            .SetGroupName("Leogym")
+            .AddConstructor<MpNewReno>()
+            .AddAttribute("LossReductionFactor",
+                          "kLossReductionFactor: ssthresh = cwnd * factor on a congestion event.",
+                          DoubleValue(0.5),
+                          MakeDoubleAccessor(&MpNewReno::m_lossReduction),
+                          MakeDoubleChecker<double>(0.05, 0.95));
+    return tid;
+}
+
+MpNewReno::MpNewReno()
+    : m_lossReduction(0.5)
+{
+}
+
+std::string
+MpNewReno::GetName() const
+{
+    return "newreno";
+}
+
+void
+MpNewReno::Init(const MpCcContext& ctx)
+{
+    MpCongestionOps::Init(ctx);
+    m_cwndD = static_cast<double>(m_cwnd);
+    m_inRecoveryPeriod = false;
+}
+
+bool
+MpNewReno::InRecovery(Time sentTime) const
+{
+    return m_inRecoveryPeriod && sentTime <= m_recoveryStart;
+}
+
+void
+MpNewReno::CommitWindow()
+{
+    double minW = static_cast<double>(MinimumWindow(m_mss));
+    if (m_cwndD < minW)
+    {
+        m_cwndD = minW;
+    }
+    m_cwnd = static_cast<uint64_t>(m_cwndD);
+}
+
+double
+MpNewReno::CongestionAvoidanceIncrease(const MpCcContext&, const MpAckEvent&, uint64_t bytes)
+{
+    return static_cast<double>(m_mss) * static_cast<double>(bytes) / m_cwndD;
+}
+
+double
+MpNewReno::ReducedWindow(const MpCcContext&)
+{
+    return m_cwndD * m_lossReduction;
+}
+
+void
+MpNewReno::OnCongestionEvent(const MpCcContext&)
+{
+}
+
+void
+MpNewReno::OnAck(const MpCcContext& ctx, const MpAckEvent& ev)
+{
+    if (ctx.Path().appLimited)
+    {
+        return; // RFC 9002 7.8: do not grow an under-used window
+    }
+    uint64_t eligible = 0;
+    for (std::size_t i = 0; i < ev.nAcked; ++i)
+    {
+        const MpSentPacket& p = ev.acked[i];
+        if (p.wasLost || !p.inFlight || InRecovery(p.sentTime))
+        {
+            continue;
+        }
+        eligible += p.bytes;
+    }
+    if (eligible == 0)
+    {
+        return;
+    }
+    if (InSlowStart())
+    {
+        double room = static_cast<double>(m_ssthresh) - m_cwndD;
+        double ss = std::min<double>(static_cast<double>(eligible), std::max(room, 0.0));
+        if (m_ssthresh == std::numeric_limits<uint64_t>::max())
+        {
+            ss = static_cast<double>(eligible);
+        }
+        m_cwndD += ss;
+        eligible -= static_cast<uint64_t>(ss);
+        if (eligible == 0 || m_cwndD < static_cast<double>(m_ssthresh))
+        {
+            CommitWindow();
+            return;
+        }
+    }
+    m_cwndD += CongestionAvoidanceIncrease(ctx, ev, eligible);
+    CommitWindow();
+}
+
+void
+MpNewReno::OnPacketsLost(const MpCcContext& ctx, const MpLossEvent& ev)
+{
+    if (ev.nLost == 0 || InRecovery(ev.largestLostSentTime))
+    {
+        return;
+    }
+    m_recoveryStart = ev.now;
+    m_inRecoveryPeriod = true;
+    double reduced = ReducedWindow(ctx);
+    m_ssthresh = static_cast<uint64_t>(std::max(reduced, 0.0));
+    m_cwndD = std::max(reduced, static_cast<double>(MinimumWindow(m_mss)));
+    CommitWindow();
+    OnCongestionEvent(ctx);
+}
+
+void
+MpNewReno::OnPersistentCongestion(const MpCcContext&)
+{
+    m_cwndD = static_cast<double>(MinimumWindow(m_mss));
+    m_inRecoveryPeriod = false;
+    CommitWindow();
+}
+
+} // namespace ns3

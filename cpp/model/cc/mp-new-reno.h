@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// MpNewReno: RFC 9002 section 7 congestion control (NewReno) for one path.
+
+#ifndef MP_NEW_RENO_H
+#define MP_NEW_RENO_H
+
+#include "mp-congestion-ops.h"
+
+namespace ns3
+{
+
+/**
+ * @ingroup mp-cc
+ * NewReno as RFC 9002 (Iyengar and Swett, "QUIC Loss Detection and Congestion Control",
+ * RFC 9002, 2021) section 7 and Appendix B specify it for QUIC; the recovery-period rule
+ * replaces RFC 6582's "recover" sequence number (Henderson et al., RFC 6582, 2012):
+ *
+ *   on each acknowledged packet p sent after the recovery period began, unless the path is
+ *   application- or flow-control-limited:
+ *     slow start (cwnd < ssthresh):  cwnd += p.sent_bytes
+ *     congestion avoidance:          cwnd += max_datagram_size * p.sent_bytes / cwnd
+ *   on a congestion event (losses of packets sent after the recovery period began):
+ *     congestion_recovery_start_time = now
+ *     ssthresh = cwnd * kLossReductionFactor          (kLossReductionFactor = 0.5)
+ *     cwnd = max(ssthresh, kMinimumWindow)            (kMinimumWindow = 2 mss)
+ *   on persistent congestion:
+ *     cwnd = kMinimumWindow; congestion_recovery_start_time = 0
+ *
+ * The window is kept as a real number so the congestion-avoidance increase is exact.
+ * Subclasses (LIA, OLIA, BALIA) replace the congestion-avoidance increase and the reduction.
+ */
+class MpNewReno : public MpCongestionOps
+{
+  public:
+    static TypeId GetTypeId();
+    MpNewReno();
+
+    std::string GetName() const override;
+    void Init(const MpCcContext& ctx) override;
+    void OnAck(const MpCcContext& ctx, const MpAckEvent& ev) override;
+    void OnPacketsLost(const MpCcContext& ctx, const MpLossEvent& ev) override;
+    void OnPersistentCongestion(const MpCcContext& ctx) override;
+
+    /// True while packets sent at sentTime belong to the current recovery period.
+    bool InRecovery(Time sentTime) const;
+
+  protected:
+    /**
+     * The congestion-avoidance increase (bytes) for `bytes` newly acknowledged bytes.
+     * NewReno: mss * bytes / cwnd.
+     */
+    virtual double CongestionAvoidanceIncrease(const MpCcContext& ctx, const MpAckEvent& ev,
+                                               uint64_t bytes);
+    /// The window after a congestion event (bytes). NewReno: cwnd * LossReductionFactor.
+    virtual double ReducedWindow(const MpCcContext& ctx);
+    /// Called once per congestion event, after the reduction.
+    virtual void OnCongestionEvent(const MpCcContext& ctx);
+
+    /// Set m_cwnd from m_cwndD.
+    void CommitWindow();
+
+    double m_cwndD{0};            //!< the window, bytes, real-valued
+    double m_lossReduction;       //!< kLossReductionFactor (attribute LossReductionFactor)
+    Time m_recoveryStart{0};
+    bool m_inRecoveryPeriod{false};
+};
+
+} // namespace ns3
+
+#endif // MP_NEW_RENO_H

@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// MpLossRecovery: RFC 9002 loss detection for one path's packet-number space.
+
+#include "mp-loss-recovery.h"
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+
+const char*
+MpPathStateName(MpPathState s)
+{
+    switch (s)
+    {
+    case MpPathState::ACTIVE:
+        return "active";
+    case MpPathState::STANDBY:
+        return "standby";
+    case MpPathState::DEACTIVATED:
+        return "deactivated";
+    }
+    return "unknown";
+}
+
+MpLossRecovery::MpLossRecovery()
+    : MpLossRecovery(Params())
+{
+}
+
+MpLossRecovery::MpLossRecovery(const Params& params)
+    : m_params(params),
+      m_rtt(params.initialRtt)
+{
+    m_newlyAcked.reserve(64);
+    m_lost.reserve(64);
+    m_lostAckedBetween.reserve(64);
+}
+
+void
+MpLossRecovery::OnPacketSent(const MpSentPacket& p)
+{
+    if (p.pn != m_nextPn)
+    {
+        throw std::invalid_argument("MpLossRecovery: packet number " + std::to_string(p.pn) +
+                                    " sent, expected " + std::to_string(m_nextPn));
+    }
+    m_sent.push_back(p);
+    MpSentPacket& rec = m_sent.back();
+    rec.state = MpSentPacket::OUTSTANDING;
+    rec.wasLost = false;
+    ++m_nextPn;
+    if (rec.inFlight)
+    {
+        m_bytesInFlight += rec.bytes;
+    }
+    if (rec.ackEliciting)
+    {
+        ++m_ackElicitingInFlight;
+        m_timeOfLastAckEliciting = rec.sentTime;
+    }
+}
+
+const MpLossRecovery::AckOutcome&
+MpLossRecovery::OnAckReceived(const MpAckRange* ranges, std::size_t n, Time ackDelay, Time now)
+{
+    m_newlyAcked.clear();
+    m_lost.clear();
+    m_lostAckedBetween.clear();
+    m_outcome = AckOutcome();
+    if (n == 0 || m_nextPn == 0)
+    {
+        return m_outcome;
+    }
+
+    // Clip the ranges to packet numbers that were sent, sort them ascending.
+    constexpr std::size_t kMaxLocal = 64;
+    std::array<MpAckRange, kMaxLocal> local;
+    std::size_t m = 0;
+    int64_t ackLargest = -1;
+    for (std::size_t i = 0; i < n && m < kMaxLocal; ++i)
+    {
+        MpAckRange r = ranges[i];
+        if (r.smallest > r.largest || r.smallest >= m_nextPn)
+        {
+            continue;
+        }
+        if (r.largest >= m_nextPn)
+        {
+            r.largest = m_nextPn - 1;
+        }
+        ackLargest = std::max<int64_t>(ackLargest, static_cast<int64_t>(r.largest));
+        local[m++] = r;
+    }
+    if (ackLargest < 0)
+    {
+        return m_outcome;
+    }
+    std::sort(local.begin(), local.begin() + m, [](const MpAckRange& a, const MpAckRange& b) {
+        return a.smallest < b.smallest;
+    });
+    if (ackLargest > m_largestAcked)
+    {
+        m_largestAcked = ackLargest;
+    }
+
+    // A.7 DetectAndRemoveAckedPackets.
+    bool anyAckEliciting = false;
+    int64_t largestNewly = -1;
+    for (std::size_t i = 0; i < m; ++i)
+    {
+        uint64_t lo = std::max(local[i].smallest, m_basePn);
+        uint64_t hi = local[i].largest;
+        for (uint64_t pn = lo; pn <= hi; ++pn)
+        {
+            MpSentPacket& p = m_sent[pn - m_basePn];
+            if (p.state == MpSentPacket::OUTSTANDING)
+            {
+                p.state = MpSentPacket::ACKED;
+                if (p.inFlight)
+                {
+                    m_bytesInFlight -= p.bytes;
+                    m_outcome.ackedInFlightBytes += p.bytes;
+                }
+                if (p.ackEliciting)
+                {
+                    --m_ackElicitingInFlight;
+                    anyAckEliciting = true;
+                }
+                largestNewly = static_cast<int64_t>(pn);
+                m_outcome.largestNewlyAckedSentTime = p.sentTime;
+                m_newlyAcked.push_back(p);
+            }
+            else if (p.state == MpSentPacket::LOST)
+            {
+                // A late ACK of a packet already declared lost: the data arrived, but the
+                // packet left bytes_in_flight when it was declared lost.
+                p.state = MpSentPacket::ACKED;
+                p.wasLost = true;
+                m_newlyAcked.push_back(p);
+            }
+        }
+    }
+    if (largestNewly < 0)
+    {
+        PopResolved();
+        return m_outcome;
+    }
+    m_outcome.anyNewlyAcked = true;
+
+    // A.7: RTT sample when the largest acknowledged is newly acknowledged.
+    if (largestNewly == ackLargest && anyAckEliciting)
+    {
+        const MpSentPacket& largest = m_sent[static_cast<uint64_t>(largestNewly) - m_basePn];
+        m_rtt.Update(now - largest.sentTime, ackDelay, m_params.maxAckDelay, now);
+        m_outcome.rttSampled = true;
+    }
+
+    DetectLostPackets(now, MpLossKind::TIME_THRESHOLD);
+    if (!m_lost.empty())
+    {
+        m_outcome.persistentCongestion = InPersistentCongestion();
+    }
+    m_ptoCount = 0;
+    PopResolved();
+    return m_outcome;
+}
+
+void
+MpLossRecovery::DetectLostPackets(Time now, MpLossKind timeKind)
+{
+    m_lossTimeSet = false;
+    if (m_largestAcked < 0)
+    {
+        return;
+    }
+    Time base = std::max(m_rtt.GetLatest(), m_rtt.GetSmoothed());
+    Time lossDelay(static_cast<int64_t>(static_cast<double>(base.GetTimeStep()) *
+                                        m_params.timeThreshold));
+    if (lossDelay < m_params.granularity)
+    {
+        lossDelay = m_params.granularity;
+    }
+    Time lostSendTime = now - lossDelay;
+    uint64_t largest = static_cast<uint64_t>(m_largestAcked);
+    bool ackedSeen = false;
+    for (auto& p : m_sent)
+    {
+        if (p.pn > largest)
+        {
+            break;
+        }
+        if (p.state == MpSentPacket::ACKED)
+        {
+            ackedSeen = true;
+            continue;
+        }
+        if (p.state != MpSentPacket::OUTSTANDING)
+        {
+            continue;
+        }
+        bool byPacket = largest >= p.pn + m_params.packetThreshold;
+        bool byTime = p.sentTime <= lostSendTime;
+        if (!byPacket && !byTime)
+        {
+            // Packets are in send order: none of the later ones is lost either.
+            m_lossTime = p.sentTime + lossDelay;
+            m_lossTimeSet = true;
+            break;
+        }
+        p.state = MpSentPacket::LOST;
+        p.lossKind = static_cast<uint8_t>(byPacket ? MpLossKind::PACKET_THRESHOLD : timeKind);
+        if (p.inFlight)
+        {
+            m_bytesInFlight -= p.bytes;
+            m_outcome.lostBytes += p.bytes;
+        }
+        if (p.ackEliciting)
+        {
+            --m_ackElicitingInFlight;
+        }
+        m_lost.push_back(p);
+        m_lostAckedBetween.push_back(ackedSeen ? 1 : 0);
+        ackedSeen = false;
+    }
+}
+
+bool
+MpLossRecovery::InPersistentCongestion() const
+{
+    if (!m_rtt.HasSample())
+    {
+        return false;
+    }
+    Time duration = GetPersistentCongestionDuration();
+    Time firstSample = m_rtt.GetFirstSampleTime();
+    const MpSentPacket* start = nullptr;
+    for (std::size_t i = 0; i < m_lost.size(); ++i)
+    {
+        const MpSentPacket& p = m_lost[i];
+        if (m_lostAckedBetween[i])
+        {
+            start = nullptr; // an acknowledged packet lies between: the period restarts
+        }
+        bool eligible = p.ackEliciting && p.sentTime > firstSample &&
+                        (m_pcFilter == nullptr || m_pcFilter(m_pcFilterCtx, p));
+        if (!eligible)
+        {
+            continue;
+        }
+        if (start == nullptr)
+        {
+            start = &p;
+        }
+        else if (p.sentTime - start->sentTime > duration)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+void
+MpLossRecovery::PopResolved()
+{
+    while (!m_sent.empty() && m_sent.front().state != MpSentPacket::OUTSTANDING)
+    {
+        m_sent.pop_front();
+        ++m_basePn;
+    }
+}
+
+Time
+MpLossRecovery::GetPtoDuration() const
+{
+    uint32_t e = std::min(m_ptoCount, m_params.maxPtoBackoffExponent);
+    return m_rtt.PtoPeriod(m_params.granularity, m_params.maxAckDelay) * (int64_t(1) << e);
+}
+
+Time
+MpLossRecovery::GetPersistentCongestionDuration() const
+{
+    return m_rtt.PtoPeriod(m_params.granularity, m_params.maxAckDelay) *
+           static_cast<int64_t>(m_params.persistentCongestionThreshold);
+}
+
+MpLossRecovery::TimerKind
+MpLossRecovery::GetTimer(Time& deadline) const
+{
+    if (m_lossTimeSet)
+    {
+        deadline = m_lossTime;
+        return TimerKind::LOSS_TIME;
+    }
+    if (m_ackElicitingInFlight == 0)
+    {
+        return TimerKind::NONE;
+    }
+    deadline = m_timeOfLastAckEliciting + GetPtoDuration();
+    return TimerKind::PTO;
+}
+
+MpLossRecovery::TimerKind
+MpLossRecovery::OnLossDetectionTimeout(Time now)
+{
+    Time deadline;
+    TimerKind kind = GetTimer(deadline);
+    if (kind == TimerKind::NONE || deadline > now)
+    {
+        return TimerKind::NONE;
+    }
+    m_newlyAcked.clear();
+    m_lost.clear();
+    m_lostAckedBetween.clear();
+    m_outcome = AckOutcome();
+    if (kind == TimerKind::LOSS_TIME)
+    {
+        DetectLostPackets(now, MpLossKind::LOSS_TIMER);
+        if (!m_lost.empty())
+        {
+            m_outcome.persistentCongestion = InPersistentCongestion();
+        }
+        PopResolved();
+        return kind;
+    }
+    ++m_ptoCount;
+    return kind;
+}
+
+} // namespace ns3

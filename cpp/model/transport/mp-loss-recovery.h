@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// MpLossRecovery: RFC 9002 loss detection for one path's packet-number space.
+
+#ifndef MP_LOSS_RECOVERY_H
+#define MP_LOSS_RECOVERY_H
+
+#include "mp-rtt-estimator.h"
+#include "mp-sent-packet.h"
+
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup mp-transport
+ * Loss detection of one path (one packet-number space), following RFC 9002 (Iyengar and
+ * Swett, 2021) Appendix A:
+ *
+ *   ACK processing (A.7): largest_acked = max(largest_acked, ack.largest); newly acknowledged
+ *   packets are removed; if the largest acknowledged packet is newly acknowledged and at least
+ *   one newly acknowledged packet is ack-eliciting, latest_rtt = now - time_sent(largest) and
+ *   the RTT estimator is updated (section 5.3); lost packets are detected; pto_count = 0.
+ *
+ *   Loss detection (A.10, section 6.1): with
+ *     loss_delay = max(kTimeThreshold * max(latest_rtt, smoothed_rtt), kGranularity),
+ *   an unacknowledged packet with pn <= largest_acked is lost if
+ *     largest_acked >= pn + kPacketThreshold          (packet threshold, 3)
+ *     or time_sent <= now - loss_delay                (time threshold, 9/8)
+ *   otherwise loss_time = min(loss_time, time_sent + loss_delay).
+ *
+ *   Timer (A.8, section 6.2.1): if loss_time is set it is the deadline (a loss-time timer);
+ *   else, with ack-eliciting packets in flight, the probe timeout
+ *     time_of_last_ack_eliciting + (smoothed_rtt + max(4 rttvar, kGranularity)
+ *                                   + max_ack_delay) * 2^pto_count.
+ *   On a PTO, pto_count is incremented (exponential backoff) and the caller sends one or two
+ *   ack-eliciting probes that the congestion window does not block.
+ *
+ *   Persistent congestion (section 7.6): among the packets lost in one detection, two
+ *   ack-eliciting packets sent after the first RTT sample, with no acknowledged packet sent
+ *   between them, whose send times differ by more than
+ *     (smoothed_rtt + max(4 rttvar, kGranularity) + max_ack_delay)
+ *       * kPersistentCongestionThreshold (3)
+ *   establish persistent congestion. The transport may exclude packets from this test (the
+ *   handover freeze does) through an optional filter.
+ *
+ * The class is pure: it never reads the simulator clock, every method takes "now", so the
+ * rules can be unit-tested with constructed ACK sequences (bindings: _core.testing).
+ * Packets are kept in a deque indexed by packet number, so sending, acknowledging and losing
+ * are O(1) per packet.
+ */
+class MpLossRecovery
+{
+  public:
+    /// RFC 9002 constants (section 6.1.1, 6.1.2, 6.2, 7.6) and the peer's max_ack_delay.
+    struct Params
+    {
+        uint32_t packetThreshold{3};            //!< kPacketThreshold
+        double timeThreshold{9.0 / 8.0};        //!< kTimeThreshold
+        Time granularity{MilliSeconds(1)};      //!< kGranularity
+        Time initialRtt{MilliSeconds(333)};     //!< kInitialRtt
+        Time maxAckDelay{MilliSeconds(25)};     //!< the receiver's max_ack_delay
+        uint32_t persistentCongestionThreshold{3}; //!< kPersistentCongestionThreshold
+        uint32_t maxPtoBackoffExponent{16};     //!< cap on pto_count in 2^pto_count
+    };
+
+    /// Kind of loss-detection timer.
+    enum class TimerKind : uint8_t
+    {
+        NONE = 0,
+        LOSS_TIME = 1,
+        PTO = 2,
+    };
+
+    /// What processing one ACK frame produced.
+    struct AckOutcome
+    {
+        bool anyNewlyAcked{false};      //!< at least one packet newly acknowledged
+        bool rttSampled{false};         //!< an RTT sample was taken
+        bool persistentCongestion{false}; //!< RFC 9002 section 7.6 established
+        uint64_t ackedInFlightBytes{0}; //!< bytes of newly acked in-flight packets
+        uint64_t lostBytes{0};          //!< bytes of packets declared lost
+        Time largestNewlyAckedSentTime; //!< send time of the largest newly acked packet
+    };
+
+    /// Persistent-congestion filter: return false to leave a lost packet out of the test.
+    using PcFilter = bool (*)(void* ctx, const MpSentPacket& p);
+
+    MpLossRecovery();
+    explicit MpLossRecovery(const Params& params);
+
+    /// Record a sent packet. Packet numbers must be consecutive, starting at 0.
+    /// @throws std::invalid_argument when the packet number is not the next one
+    void OnPacketSent(const MpSentPacket& p);
+
+    /**
+     * Process one ACK frame.
+     *
+     * @param ranges ACK ranges, in any order, inclusive; numbers never sent are ignored
+     * @param n number of ranges
+     * @param ackDelay the ACK delay the receiver reported
+     * @param now the receive time
+     * @return the outcome; NewlyAcked() and Lost() hold the packets (valid until the next call)
+     */
+    const AckOutcome& OnAckReceived(const MpAckRange* ranges, std::size_t n, Time ackDelay,
+                                    Time now);
+
+    /// The loss-detection timer (A.8): kind and deadline (deadline meaningless for NONE).
+    TimerKind GetTimer(Time& deadline) const;
+
+    /**
+     * The loss-detection timer fired (A.9). For LOSS_TIME, Lost() holds the packets declared
+     * lost (Outcome() the persistent-congestion verdict); for PTO, pto_count was incremented
+     * and the caller must send probes. Returns NONE if the timer was not due.
+     */
+    TimerKind OnLossDetectionTimeout(Time now);
+
+    /// Packets newly acknowledged by the last OnAckReceived (ascending packet numbers).
+    const std::vector<MpSentPacket>& NewlyAcked() const
+    {
+        return m_newlyAcked;
+    }
+
+    /// Packets declared lost by the last OnAckReceived / OnLossDetectionTimeout.
+    const std::vector<MpSentPacket>& Lost() const
+    {
+        return m_lost;
+    }
+
+    /// The outcome of the last OnAckReceived / OnLossDetectionTimeout.
+    const AckOutcome& Outcome() const
+    {
+        return m_outcome;
+    }
+
+    /// Set the persistent-congestion filter (nullptr: every lost packet counts).
+    void SetPersistentCongestionFilter(PcFilter f, void* ctx)
+    {
+        m_pcFilter = f;
+        m_pcFilterCtx = ctx;
+    }
+
+    MpRttEstimator& Rtt()
+    {
+        return m_rtt;
+    }
+
+    const MpRttEstimator& Rtt() const
+    {
+        return m_rtt;
+    }
+
+    const Params& GetParams() const
+    {
+        return m_params;
+    }
+
+    uint64_t GetBytesInFlight() const
+    {
+        return m_bytesInFlight;
+    }
+
+    uint32_t GetPtoCount() const
+    {
+        return m_ptoCount;
+    }
+
+    /// Number of outstanding ack-eliciting packets.
+    uint32_t GetAckElicitingInFlight() const
+    {
+        return m_ackElicitingInFlight;
+    }
+
+    /// largest_acked_packet, or -1 if nothing was acknowledged yet.
+    int64_t GetLargestAcked() const
+    {
+        return m_largestAcked;
+    }
+
+    /// The next packet number to send.
+    uint64_t GetNextPn() const
+    {
+        return m_nextPn;
+    }
+
+    Time GetTimeOfLastAckEliciting() const
+    {
+        return m_timeOfLastAckEliciting;
+    }
+
+    /// The current PTO period including backoff: PtoPeriod * 2^pto_count.
+    Time GetPtoDuration() const;
+
+    /// The persistent-congestion duration (section 7.6.1).
+    Time GetPersistentCongestionDuration() const;
+
+    /// Call f(const MpSentPacket&) for every outstanding packet, oldest first.
+    template <typename F>
+    void ForEachOutstanding(F f) const
+    {
+        for (const auto& p : m_sent)
+        {
+            if (p.state == MpSentPacket::OUTSTANDING)
+            {
+                f(p);
+            }
+        }
+    }
+
+    /// Number of records held (acked/lost ones wait until they reach the front).
+    std::size_t GetTrackedPackets() const
+    {
+        return m_sent.size();
+    }
+
+  private:
+    /// A.10 DetectAndRemoveLostPackets; appends to m_lost, sets m_lossTime.
+    void DetectLostPackets(Time now, MpLossKind timeKind);
+    /// Section 7.6.2 over m_lost.
+    bool InPersistentCongestion() const;
+    /// Remove resolved packets from the front of the deque.
+    void PopResolved();
+
+    Params m_params;
+    MpRttEstimator m_rtt;
+    std::deque<MpSentPacket> m_sent; //!< packet numbers m_basePn .. m_nextPn - 1
+    uint64_t m_basePn{0};
+    uint64_t m_nextPn{0};
+    int64_t m_largestAcked{-1};
+    Time m_lossTime{0};
+    bool m_lossTimeSet{false};
+    Time m_timeOfLastAckEliciting{0};
+    uint32_t m_ptoCount{0};
+    uint64_t m_bytesInFlight{0};
+    uint32_t m_ackElicitingInFlight{0};
+    PcFilter m_pcFilter{nullptr};
+    void* m_pcFilterCtx{nullptr};
+    std::vector<MpSentPacket> m_newlyAcked;
+    std::vector<MpSentPacket> m_lost;
+    std::vector<uint8_t> m_lostAckedBetween; //!< per m_lost entry: an acked packet precedes it
+    AckOutcome m_outcome;
+};
+
+} // namespace ns3
+
+#endif // MP_LOSS_RECOVERY_H

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0-only
+
+#include "mp-quic-receiver.h"
+
+#include "ns3/inet-socket-address.h"
+#include "ns3/log.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+#include "ns3/udp-socket-factory.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MpQuicReceiver");
+NS_OBJECT_ENSURE_REGISTERED(MpQuicReceiver);
+
+TypeId
+MpQuicReceiver::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::MpQuicReceiver")
+            .SetParent<Application>()
+            .SetGroupName("Leogym")
+            .AddConstructor<MpQuicReceiver>()
+            .AddAttribute("AckEvery",
+                          "Send an ACK after this many ack-eliciting packets.",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&MpQuicReceiver::m_ackEvery),
+                          MakeUintegerChecker<uint32_t>(1, 1000))
+            .AddAttribute("MaxAckDelay",
+                          "max_ack_delay: longest wait before acknowledging.",
+                          TimeValue(MilliSeconds(25)),
+                          MakeTimeAccessor(&MpQuicReceiver::m_maxAckDelay),
+                          MakeTimeChecker(Time(0), Seconds(10)))
+            .AddAttribute("ReceiveWindow",
+                          "Connection-level flow-control window (bytes): MAX_DATA = delivered "
+                          "+ ReceiveWindow.",
+                          UintegerValue(6 * 1024 * 1024),
+                          MakeUintegerAccessor(&MpQuicReceiver::m_receiveWindow),
+                          MakeUintegerChecker<uint64_t>(1024, uint64_t(1) << 40));
+    return tid;
+}
+
+MpQuicReceiver::MpQuicReceiver()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+MpQuicReceiver::~MpQuicReceiver() = default;
+
+uint32_t
+MpQuicReceiver::AddPath(Ipv4Address local, Ipv4Address peer, uint16_t port)
+{
+    if (m_paths.size() >= 32)
+    {
+        throw std::invalid_argument("MpQuicReceiver: at most 32 paths");
+    }
+    auto path = std::make_unique<Path>(m_ackEvery, m_maxAckDelay);
+    path->local = local;
+    path->peer = peer;
+    path->port = port;
+    m_paths.push_back(std::move(path));
+    return static_cast<uint32_t>(m_paths.size() - 1);
+}
+
+const MpQuicReceiver::PathCounters&
+MpQuicReceiver::GetCounters(uint32_t i) const
+{
+    return m_paths.at(i)->counters;
+}
+
+uint32_t
+MpQuicReceiver::GetNPaths() const
+{
+    return static_cast<uint32_t>(m_paths.size());
+}
+
+uint64_t
+MpQuicReceiver::GetDeliveredBytes() const
+{
+    return m_reasm ? m_reasm->GetDelivered() : 0;
+}
+
+uint64_t
+MpQuicReceiver::GetReorderBufferBytes() const
+{
+    return m_reasm ? m_reasm->GetBufferedBytes() : 0;
+}
+
+double
+MpQuicReceiver::GetHolByteSeconds() const
+{
+    return m_reasm ? m_reasm->GetHolByteSeconds() : 0.0;
+}
+
+bool
+MpQuicReceiver::IsComplete() const
+{
+    return m_complete;
+}
+
+Time
+MpQuicReceiver::GetCompletionTime() const
+{
+    return m_completionTime;
+}
+
+void
+MpQuicReceiver::DoDispose()
+{
+    for (auto& p : m_paths)
+    {
+        p->ackTimer.Cancel();
+        p->socket = nullptr;
+    }
+    Application::DoDispose();
+}
+
+void
+MpQuicReceiver::StartApplication()
+{
+    m_reasm = std::make_unique<MpReassembly>(m_receiveWindow);
+    for (auto& path : m_paths)
+    {
+        path->socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
+        if (path->socket->Bind(InetSocketAddress(path->local, path->port)) != 0 ||
+            path->socket->Connect(InetSocketAddress(path->peer, path->port)) != 0)
+        {
+            throw std::runtime_error("MpQuicReceiver: cannot bind/connect a UDP socket");
+        }
+        path->socket->SetRecvCallback(MakeCallback(&MpQuicReceiver::HandleRead, this));
+    }
+    m_running = true;
+}
+
+void
+MpQuicReceiver::StopApplication()
+{
+    m_running = false;
+    for (auto& p : m_paths)
+    {
+        p->ackTimer.Cancel();
+        if (p->socket)
+        {
+            p->socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
+            p->socket->Close();
+        }
+    }
+}
+
+void
+MpQuicReceiver::HandleRead(Ptr<Socket> socket)
+{
+    Ptr<Packet> pkt;
+    MpQuicDataHeader h;
+    Time now = Simulator::Now();
+    while ((pkt = socket->Recv()))
+    {
+        if (!m_running || pkt->GetSize() < MpQuicDataHeader::kSize)
+        {
+            continue;
+        }
+        uint32_t size = pkt->GetSize();
+        pkt->RemoveHeader(h);
+        if (!h.valid || h.path >= m_paths.size() || m_paths[h.path]->socket != socket)
+        {
+            continue;
+        }
+        Path& path = *m_paths[h.path];
+        ++path.counters.dataPackets;
+        path.counters.dataBytes += size;
+        bool isNew = path.tracker.OnPacketReceived(h.pn, true, now);
+        if (!isNew)
+        {
+            ++path.counters.duplicatePackets;
+        }
+        else if (!(h.flags & MpQuicDataHeader::kFlagPing))
+        {
+            m_reasm->OnFrame(h.offset, h.length, h.flags & MpQuicDataHeader::kFlagFin, now);
+            if (!m_complete && m_reasm->IsComplete())
+            {
+                m_complete = true;
+                m_completionTime = now;
+            }
+        }
+        if (path.tracker.ShouldAckNow())
+        {
+            SendAck(h.path);
+        }
+        else if (path.tracker.AckPending() && !path.ackTimer.IsPending())
+        {
+            Time at = path.tracker.AckDeadline();
+            path.ackTimer = Simulator::Schedule(at > now ? at - now : Time(0),
+                                                &MpQuicReceiver::OnAckTimer,
+                                                this,
+                                                static_cast<uint32_t>(h.path));
+        }
+    }
+}
+
+void
+MpQuicReceiver::OnAckTimer(uint32_t i)
+{
+    Path& path = *m_paths[i];
+    if (!m_running || !path.tracker.AckPending())
+    {
+        return;
+    }
+    Time now = Simulator::Now();
+    Time at = path.tracker.AckDeadline();
+    if (at > now)
+    {
+        // The pending ACK began later than this timer was set for: wait for its deadline.
+        path.ackTimer = Simulator::Schedule(at - now, &MpQuicReceiver::OnAckTimer, this, i);
+        return;
+    }
+    SendAck(i);
+}
+
+void
+MpQuicReceiver::SendAck(uint32_t i)
+{
+    Path& path = *m_paths[i];
+    MpQuicAckHeader& h = m_ackScratch;
+    h.path = static_cast<uint8_t>(i);
+    h.maxData = m_reasm->GetMaxData();
+    path.tracker.FillAck(h, Simulator::Now());
+    Ptr<Packet> pkt = Create<Packet>(0);
+    pkt->AddHeader(h);
+    path.socket->Send(pkt);
+    ++path.counters.ackFrames;
+}
+
+} // namespace ns3

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// MpQuicSender: the data-sending end of the multipath QUIC-like transport.
+
+#ifndef MP_QUIC_SENDER_H
+#define MP_QUIC_SENDER_H
+
+#include "mp-connection-view.h"
+#include "mp-delivery-rate.h"
+#include "mp-loss-recovery.h"
+#include "mp-quic-header.h"
+
+#include "model/cc/mp-congestion-ops.h"
+#include "model/sched/mp-scheduler.h"
+
+#include "ns3/application.h"
+#include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/socket.h"
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <set>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup mp-transport
+ * The sender (server side) of a multipath QUIC-like connection over ns-3 UDP sockets.
+ *
+ * One stream of bulk data (unbounded, or FileBytes long) is cut into chunks of
+ * PacketBytes - 17 bytes, one per DATA packet. Each path has its own UDP socket, packet-number
+ * space, RFC 9002 loss recovery (MpLossRecovery), delivery-rate estimator and congestion
+ * controller (MpCongestionOps); one scheduler (MpScheduler) picks the path of every packet,
+ * retransmissions included. Lost chunks are queued and resent, lowest offset first, on the
+ * path the scheduler picks. The peer's MAX_DATA (carried in every ACK frame) limits new data.
+ *
+ * On a probe timeout the path sends PtoProbes probe packets outside its congestion window
+ * (the oldest chunks outstanding on it, else new data, else a PING), and with ReinjectOnPto
+ * the chunks outstanding on it are queued for the scheduler, which sends them on another path
+ * if one is usable (multipath reinjection); the original packets stay in flight.
+ *
+ * Pacing (Pacing = true, or a controller that requires it): the packets of a path leave no
+ * faster than the controller's pacing rate, or PacingGain * cwnd / smoothed_rtt
+ * (RFC 9002 section 7.7) when the controller gives none.
+ */
+class MpQuicSender : public Application, public MpConnectionView
+{
+  public:
+    static TypeId GetTypeId();
+    MpQuicSender();
+    ~MpQuicSender() override;
+
+    /// One path of the connection.
+    struct PathConfig
+    {
+        Ipv4Address local;           //!< this node's address on the path
+        Ipv4Address peer;            //!< the receiver's address on the path
+        uint16_t port{0};            //!< UDP port on both ends
+        Ptr<MpCongestionOps> cc;     //!< the path's congestion controller
+        const MpPathOracle* oracle{nullptr}; //!< scenario knowledge (may be null)
+        uint32_t topologyPath{0};    //!< the topology path index (for measurements)
+        MpPathState state{MpPathState::ACTIVE};
+    };
+
+    /// Extra per-path counters (cumulative).
+    struct PathCounters
+    {
+        uint64_t ptoEvents{0};      //!< probe timeouts
+        uint64_t probesSent{0};
+        uint64_t reinjectedChunks{0};
+        uint64_t spuriousLosses{0}; //!< declared lost, then acknowledged
+        uint64_t ackFrames{0};
+        uint64_t persistentCongestion{0};
+        uint64_t handovers{0};      //!< handover notifications delivered
+    };
+
+    /**
+     * Add a path (before the application starts).
+     * @throws std::invalid_argument on a null controller or too many paths (32 at most)
+     */
+    uint32_t AddPath(const PathConfig& cfg);
+    /// Set the scheduler (before the application starts).
+    void SetScheduler(Ptr<MpScheduler> scheduler);
+    Ptr<MpScheduler> GetScheduler() const;
+    Ptr<MpCongestionOps> GetCc(uint32_t i) const;
+    const PathCounters& GetCounters(uint32_t i) const;
+
+    /// Set a controller's window from outside (external controllers).
+    void SetExternalCwnd(uint32_t i, uint64_t bytes);
+    /// Set a controller's pacing rate from outside (external controllers).
+    void SetExternalPacingRate(uint32_t i, double bps);
+    /// Make the sender look for something to send at the current time.
+    void Kick();
+
+    /// Stream bytes acknowledged contiguously from offset 0.
+    uint64_t GetContiguousAckedBytes() const;
+    /// Stream bytes acknowledged in total (including above a gap).
+    uint64_t GetAckedStreamBytes() const;
+    /// Stream bytes sent for the first time.
+    uint64_t GetNewStreamBytesSent() const;
+    /// File workload: every byte acknowledged.
+    bool IsFinished() const;
+    /// The peer's current MAX_DATA.
+    uint64_t GetMaxData() const;
+    /// Bytes of stream data per full packet.
+    uint32_t GetChunkPayload() const;
+
+    // MpConnectionView
+    Time Now() const override;
+    uint32_t GetNPaths() const override;
+    const MpPathInfo& GetPath(uint32_t i) const override;
+    uint32_t GetMaxDatagramSize() const override;
+    uint64_t GetPendingBytes() const override;
+    uint64_t GetFlowControlCredit() const override;
+    uint64_t GetReceiveWindow() const override;
+    uint64_t GetUnackedStreamBytes() const override;
+    MpCongestionOps* GetPathCc(uint32_t i) const override;
+    void SetPathState(uint32_t i, MpPathState s) override;
+    void RequestWakeup(Time at) override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    struct Path;
+    struct ChunkState
+    {
+        uint32_t pathMask{0};
+        uint16_t copies{0}; //!< copies in flight
+        bool acked{false};
+        bool queued{false}; //!< waiting in the retransmission queue
+    };
+
+    void StartApplication() override;
+    void StopApplication() override;
+
+    void HandleRead(Ptr<Socket> socket);
+    void OnAckFrame(Path& path, const MpQuicAckHeader& h);
+    void HandleLost(Path& path);
+    void OnLossTimer(uint32_t i);
+    void ArmLossTimer(Path& path);
+    void SendProbes(Path& path);
+    void Reinject(Path& path);
+    void TrySend();
+    void UpdateAppLimited(int32_t blockingPath);
+    bool PeekChunk(int64_t& chunk, bool& retx);
+    void ConsumeChunk(int64_t chunk, bool retx);
+    void SendPacket(Path& path, int64_t chunk, bool retx, bool probe);
+    void OnChunkAcked(int64_t chunk);
+    void OnChunkLost(int64_t chunk);
+    uint32_t ChunkLen(uint64_t chunk) const;
+    bool HasMoreNewData() const;
+    bool IsPaced(const Path& path) const;
+    double PacingRate(const Path& path) const;
+    void SyncCc(Path& path);
+    void ScheduleHandover(uint32_t i);
+    void ScheduleOutage(uint32_t i);
+    void OnHandover(uint32_t i);
+    void OnOutageEdge(uint32_t i, bool start, double end);
+    void DeliverPathEvent(Path& path, const MpPathEvent& ev);
+    static bool PcFilterThunk(void* ctx, const MpSentPacket& p);
+
+    // attributes
+    uint32_t m_packetBytes;
+    Time m_maxAckDelay;
+    bool m_pacing;
+    double m_pacingGain;
+    bool m_reinjectOnPto;
+    uint32_t m_ptoProbes;
+    uint64_t m_sendBufferBytes;
+    uint64_t m_fileBytes;
+    uint64_t m_initialMaxData;
+    Time m_initialRtt;
+
+    std::vector<std::unique_ptr<Path>> m_paths;
+    Ptr<MpScheduler> m_scheduler;
+    bool m_running{false};
+    bool m_inTrySend{false};
+    uint32_t m_chunkPayload{0};
+    uint64_t m_totalChunks{0}; //!< file workload (0: bulk)
+    std::deque<ChunkState> m_chunks; //!< chunks m_chunkBase .. m_nextChunk - 1
+    uint64_t m_chunkBase{0};
+    uint64_t m_nextChunk{0};
+    std::set<uint64_t> m_retxQueue;
+    uint64_t m_maxData{0};
+    uint64_t m_ackedStreamBytes{0};
+    EventId m_pacingEvent;
+    EventId m_wakeupEvent;
+    EventId m_kickEvent;
+    bool m_flowBlocked{false};
+};
+
+} // namespace ns3
+
+#endif // MP_QUIC_SENDER_H
