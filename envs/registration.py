@@ -23,3 +23,11 @@ def register_all() -> None:
     for env_id, entry_point in ENV_IDS.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point=entry_point, disable_env_checker=False)
+
+    # ns3-gym client: any ns3-gym simulation over ZMQ (leogym.envs.ns3gym_env, docs/ns3gym.md).
+    if "leogym/Ns3Gym-v0" not in gymnasium.registry:
+        gymnasium.register(
+            id="leogym/Ns3Gym-v0",
+            entry_point="leogym.envs.ns3gym_env:Ns3GymEnv",
+            disable_env_checker=False,
+        )
