@@ -47,9 +47,8 @@ struct LeoCrossTrafficSpec
     // TCP_BULK
     std::string tcpVariant{"ns3::TcpNewReno"}; //!< TypeId name (or short "TcpCubic", "NewReno")
     uint64_t maxBytes{0};                  //!< 0 = unlimited
-    uint32_t segmentBytes{1448};           //!< TCP SegmentSize
-    uint32_t sndBufBytes{0};               //!< 0 = ns-3 default
-    uint32_t rcvBufBytes{0};               //!< 0 = ns-3 default
+    uint32_t segmentBytes{0};              //!< sender's TCP SegmentSize; 0 = topology default
+    uint32_t sndBufBytes{0};               //!< sender's SndBufSize; 0 = topology default
     // UDP_ONOFF
     double rateBps{1e6};                   //!< sending rate while on (bit/s), > 0
     uint32_t packetBytes{1200};            //!< UDP payload bytes, 1..(MTU - 28)
@@ -64,6 +63,15 @@ struct LeoCrossTrafficSpec
 struct LeoTopologyOptions
 {
     uint16_t mtu{1500};      //!< device MTU (bytes), 68..65535
+    /**
+     * ns-3 TCP defaults for every socket of this simulation (Config::SetDefault on
+     * ns3::TcpSocket; SimContext::Reset restores ns-3's own defaults). 0 keeps ns-3's value.
+     * The segment default 1448 = 1500 - 20 (IPv4) - 20 (TCP) - 12 (timestamp option);
+     * ns-3's own default is 536.
+     */
+    uint32_t tcpSegmentBytes{1448};
+    uint32_t tcpSndBufBytes{0}; //!< TcpSocket::SndBufSize default (ns-3: 131072)
+    uint32_t tcpRcvBufBytes{0}; //!< TcpSocket::RcvBufSize default (ns-3: 131072)
     /**
      * First fixed RNG stream. Layout: device loss draws use streamBase + 2 * path + dir
      * (dir: DOWN = 0, UP = 1); the internet stack uses streamBase + 2 * nPaths + ...;
@@ -130,6 +138,8 @@ class LeoTopology
      * @throws std::invalid_argument naming @p field if unknown
      */
     static TypeId ResolveTcpVariant(const std::string& name, const std::string& field);
+    /// Short names of the available TCP congestion controls ("TcpCubic", "TcpNewReno", ...).
+    static std::vector<std::string> ListTcpVariants();
 
   private:
     /// @throws std::out_of_range for a bad path index
