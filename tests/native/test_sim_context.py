@@ -10,7 +10,7 @@ from leo_paths import make_path
 def _paths():
     return [
         make_path(1.0, rate_bps=20e6, loss=0.05),
-        make_path(1.0, rate_bps=10e6, outages=[(0.2, 0.3)], name="p1"),
+        make_path(1.0, rate_bps=10e6, outages=[(0.1, 0.15)], name="p1"),
     ]
 
 
