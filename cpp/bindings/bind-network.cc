@@ -13,7 +13,10 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include "ns3/node-list.h"
+
 #include <limits>
+#include <memory>
 #include <set>
 #include <stdexcept>
 
@@ -45,7 +48,7 @@ RunReferenceFlowPy(const std::string& kind,
 {
     static const std::set<std::string> known = {
         "path", "start_s", "tcp_variant", "segment_bytes", "snd_buf_bytes", "rcv_buf_bytes",
-        "udp_rate_bps", "udp_payload_bytes", "mtu", "stream_base", "cross_traffic"};
+        "udp_rate_bps", "udp_payload_bytes", "mtu", "stream_base", "cross_traffic", "link"};
     ns3::ReferenceFlowOptions o;
     o.kind = kind;
     for (auto item : opts)
@@ -81,6 +84,8 @@ RunReferenceFlowPy(const std::string& kind,
             o.mtu = static_cast<uint16_t>(ToInt(v, key, 68, 65535));
         else if (key == "stream_base")
             o.streamBase = ToInt(v, key, 0, 1LL << 40);
+        else if (key == "link")
+            o.link = ToString(v, key);
         else if (key == "cross_traffic")
             o.crossTraffic = leogym::CrossTrafficFromList(v, "cross_traffic");
     }
@@ -280,7 +285,9 @@ LEOGYM_REGISTER_BINDINGS(network)
 :param run: ns-3 RngSeedManager run
 :param opts: ``path``, ``start_s``, ``tcp_variant`` (e.g. ``"ns3::TcpCubic"``), ``segment_bytes``,
     ``snd_buf_bytes``/``rcv_buf_bytes`` (0 = 2 x (BDP + queue)), ``udp_rate_bps`` (0 = 1.05 x max
-    rate), ``udp_payload_bytes``, ``mtu``, ``stream_base``, ``cross_traffic`` (list of dicts)
+    rate), ``udp_payload_bytes``, ``mtu``, ``stream_base``, ``cross_traffic`` (list of dicts),
+    ``link`` (``"leo"``, or ``"p2p"`` for ns-3's PointToPointNetDevice on one constant path, as
+    an independent reference)
 :return: dict with ``goodput_bps``, ``rx_bytes``, ``tx_bytes``, ``rx_packets``, ``drops_*`` (flow
     path, down), ``paths`` (per path ``down``/``up`` counters), ``cross_rx_bytes``,
     ``sim_seconds``, ``wall_seconds`` (benchmarks only), ``events``
@@ -334,6 +341,48 @@ LEOGYM_REGISTER_BINDINGS(network)
     m.def("tcp_variants",
           &ns3::LeoTopology::ListTcpVariants,
           "Names of the ns-3 TCP congestion controls usable as ``tcp_variant``.");
+
+    py::class_<ns3::SimLease>(m,
+                              "SimulatorLease",
+                              "Holds the process's ns-3 simulator (see ``hold_simulator``).")
+        .def("release",
+             &ns3::SimLease::Release,
+             "Destroy the simulator and free the process (idempotent).")
+        .def_property_readonly("active", &ns3::SimLease::IsActive)
+        .def("__enter__", [](ns3::SimLease& self) -> ns3::SimLease& { return self; },
+             py::return_value_policy::reference_internal)
+        .def("__exit__",
+             [](ns3::SimLease& self, py::args) { self.Release(); });
+
+    m.def(
+        "hold_simulator",
+        [](long long seed, long long run, const std::string& owner) {
+            if (seed < 1 || seed > std::numeric_limits<uint32_t>::max())
+            {
+                throw std::invalid_argument("seed: must be in [1, 2**32 - 1]");
+            }
+            if (run < 0)
+            {
+                throw std::invalid_argument("run: must be >= 0");
+            }
+            return ns3::SimContext::Acquire(owner, static_cast<uint32_t>(seed),
+                                            static_cast<uint64_t>(run));
+        },
+        py::arg("seed") = 1,
+        py::arg("run") = 1,
+        py::arg("owner") = "hold_simulator",
+        R"doc(Reset ns-3 and reserve the process's simulator until the lease is released.
+
+ns-3 runs one simulation per process: while the lease is active, every other simulation
+(``run_reference_flow``, ``probe_link``, ``Simulation``) raises RuntimeError.
+
+:return: a ``SimulatorLease`` (context manager; ``release()`` is idempotent)
+:raises RuntimeError: if a simulation is already open)doc");
+
+    m.def(
+        "live_node_count",
+        []() { return ns3::NodeList::GetNNodes(); },
+        "Number of ns-3 nodes alive in this process (0 after a simulation is closed).");
 
     m.def("simulation_busy",
           &ns3::SimContext::IsBusy,

@@ -5,7 +5,13 @@
 #include "helper/sim-context.h"
 #include "model/apps/leo-tcp-bulk-sender.h"
 
+#include "ns3/config.h"
 #include "ns3/data-rate.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-static-routing-helper.h"
+#include "ns3/ipv4.h"
+#include "ns3/point-to-point-helper.h"
+#include "ns3/queue-size.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/onoff-application.h"
 #include "ns3/packet-sink.h"
@@ -44,6 +50,90 @@ MaxOf(const std::vector<double>& v)
 {
     return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
 }
+
+bool
+IsConstant(const std::vector<double>& v)
+{
+    return std::all_of(v.begin(), v.end(), [&](double x) { return x == v.front(); });
+}
+
+/// The "p2p" reference link: ns-3's PointToPointNetDevice pair, same addresses as LeoTopology.
+struct P2pNet
+{
+    Ptr<Node> client;
+    Ptr<Node> server;
+    Ptr<NetDevice> clientDevice;
+};
+
+void
+CheckP2pPath(const LeoPathArrays& a, const ReferenceFlowOptions& o)
+{
+    auto fail = [](const std::string& what) {
+        throw std::invalid_argument("link: 'p2p' needs " + what);
+    };
+    if (!IsConstant(a.rateDownBps) || !IsConstant(a.rateUpBps) || !IsConstant(a.delayDownS) ||
+        !IsConstant(a.delayUpS))
+    {
+        fail("constant rate and delay arrays");
+    }
+    if (a.delayDownS.front() != a.delayUpS.front())
+    {
+        fail("delay_down_s == delay_up_s (one channel delay)");
+    }
+    if (MaxOf(a.lossDown) > 0.0 || MaxOf(a.lossUp) > 0.0 || !a.outages.empty())
+    {
+        fail("zero loss and no outages");
+    }
+    if (!o.crossTraffic.empty())
+    {
+        fail("no cross traffic");
+    }
+}
+
+P2pNet
+BuildP2p(const LeoPathArrays& a, uint16_t mtu, int64_t streamBase)
+{
+    P2pNet net;
+    net.client = CreateObject<Node>();
+    net.server = CreateObject<Node>();
+    NodeContainer nodes(net.client, net.server);
+    InternetStackHelper stack;
+    stack.SetIpv6StackInstall(false);
+    Ipv4StaticRoutingHelper staticRouting;
+    stack.SetRoutingHelper(staticRouting);
+    stack.Install(nodes);
+
+    PointToPointHelper p2p;
+    p2p.SetQueue("ns3::DropTailQueue<Packet>",
+                 "MaxSize",
+                 QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, a.queuePackets)));
+    p2p.SetChannelAttribute("Delay", TimeValue(Seconds(a.delayDownS.front())));
+    p2p.SetDeviceAttribute("Mtu", UintegerValue(mtu));
+    NetDeviceContainer devs = p2p.Install(net.client, net.server);
+    const double scale = (mtu + 2.0) / mtu; // PPP header
+    devs.Get(0)->SetAttribute(
+        "DataRate",
+        DataRateValue(DataRate(static_cast<uint64_t>(std::llround(a.rateUpBps.front() * scale)))));
+    devs.Get(1)->SetAttribute(
+        "DataRate",
+        DataRateValue(
+            DataRate(static_cast<uint64_t>(std::llround(a.rateDownBps.front() * scale)))));
+    net.clientDevice = devs.Get(0);
+
+    const Ipv4Mask mask("255.255.255.0");
+    const uint32_t netAddr = (10u << 24) | (1u << 16);
+    for (uint32_t k = 0; k < 2; ++k)
+    {
+        Ptr<Ipv4> ip = nodes.Get(k)->GetObject<Ipv4>();
+        const int32_t i = ip->AddInterface(devs.Get(k));
+        ip->AddAddress(i, Ipv4InterfaceAddress(Ipv4Address(netAddr | (k + 1)), mask));
+        ip->SetMetric(i, 1);
+        ip->SetUp(i);
+    }
+    stack.AssignStreams(nodes, streamBase + 2);
+    return net;
+}
+
 
 } // namespace
 
@@ -84,6 +174,18 @@ RunReferenceFlow(const std::vector<LeoPathArrays>& paths,
     {
         throw std::invalid_argument("mtu: must be in [68, 65535]");
     }
+    if (o.link != "leo" && o.link != "p2p")
+    {
+        throw std::invalid_argument("link: must be 'leo' or 'p2p', got '" + o.link + "'");
+    }
+    if (o.link == "p2p")
+    {
+        if (paths.size() != 1)
+        {
+            throw std::invalid_argument("link: 'p2p' needs exactly one path");
+        }
+        CheckP2pPath(paths.front(), o);
+    }
     TypeId cc;
     if (o.kind == "tcp_bulk")
     {
@@ -119,19 +221,46 @@ RunReferenceFlow(const std::vector<LeoPathArrays>& paths,
 
     // --- build ---------------------------------------------------------------------------
     std::unique_ptr<SimLease> lease = SimContext::Acquire("run_reference_flow", seed, run);
-    LeoTopologyOptions topt;
-    topt.mtu = o.mtu;
-    topt.streamBase = o.streamBase;
-    topt.tcpSegmentBytes = o.segmentBytes;
-    topt.tcpSndBufBytes = sndBuf;
-    topt.tcpRcvBufBytes = rcvBuf;
-    LeoTopology topo(schedules, topt);
-    for (const auto& spec : o.crossTraffic)
+    std::unique_ptr<LeoTopology> topo;
+    P2pNet p2p;
+    Ptr<Node> clientNode;
+    Ptr<Node> serverNode;
+    Ipv4Address clientAddr;
+    uint64_t p2pRxPackets = 0;
+    if (o.link == "leo")
     {
-        topo.AddCrossTraffic(spec);
+        LeoTopologyOptions topt;
+        topt.mtu = o.mtu;
+        topt.streamBase = o.streamBase;
+        topt.tcpSegmentBytes = o.segmentBytes;
+        topt.tcpSndBufBytes = sndBuf;
+        topt.tcpRcvBufBytes = rcvBuf;
+        topo = std::make_unique<LeoTopology>(schedules, topt);
+        for (const auto& spec : o.crossTraffic)
+        {
+            topo->AddCrossTraffic(spec);
+        }
+        clientNode = topo->GetClientNode();
+        serverNode = topo->GetServerNode();
+        clientAddr = topo->GetClientAddress(o.path);
+    }
+    else
+    {
+        Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(o.segmentBytes));
+        Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(sndBuf));
+        Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(rcvBuf));
+        p2p = BuildP2p(paths.front(), o.mtu, o.streamBase);
+        p2p.clientDevice->TraceConnectWithoutContext(
+            "MacRx",
+            Callback<void, Ptr<const Packet>>([&p2pRxPackets](Ptr<const Packet>) {
+                ++p2pRxPackets;
+            }));
+        clientNode = p2p.client;
+        serverNode = p2p.server;
+        clientAddr = Ipv4Address((10u << 24) | (1u << 16) | 1);
     }
 
-    const InetSocketAddress remote(topo.GetClientAddress(o.path), kFlowPort);
+    const InetSocketAddress remote(clientAddr, kFlowPort);
     Ptr<PacketSink> sink = CreateObject<PacketSink>();
     Ptr<Application> sender;
     uint64_t udpTxBytes = 0;
@@ -162,9 +291,9 @@ RunReferenceFlow(const std::vector<LeoPathArrays>& paths,
         sender = app;
     }
     sink->SetAttribute("Local", AddressValue(InetSocketAddress(Ipv4Address::GetAny(), kFlowPort)));
-    topo.GetClientNode()->AddApplication(sink);
+    clientNode->AddApplication(sink);
     sink->SetStartTime(Seconds(0));
-    topo.GetServerNode()->AddApplication(sender);
+    serverNode->AddApplication(sender);
     sender->SetStartTime(Seconds(o.startS));
 
     // --- run -----------------------------------------------------------------------------
@@ -187,15 +316,24 @@ RunReferenceFlow(const std::vector<LeoPathArrays>& paths,
         r.txBytes = udpTxBytes;
     }
     r.goodputBps = r.rxBytes * 8.0 / (durationS - o.startS);
-    r.rxPackets = topo.GetCounters(o.path, LeoDirection::DOWN).rxPackets;
-    for (uint32_t i = 0; i < topo.GetNPaths(); ++i)
+    if (topo)
     {
-        r.down.push_back(topo.GetCounters(i, LeoDirection::DOWN));
-        r.up.push_back(topo.GetCounters(i, LeoDirection::UP));
+        r.rxPackets = topo->GetCounters(o.path, LeoDirection::DOWN).rxPackets;
+        for (uint32_t i = 0; i < topo->GetNPaths(); ++i)
+        {
+            r.down.push_back(topo->GetCounters(i, LeoDirection::DOWN));
+            r.up.push_back(topo->GetCounters(i, LeoDirection::UP));
+        }
+        for (uint32_t i = 0; i < topo->GetNCrossTraffic(); ++i)
+        {
+            r.crossRxBytes.push_back(topo->GetCrossTrafficRxBytes(i));
+        }
     }
-    for (uint32_t i = 0; i < topo.GetNCrossTraffic(); ++i)
+    else
     {
-        r.crossRxBytes.push_back(topo.GetCrossTrafficRxBytes(i));
+        r.rxPackets = p2pRxPackets;
+        r.down.resize(1);
+        r.up.resize(1);
     }
     return r;
 }

@@ -24,6 +24,15 @@ namespace ns3
 struct ReferenceFlowOptions
 {
     std::string kind{"tcp_bulk"};              //!< "tcp_bulk" or "udp"
+    /**
+     * "leo": the LeoTopology (LeoChannel/LeoNetDevice). "p2p": ns-3's own
+     * PointToPointNetDevice/Channel with the same (constant) rate, delay and drop-tail limit,
+     * as an independent reference: needs exactly one path with constant arrays, equal delays,
+     * zero loss, no outages and no cross traffic. The rate is scaled by (mtu + 2) / mtu to
+     * cancel the 2-byte PPP header for full-size packets. Counters are zero for "p2p" except
+     * rxPackets.
+     */
+    std::string link{"leo"};
     uint32_t path{0};                          //!< path index the flow uses
     double startS{0.0};                        //!< sender start (s), in [0, duration)
     // tcp_bulk

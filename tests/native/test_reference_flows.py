@@ -58,6 +58,31 @@ def test_ns3_tcp_steady_state_goodput(core, variant):
     assert 0.8 * 50e6 < steady < 1.01 * 50e6 * 1448 / 1500
 
 
+@pytest.mark.parametrize(
+    ("kind", "variant", "queue"),
+    [("udp", "TcpNewReno", 20), ("tcp_bulk", "TcpNewReno", 167), ("tcp_bulk", "TcpNewReno", 20),
+     ("tcp_bulk", "TcpCubic", 167)],
+)
+def test_matches_ns3_point_to_point_link(core, kind, variant, queue):
+    """On a constant link, LeoNetDevice and ns-3's PointToPointNetDevice agree."""
+    p = make_path(5.0, rate_bps=50e6, delay_s=0.02, queue_packets=queue)
+    leo = core.run_reference_flow(kind, [p], 4.0, tcp_variant=variant)
+    ref = core.run_reference_flow(kind, [p], 4.0, tcp_variant=variant, link="p2p")
+    assert leo["rx_bytes"] == pytest.approx(ref["rx_bytes"], rel=1e-3)
+    assert leo["rx_packets"] == pytest.approx(ref["rx_packets"], rel=1e-3)
+
+
+def test_p2p_reference_needs_a_constant_path(core):
+    p = make_path(2.0)
+    p["delay_down_s"] = np.linspace(0.02, 0.03, p["delay_down_s"].size)
+    with pytest.raises(ValueError, match="link"):
+        core.run_reference_flow("udp", [p], 1.0, link="p2p")
+    with pytest.raises(ValueError, match="link"):
+        core.run_reference_flow("udp", [make_path(2.0, loss=0.01)], 1.0, link="p2p")
+    with pytest.raises(ValueError, match="link"):
+        core.run_reference_flow("udp", [make_path(2.0)], 1.0, link="ethernet")
+
+
 def test_tcp_is_reproducible_per_seed_and_varies_across_seeds(core):
     paths = [_tcp_path(loss=2e-4, dur=5.0)]
     a = core.run_reference_flow("tcp_bulk", paths, 4.0, seed=11)
