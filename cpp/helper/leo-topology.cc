@@ -272,13 +272,14 @@ LeoTopology::AddCrossTraffic(const LeoCrossTrafficSpec& spec)
                                     " out of range (" + std::to_string(m_channels.size()) +
                                     " paths)");
     }
-    if (!std::isfinite(spec.startS) || spec.startS < 0.0)
+    if (!std::isfinite(spec.startS) || spec.startS < 0.0 || spec.startS > 1e7)
     {
-        throw std::invalid_argument(f + ".start_s: must be finite and >= 0");
+        throw std::invalid_argument(f + ".start_s: must be in [0, 1e7] s");
     }
-    if (std::isnan(spec.stopS) || !(spec.stopS > spec.startS))
+    if (std::isnan(spec.stopS) || !(spec.stopS > spec.startS) ||
+        (std::isfinite(spec.stopS) && spec.stopS > 1e7))
     {
-        throw std::invalid_argument(f + ".stop_s: must be > start_s");
+        throw std::invalid_argument(f + ".stop_s: must be > start_s and <= 1e7 s (or inf)");
     }
     if (m_cross.size() >= 15000)
     {
@@ -317,13 +318,17 @@ LeoTopology::AddCrossTraffic(const LeoCrossTrafficSpec& spec)
         {
             throw std::invalid_argument(f + ".packet_bytes: must be in [1, mtu - 28]");
         }
-        if (!std::isfinite(spec.onS) || spec.onS <= 0.0)
+        if (!std::isfinite(spec.onS) || spec.onS <= 0.0 || spec.onS > 1e7)
         {
-            throw std::invalid_argument(f + ".on_s: must be finite and > 0");
+            throw std::invalid_argument(f + ".on_s: must be in (0, 1e7] s");
         }
-        if (!std::isfinite(spec.offS) || spec.offS < 0.0)
+        if (!std::isfinite(spec.offS) || spec.offS < 0.0 || spec.offS > 1e7)
         {
-            throw std::invalid_argument(f + ".off_s: must be finite and >= 0");
+            throw std::invalid_argument(f + ".off_s: must be in [0, 1e7] s");
+        }
+        if (spec.rateBps > 1e12)
+        {
+            throw std::invalid_argument(f + ".rate_bps: must be <= 1e12");
         }
         const double on = spec.offS == 0.0 ? 1e9 : spec.onS;
         Ptr<OnOffApplication> app = CreateObject<OnOffApplication>();

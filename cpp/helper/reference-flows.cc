@@ -145,9 +145,9 @@ RunReferenceFlow(const std::vector<LeoPathArrays>& paths,
                  const ReferenceFlowOptions& o)
 {
     // --- validate everything before touching ns-3 --------------------------------------
-    if (!std::isfinite(durationS) || durationS <= 0.0)
+    if (!std::isfinite(durationS) || durationS <= 0.0 || durationS > 1e7)
     {
-        throw std::invalid_argument("duration_s: must be finite and > 0");
+        throw std::invalid_argument("duration_s: must be in (0, 1e7] s");
     }
     if (seed == 0)
     {
@@ -201,9 +201,9 @@ RunReferenceFlow(const std::vector<LeoPathArrays>& paths,
         {
             throw std::invalid_argument("udp_payload_bytes: must be in [1, mtu - 28]");
         }
-        if (!std::isfinite(o.udpRateBps) || o.udpRateBps < 0.0)
+        if (!std::isfinite(o.udpRateBps) || o.udpRateBps < 0.0 || o.udpRateBps > 1e12)
         {
-            throw std::invalid_argument("udp_rate_bps: must be finite and >= 0 (0 = auto)");
+            throw std::invalid_argument("udp_rate_bps: must be in [0, 1e12] (0 = auto)");
         }
     }
     const std::vector<Ptr<const LeoPathSchedule>> schedules = MakeSchedules(paths);

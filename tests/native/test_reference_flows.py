@@ -153,8 +153,12 @@ def test_reference_flow_rejects_bad_input(core, args, opts, match):
 
 
 def test_bad_duration_seed_and_paths(core):
-    with pytest.raises(ValueError, match="duration_s"):
-        core.run_reference_flow("udp", [make_path(1.0)], -1.0)
+    for bad in (-1.0, np.nan, 1e300):
+        with pytest.raises(ValueError, match="duration_s"):
+            core.run_reference_flow("udp", [make_path(1.0)], bad)
+    with pytest.raises(ValueError, match=r"cross_traffic\[0\]\.stop_s"):
+        core.run_reference_flow("udp", [make_path(1.0)], 1.0,
+                                cross_traffic=[{"kind": "udp_onoff", "path": 0, "stop_s": 1e300}])
     with pytest.raises(ValueError, match="seed"):
         core.run_reference_flow("udp", [make_path(1.0)], 1.0, seed=0)
     with pytest.raises(ValueError, match="paths"):

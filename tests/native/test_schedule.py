@@ -99,6 +99,10 @@ def _bad(mutate):
         (lambda p: p.update(delay_down_s=np.zeros((3, 3))), "delay_down_s"),
         (lambda p: p.update(snr_db=np.zeros(5)), "snr_db"),
         (lambda p: p.update(serving_sat=np.full(101, -2)), r"serving_sat\[0\]"),
+        # values that would overflow ns-3's nanosecond clock
+        (lambda p: p["rate_down_bps"].__setitem__(7, 1e-9), r"rate_down_bps\[7\]"),
+        (lambda p: p["delay_down_s"].__setitem__(8, 1e300), r"delay_down_s\[8\]"),
+        (lambda p: p.update(outages=np.array([[0.5, 1e300]])), r"outages\[0\]"),
     ],
 )
 def test_bad_arrays_raise_value_error_naming_the_field(core, mutate, field):

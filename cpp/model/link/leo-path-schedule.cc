@@ -15,6 +15,10 @@ namespace
 {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+/// Bound on times and delays (s), far inside ns-3's int64 nanosecond Time range.
+constexpr double kMaxTimeS = 1e9;
+/// Smallest positive rate (bit/s): keeps serialization times inside ns-3's Time range.
+constexpr double kMinRateBps = 1.0;
 
 /// Builds "paths[0] ('sat0').field[j]: message" errors.
 class Validator
@@ -72,9 +76,9 @@ LeoDirectionName(LeoDirection dir)
 LeoPathSchedule::LeoPathSchedule(LeoPathArrays a, const std::string& label)
 {
     const Validator v(label, a.name);
-    if (!std::isfinite(a.t0S))
+    if (!std::isfinite(a.t0S) || std::fabs(a.t0S) > kMaxTimeS)
     {
-        v.Fail("t0_s", "must be finite");
+        v.Fail("t0_s", "must be finite and within +-1e9 s");
     }
     if (!std::isfinite(a.dtS) || a.dtS <= 0.0)
     {
@@ -108,9 +112,11 @@ LeoPathSchedule::LeoPathSchedule(LeoPathArrays a, const std::string& label)
     for (std::size_t k = 0; k < a.outages.size(); ++k)
     {
         const auto& [s, e] = a.outages[k];
-        if (!std::isfinite(s) || !std::isfinite(e))
+        if (!std::isfinite(s) || !std::isfinite(e) || std::fabs(s) > kMaxTimeS ||
+            std::fabs(e) > kMaxTimeS)
         {
-            v.FailAt("outages", k, "must be finite", std::to_string(s) + ", " + std::to_string(e));
+            v.FailAt("outages", k, "must be finite and within +-1e9 s",
+                     std::to_string(s) + ", " + std::to_string(e));
         }
         if (!(s < e))
         {
@@ -125,9 +131,9 @@ LeoPathSchedule::LeoPathSchedule(LeoPathArrays a, const std::string& label)
     }
     for (std::size_t k = 0; k < a.handovers.size(); ++k)
     {
-        if (!std::isfinite(a.handovers[k]))
+        if (!std::isfinite(a.handovers[k]) || std::fabs(a.handovers[k]) > kMaxTimeS)
         {
-            v.FailAt("handovers", k, "must be finite", a.handovers[k]);
+            v.FailAt("handovers", k, "must be finite and within +-1e9 s", a.handovers[k]);
         }
         if (k > 0 && a.handovers[k] < a.handovers[k - 1])
         {
@@ -160,9 +166,9 @@ LeoPathSchedule::LeoPathSchedule(LeoPathArrays a, const std::string& label)
         for (std::size_t j = 0; j < n; ++j)
         {
             const double delay = (*delayIn[d])[j];
-            if (!std::isfinite(delay) || delay < 0.0)
+            if (!std::isfinite(delay) || delay < 0.0 || delay > 1e6)
             {
-                v.FailAt(delayName[d], j, "must be finite and >= 0", delay);
+                v.FailAt(delayName[d], j, "must be finite and in [0, 1e6] s", delay);
             }
             const double loss = (*lossIn[d])[j];
             if (!std::isfinite(loss) || loss < 0.0 || loss > 1.0)
@@ -170,9 +176,10 @@ LeoPathSchedule::LeoPathSchedule(LeoPathArrays a, const std::string& label)
                 v.FailAt(lossName[d], j, "must be in [0, 1]", loss);
             }
             const double rate = (*rateIn[d])[j];
-            if (!std::isfinite(rate) || rate < 0.0)
+            if (!std::isfinite(rate) || rate < 0.0 || (rate > 0.0 && rate < kMinRateBps))
             {
-                v.FailAt(rateName[d], j, "must be finite and > 0", rate);
+                v.FailAt(rateName[d], j, "must be finite and >= 1 bit/s (0 only inside outages)",
+                         rate);
             }
             if (rate == 0.0 && !InOutage(m_t0 + j * m_dt))
             {
