@@ -170,3 +170,18 @@ def test_bad_duration_seed_and_paths(core):
 def test_tcp_variants_lists_ns3_congestion_controls(core):
     names = core.tcp_variants()
     assert {"TcpNewReno", "TcpCubic", "TcpBbr"} <= set(names)
+
+
+def test_upstream_cross_traffic_uses_the_up_direction(core):
+    cross = [
+        {"kind": "udp_onoff", "path": 0, "direction": "up", "rate_bps": 1e6,
+         "packet_bytes": 972, "on_s": 0.5, "off_s": 0.5},
+        {"kind": "tcp_bulk", "path": 0, "direction": "up", "max_bytes": 200_000,
+         "tcp_variant": "ns3::TcpCubic"},
+    ]
+    r = core.run_reference_flow("udp", [make_path(3.0, rate_up_bps=5e6)], 2.0,
+                                udp_rate_bps=1e6, cross_traffic=cross)
+    # on/off at 1 Mbit/s, on half the time: 0.5 s on per second -> about 1 Mbit over 2 s
+    assert r["cross_rx_bytes"][0] * 8 == pytest.approx(1e6 * 1.0, rel=0.05)
+    assert r["cross_rx_bytes"][1] == 200_000  # the whole transfer arrives
+    assert r["paths"][0]["up"]["rx_bytes"] > 200_000
