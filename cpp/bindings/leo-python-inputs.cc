@@ -91,8 +91,8 @@ AsSequence(py::handle o, const std::string& field)
 double
 ToDouble(py::handle o, const std::string& field)
 {
-    if (py::isinstance<py::str>(o) || py::isinstance<py::bytes>(o) || py::isinstance<py::bool_>(o) ||
-        o.is_none())
+    if (py::isinstance<py::str>(o) || py::isinstance<py::bytes>(o) ||
+        py::isinstance<py::bool_>(o) || o.is_none())
     {
         Fail(field, "must be a number");
     }

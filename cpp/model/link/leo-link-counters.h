@@ -18,7 +18,7 @@ namespace ns3
  */
 enum LeoDropCause : uint8_t
 {
-    LEO_DROP_OUTAGE = 0,   //!< arrived during an outage, queued at its start, or flight overlapped it
+    LEO_DROP_OUTAGE = 0,   //!< sent/queued during an outage, or its flight overlapped one
     LEO_DROP_RANDOM = 1,   //!< Bernoulli random loss (LossAt)
     LEO_DROP_OVERFLOW = 2, //!< drop-tail queue full
 };

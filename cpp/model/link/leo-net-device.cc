@@ -192,8 +192,8 @@ LeoNetDevice::Attach(Ptr<LeoChannel> channel, LeoDirection dir)
     m_schedule = PeekPointer(channel->GetSchedule());
     m_txDir = dir;
     m_txCounters = &channel->MutableCounters(dir);
-    m_rxCounters =
-        &channel->MutableCounters(dir == LeoDirection::DOWN ? LeoDirection::UP : LeoDirection::DOWN);
+    const LeoDirection rxDir = dir == LeoDirection::DOWN ? LeoDirection::UP : LeoDirection::DOWN;
+    m_rxCounters = &channel->MutableCounters(rxDir);
     if (!m_queue)
     {
         Ptr<DropTailQueue<Packet>> q = CreateObject<DropTailQueue<Packet>>();
