@@ -242,6 +242,15 @@ def test_more_bad_configs(edit, match):
     _fails(d, match)
 
 
+def test_maco_assignment_needs_two_plain_satellite_paths():
+    d = OmegaConf.to_container(OmegaConf.load(_conf("maco")))
+    d["paths"] = d["paths"][:1]
+    _fails(d, r"^scenario\.handover\.assignment: maco_alternate needs exactly two")
+    d = OmegaConf.to_container(OmegaConf.load(_conf("maco")))
+    d["handover"]["mode"] = "visibility"
+    _fails(d, r"^scenario\.handover\.mode: maco_alternate needs mode 'schedule'")
+
+
 def test_seed_must_be_a_non_negative_integer():
     cfg = load_scenario("tiny")
     with pytest.raises(ScenarioConfigError, match="seed"):

@@ -6,10 +6,10 @@ z axis by the Earth rotation angle ``theta(t)``:
 
 * Walker constellations: ``theta(t) = theta0 + omega_E * t`` with ``omega_E`` the sidereal rate
   (a simple rotation; ``theta0`` is a config knob, 0 = inertial x axis through Greenwich at t = 0).
-* TLE constellations: ``theta`` is the Greenwich mean sidereal time (IAU-82 formula, Vallado,
-  *Fundamentals of Astrodynamics and Applications*, eq. 3-45) of the UTC instant, applied to the
-  TEME positions that SGP4 returns. Polar motion and the equation of the equinoxes are ignored
-  (errors of tens of metres, far below what matters for delays).
+* TLE constellations: ``theta`` is the Greenwich mean sidereal time (IAU-82 expression, as
+  given in Vallado, *Fundamentals of Astrodynamics and Applications*) of the UTC instant,
+  applied to the TEME positions that SGP4 returns (TEME -> pseudo-Earth-fixed). UT1 - UTC
+  (< 0.9 s, at most 0.4 km on the ground) and polar motion (tens of metres) are ignored.
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ def walker_rotation_angle(t_s: np.ndarray, theta0_deg: float, rotate: bool = Tru
 
 
 def gmst_rad(jd_ut1: np.ndarray) -> np.ndarray:
-    """Greenwich mean sidereal time, IAU-82 (Vallado eq. 3-45), in radians in [0, 2 pi).
+    """Greenwich mean sidereal time (IAU-82 expression, Vallado), in radians in [0, 2 pi).
 
     :param jd_ut1: Julian date(s), UT1 (UTC is used; |UT1 - UTC| < 0.9 s).
     :return: GMST angle(s).

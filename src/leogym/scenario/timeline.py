@@ -326,11 +326,8 @@ def _decision_instants(
         steps = np.arange(1, sky.num_steps) * sky.dt_s
         return steps[steps <= cfg.duration_s], "step", False
     if h.mode == "scripted":
-        return (
-            np.sort(np.asarray(path.satellite.scripted_handovers_s, dtype=float)),
-            "scripted",
-            h.count_unchanged,
-        )
+        scripted = np.sort(np.asarray(path.satellite.scripted_handovers_s, dtype=float))
+        return scripted[scripted > 0.0], "scripted", h.count_unchanged
     return np.zeros(0), "visibility", False
 
 

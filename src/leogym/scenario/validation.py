@@ -397,6 +397,13 @@ def validate_scenario(cfg: ScenarioConfig) -> None:
                 "maco_alternate needs exactly two satellite paths",
                 len(sat_idx),
             )
+        for i in sat_idx:
+            if paths[i].satellite.disjoint_from is not None:
+                raise field_error(
+                    f"{ROOT}.paths[{i}].satellite.disjoint_from",
+                    "cannot be combined with handover.assignment maco_alternate",
+                    paths[i].satellite.disjoint_from,
+                )
         if cfg.handover.mode != "schedule":
             raise field_error(
                 f"{ROOT}.handover.mode", "maco_alternate needs mode 'schedule'", cfg.handover.mode
