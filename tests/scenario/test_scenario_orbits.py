@@ -122,3 +122,31 @@ def _orbit_normal(shell: WalkerConstellation) -> np.ndarray:
     pos = shell.positions_eci(np.array([0.0, 10.0]))
     normal = np.cross(pos[0], pos[1])
     return normal / np.linalg.norm(normal, axis=-1, keepdims=True)
+
+
+@pytest.mark.parametrize(("lat", "lon"), [(15.51, -1.0), (45.0, 10.0)])
+def test_iridium_passes_last_8_to_10_minutes_and_at_most_11_1(lat, lon):
+    """Seed 004: "the visibility period of a satellite is usually 8-10 minutes"; an overhead
+    pass at the 8.2 deg mask lasts 2 * 19.9 / 360 * 100.45 min = 11.1 min (scenarios.md 2.1)."""
+    from leogym.scenario.frames import geodetic_to_ecef
+    from leogym.scenario.geometry import look_angles
+
+    shell = walker("iridium")
+    step = 5.0
+    t = np.arange(0.0, 24 * 3600.0, step)
+    _, elev = look_angles(geodetic_to_ecef(lat, lon), shell.positions_ecef(t))
+    visible = np.vstack([np.zeros((1, shell.num_sats)), elev >= 8.2, np.zeros((1, shell.num_sats))])
+    edges = np.diff(visible.astype(np.int8), axis=0)
+    durations = []
+    for s in range(shell.num_sats):
+        rise = np.flatnonzero(edges[:, s] == 1)
+        fall = np.flatnonzero(edges[:, s] == -1)
+        for a, b in zip(rise, fall, strict=True):
+            if a > 0 and b < len(t):  # complete passes only
+                durations.append((b - a) * step / 60.0)
+    durations = np.array(durations)
+    assert len(durations) > 100
+    assert durations.max() <= 11.1 * 1.01 + step / 60.0
+    assert durations.max() >= 10.5  # some passes are nearly overhead
+    assert 8.0 <= np.median(durations) <= 10.0
+    assert 8.0 <= durations.mean() <= 10.0
