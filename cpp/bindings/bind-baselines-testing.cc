@@ -823,7 +823,11 @@ LEOGYM_REGISTER_BINDINGS(baselines_testing)
 
     py::class_<MpMaco::Akf>(t, "MacoAkf", "MACO's adaptive Kalman filter, eqs. (5)-(10).")
         .def(py::init<>())
-        .def("reset", &MpMaco::Akf::Reset, py::arg("c0"), py::arg("window") = 20)
+        .def("reset",
+             &MpMaco::Akf::Reset,
+             py::arg("c0"),
+             py::arg("window") = 20,
+             py::arg("adaptive") = true)
         .def("update", &MpMaco::Akf::Update, py::arg("y"), py::arg("c_access"))
         .def_property_readonly("estimate", &MpMaco::Akf::Estimate)
         .def_property_readonly("z", &MpMaco::Akf::Z)

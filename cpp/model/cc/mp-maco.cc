@@ -74,8 +74,9 @@ MpMaco::LinkBudget::Capacity(double dM) const
 // ---- adaptive Kalman filter, eqs. (5)-(10) -------------------------------------------------
 
 void
-MpMaco::Akf::Reset(double c0, std::size_t window)
+MpMaco::Akf::Reset(double c0, std::size_t window, bool adaptive)
 {
+    m_adaptive = adaptive;
     m_c = c0;
     m_z = c0 * c0;
     m_q = std::pow(0.05 * c0, 2.0);
@@ -96,6 +97,10 @@ MpMaco::Akf::Update(double y, double cA)
     m_c = cPrior + m_k * nu;         // (9)
     m_z = (1.0 - m_k) * zPrior;      // (10)
     m_updated = true;
+    if (!m_adaptive)
+    {
+        return m_c;
+    }
     // Covariance matching over the last innovations [REC, spec A6].
     m_nu2.push_back(nu * nu);
     while (m_nu2.size() > m_window)
@@ -264,6 +269,11 @@ MpMaco::GetTypeId()
                           UintegerValue(20),
                           MakeUintegerAccessor(&MpMaco::m_akfWindow),
                           MakeUintegerChecker<uint32_t>(1, 100000))
+            .AddAttribute("AkfAdaptive",
+                          "Adapt Q and R by covariance matching [REC]; false keeps Q0, R0.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&MpMaco::m_akfAdaptive),
+                          MakeBooleanChecker())
             .AddAttribute("Con1Bottleneck",
                           "Compare TP with min(C^A, C^N) in (17a) instead of C^A (spec A3).",
                           BooleanValue(false),
@@ -349,6 +359,7 @@ MpMaco::MpMaco()
       m_deltaFloor(MilliSeconds(1)),
       m_tpMinInterval(MilliSeconds(10)),
       m_akfWindow(20),
+      m_akfAdaptive(true),
       m_con1Bottleneck(false),
       m_bdpFuture(false),
       m_historyLastK(0),
@@ -507,7 +518,7 @@ MpMaco::ResetEstimators(const MpCcContext& ctx)
     double capA;
     double d;
     LinkAt(ctx, now, capA, d);
-    m_akf.Reset(std::isfinite(capA) ? capA : 0.0, m_akfWindow);
+    m_akf.Reset(std::isfinite(capA) ? capA : 0.0, m_akfWindow, m_akfAdaptive);
     m_capA = capA;
     m_capN = kInf;
     m_d = d;

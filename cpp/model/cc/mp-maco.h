@@ -114,8 +114,12 @@ class MpMaco : public MpCongestionOps
     class Akf
     {
       public:
-        /// Start from c0 (bit/s): C = c0, Z = c0^2, Q = (0.05 c0)^2, R = (0.2 c0)^2.
-        void Reset(double c0, std::size_t window);
+        /**
+         * Start from c0 (bit/s): C = c0, Z = c0^2, Q = (0.05 c0)^2, R = (0.2 c0)^2.
+         * @param window innovations in the covariance matching
+         * @param adaptive false: keep Q and R at their initial values (plain Kalman filter)
+         */
+        void Reset(double c0, std::size_t window, bool adaptive = true);
         /// One measurement y (bit/s); returns the posterior estimate. cA sets the floors.
         double Update(double y, double cA);
         bool HasUpdate() const;
@@ -132,6 +136,7 @@ class MpMaco : public MpCongestionOps
         double m_r{0};
         double m_k{0};
         bool m_updated{false};
+        bool m_adaptive{true};
         std::size_t m_window{20};
         std::deque<double> m_nu2; //!< squared innovations (window)
     };
@@ -231,6 +236,7 @@ class MpMaco : public MpCongestionOps
     Time m_deltaFloor;
     Time m_tpMinInterval;
     uint32_t m_akfWindow;
+    bool m_akfAdaptive;
     bool m_con1Bottleneck;
     bool m_bdpFuture;
     uint32_t m_historyLastK;
