@@ -2,6 +2,7 @@
 
 #include "mp-new-reno.h"
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 
 #include <algorithm>
@@ -25,7 +26,13 @@ MpNewReno::GetTypeId()
                           "kLossReductionFactor: ssthresh = cwnd * factor on a congestion event.",
                           DoubleValue(0.5),
                           MakeDoubleAccessor(&MpNewReno::m_lossReduction),
-                          MakeDoubleChecker<double>(0.05, 0.95));
+                          MakeDoubleChecker<double>(0.05, 0.95))
+            .AddAttribute("ByteCounting",
+                          "Grow by bytes acknowledged (RFC 9002 / RFC 3465); false: per ACK "
+                          "frame as RFC 5681 eq. 3.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&MpNewReno::m_byteCounting),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -101,6 +108,20 @@ MpNewReno::OnAck(const MpCcContext& ctx, const MpAckEvent& ev)
     }
     if (eligible == 0)
     {
+        return;
+    }
+    if (!m_byteCounting)
+    {
+        // RFC 5681: one increment per ACK frame.
+        if (InSlowStart())
+        {
+            m_cwndD += std::min<double>(static_cast<double>(eligible), m_mss);
+        }
+        else
+        {
+            m_cwndD += CongestionAvoidanceIncrease(ctx, ev, m_mss);
+        }
+        CommitWindow();
         return;
     }
     if (InSlowStart())

@@ -28,6 +28,13 @@ namespace ns3
  *     cwnd = kMinimumWindow; congestion_recovery_start_time = 0
  *
  * The window is kept as a real number so the congestion-avoidance increase is exact.
+ *
+ * ByteCounting = false switches to RFC 5681's per-ACK rules without byte counting
+ * (Allman, Paxson and Blanton, RFC 5681, 2009, section 3.1; RFC 3465 is the byte counting
+ * RFC 9002 uses): per ACK frame that acknowledges new data, slow start adds one mss and
+ * congestion avoidance adds mss * mss / cwnd (RFC 5681 eq. 3), whatever the number of packets
+ * the frame acknowledges. With delayed ACKs (one ACK per two packets) the window then grows
+ * half as fast, as ns-3's TcpNewReno does.
  * Subclasses (LIA, OLIA, BALIA) replace the congestion-avoidance increase and the reduction.
  */
 class MpNewReno : public MpCongestionOps
@@ -62,6 +69,7 @@ class MpNewReno : public MpCongestionOps
 
     double m_cwndD{0};            //!< the window, bytes, real-valued
     double m_lossReduction;       //!< kLossReductionFactor (attribute LossReductionFactor)
+    bool m_byteCounting{true};    //!< attribute ByteCounting
     Time m_recoveryStart{0};
     bool m_inRecoveryPeriod{false};
 };

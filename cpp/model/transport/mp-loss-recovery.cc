@@ -100,9 +100,22 @@ MpLossRecovery::OnAckReceived(const MpAckRange* ranges, std::size_t n, Time ackD
     {
         return m_outcome;
     }
-    std::sort(local.begin(), local.begin() + m, [](const MpAckRange& a, const MpAckRange& b) {
-        return a.smallest < b.smallest;
-    });
+    // ACK frames list ranges largest first: reverse them; sort only other orders.
+    bool descending = true;
+    for (std::size_t i = 1; i < m && descending; ++i)
+    {
+        descending = local[i].largest < local[i - 1].smallest;
+    }
+    if (descending)
+    {
+        std::reverse(local.begin(), local.begin() + m);
+    }
+    else
+    {
+        std::sort(local.begin(), local.begin() + m, [](const MpAckRange& a, const MpAckRange& b) {
+            return a.smallest < b.smallest;
+        });
+    }
     if (ackLargest > m_largestAcked)
     {
         m_largestAcked = ackLargest;
@@ -135,15 +148,36 @@ MpLossRecovery::OnAckReceived(const MpAckRange* ranges, std::size_t n, Time ackD
                 m_outcome.largestNewlyAckedSentTime = p.sentTime;
                 m_newlyAcked.push_back(p);
             }
-            else if (p.state == MpSentPacket::LOST)
+        }
+    }
+    // Late ACKs of packets already declared lost (RFC 9002 A.1: lost packets are remembered
+    // for a while to detect spurious losses). They left bytes_in_flight when declared lost.
+    if (!m_recentLost.empty())
+    {
+        Time keep = std::max(m_rtt.GetSmoothed(), m_rtt.GetLatest()) * 4;
+        std::size_t w = 0;
+        for (std::size_t r = 0; r < m_recentLost.size(); ++r)
+        {
+            MpSentPacket& p = m_recentLost[r];
+            bool acked = false;
+            for (std::size_t i = 0; i < m && !acked; ++i)
             {
-                // A late ACK of a packet already declared lost: the data arrived, but the
-                // packet left bytes_in_flight when it was declared lost.
+                acked = p.pn >= local[i].smallest && p.pn <= local[i].largest;
+            }
+            if (acked)
+            {
                 p.state = MpSentPacket::ACKED;
                 p.wasLost = true;
                 m_newlyAcked.push_back(p);
+                continue;
             }
+            if (now - p.sentTime > keep)
+            {
+                continue; // forget it
+            }
+            m_recentLost[w++] = p;
         }
+        m_recentLost.resize(w);
     }
     if (largestNewly < 0)
     {
@@ -225,6 +259,10 @@ MpLossRecovery::DetectLostPackets(Time now, MpLossKind timeKind)
         }
         m_lost.push_back(p);
         m_lostAckedBetween.push_back(ackedSeen ? 1 : 0);
+        if (m_recentLost.size() < kMaxRecentLost)
+        {
+            m_recentLost.push_back(p);
+        }
         ackedSeen = false;
     }
 }

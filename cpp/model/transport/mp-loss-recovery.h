@@ -120,7 +120,10 @@ class MpLossRecovery
      */
     TimerKind OnLossDetectionTimeout(Time now);
 
-    /// Packets newly acknowledged by the last OnAckReceived (ascending packet numbers).
+    /**
+     * Packets newly acknowledged by the last OnAckReceived: ascending packet numbers, then the
+     * late-acknowledged packets already declared lost (wasLost set).
+     */
     const std::vector<MpSentPacket>& NewlyAcked() const
     {
         return m_newlyAcked;
@@ -243,6 +246,8 @@ class MpLossRecovery
     std::vector<MpSentPacket> m_newlyAcked;
     std::vector<MpSentPacket> m_lost;
     std::vector<uint8_t> m_lostAckedBetween; //!< per m_lost entry: an acked packet precedes it
+    static constexpr std::size_t kMaxRecentLost = 4096;
+    std::vector<MpSentPacket> m_recentLost; //!< declared lost within ~4 RTT (late-ACK check)
     AckOutcome m_outcome;
 };
 

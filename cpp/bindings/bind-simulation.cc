@@ -1,0 +1,632 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// _core.Simulation: the native simulation contract of docs/architecture.md, over LeoSimulation.
+
+#include "bindings/leo-python-inputs.h"
+#include "bindings/registry.h"
+#include "helper/leo-simulation.h"
+#include "model/cc/mp-cc-registry.h"
+
+#include "ns3/simulator.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace
+{
+
+using leogym::ToDouble;
+using leogym::ToInt;
+using leogym::ToString;
+
+bool
+ToBool(py::handle o, const std::string& field)
+{
+    if (py::isinstance<py::bool_>(o))
+    {
+        return o.cast<bool>();
+    }
+    std::string tn = py::str(py::type::of(o).attr("__name__"));
+    if (tn == "bool_" || tn == "bool")
+    {
+        return py::bool_(py::reinterpret_borrow<py::object>(o)).cast<bool>();
+    }
+    throw std::invalid_argument(field + ": must be a bool, got " + tn);
+}
+
+ns3::MpPathState
+StateFromString(const std::string& s, const std::string& field)
+{
+    if (s == "active")
+    {
+        return ns3::MpPathState::ACTIVE;
+    }
+    if (s == "standby")
+    {
+        return ns3::MpPathState::STANDBY;
+    }
+    if (s == "deactivated")
+    {
+        return ns3::MpPathState::DEACTIVATED;
+    }
+    throw std::invalid_argument(field + ": unknown path state '" + s +
+                                "' (known: 'active', 'standby', 'deactivated')");
+}
+
+std::map<std::string, double>
+ParamsFromDict(py::handle o, const std::string& field)
+{
+    if (!py::isinstance<py::dict>(o))
+    {
+        throw std::invalid_argument(field + ": must be a dict of {name: number}");
+    }
+    std::map<std::string, double> out;
+    for (auto item : py::reinterpret_borrow<py::dict>(o))
+    {
+        if (!py::isinstance<py::str>(item.first))
+        {
+            throw std::invalid_argument(field + ": keys must be strings");
+        }
+        std::string key = py::str(item.first);
+        if (py::isinstance<py::bool_>(item.second))
+        {
+            out[key] = item.second.cast<bool>() ? 1.0 : 0.0;
+            continue;
+        }
+        out[key] = ToDouble(item.second, field + "." + key);
+    }
+    return out;
+}
+
+std::vector<uint32_t>
+IntList(py::handle o, const std::string& field, long long lo, long long hi)
+{
+    if (py::isinstance<py::str>(o) || !py::isinstance<py::sequence>(o))
+    {
+        throw std::invalid_argument(field + ": must be a list of ints");
+    }
+    std::vector<uint32_t> out;
+    auto seq = py::reinterpret_borrow<py::sequence>(o);
+    for (std::size_t i = 0; i < seq.size(); ++i)
+    {
+        out.push_back(static_cast<uint32_t>(
+            ToInt(seq[i], field + "[" + std::to_string(i) + "]", lo, hi)));
+    }
+    return out;
+}
+
+/// Parse and check the config dict (every key optional; unknown keys are errors).
+ns3::LeoSimulationConfig
+ConfigFromDict(py::handle config)
+{
+    if (!py::isinstance<py::dict>(config))
+    {
+        throw std::invalid_argument("config: must be a dict");
+    }
+    static const std::set<std::string> known = {
+        "seed", "run", "packet_bytes", "cc", "cc_params", "scheduler", "scheduler_params",
+        "workload", "file_bytes", "ack_every", "max_ack_delay_s", "pacing",
+        "initial_path_states", "cross_traffic", "start_s", "subflow_paths",
+        "receive_window_bytes", "send_buffer_bytes", "reinject_on_pto", "initial_rtt_s", "mtu"};
+    ns3::LeoSimulationConfig c;
+    std::string workload = "bulk";
+    bool haveFileBytes = false;
+    for (auto item : py::reinterpret_borrow<py::dict>(config))
+    {
+        if (!py::isinstance<py::str>(item.first))
+        {
+            throw std::invalid_argument("config: keys must be strings");
+        }
+        const std::string key = py::str(item.first);
+        py::handle v = item.second;
+        const std::string f = "config." + key;
+        if (!known.count(key))
+        {
+            std::string list;
+            for (const auto& k : known)
+            {
+                list += (list.empty() ? "" : ", ") + k;
+            }
+            throw std::invalid_argument(f + ": unknown key (known: " + list + ")");
+        }
+        if (key == "seed")
+            c.seed = static_cast<uint32_t>(ToInt(v, f, 1, std::numeric_limits<uint32_t>::max()));
+        else if (key == "run")
+            c.run = static_cast<uint64_t>(ToInt(v, f, 0, std::numeric_limits<long long>::max()));
+        else if (key == "packet_bytes")
+            c.packetBytes = static_cast<uint32_t>(ToInt(v, f, 64, 65507));
+        else if (key == "cc")
+            c.cc = ToString(v, f);
+        else if (key == "cc_params")
+            c.ccParams = ParamsFromDict(v, "config.cc_params");
+        else if (key == "scheduler")
+            c.scheduler = ToString(v, f);
+        else if (key == "scheduler_params")
+            c.schedulerParams = ParamsFromDict(v, "config.scheduler_params");
+        else if (key == "workload")
+        {
+            workload = ToString(v, f);
+            if (workload != "bulk" && workload != "file")
+            {
+                throw std::invalid_argument(f + ": must be 'bulk' or 'file', got '" + workload +
+                                            "'");
+            }
+        }
+        else if (key == "file_bytes")
+        {
+            c.fileBytes = static_cast<uint64_t>(ToInt(v, f, 0, 1LL << 50));
+            haveFileBytes = true;
+        }
+        else if (key == "ack_every")
+            c.ackEvery = static_cast<uint32_t>(ToInt(v, f, 1, 1000));
+        else if (key == "max_ack_delay_s")
+        {
+            c.maxAckDelayS = ToDouble(v, f);
+            if (!std::isfinite(c.maxAckDelayS) || c.maxAckDelayS < 0 || c.maxAckDelayS > 10)
+            {
+                throw std::invalid_argument(f + ": must be in [0, 10] seconds");
+            }
+        }
+        else if (key == "pacing")
+            c.pacing = ToBool(v, f);
+        else if (key == "initial_path_states")
+        {
+            if (py::isinstance<py::str>(v) || !py::isinstance<py::sequence>(v))
+            {
+                throw std::invalid_argument(f + ": must be a list of 'active' | 'standby' | "
+                                                "'deactivated'");
+            }
+            auto seq = py::reinterpret_borrow<py::sequence>(v);
+            for (std::size_t i = 0; i < seq.size(); ++i)
+            {
+                std::string fi = f + "[" + std::to_string(i) + "]";
+                c.initialPathStates.push_back(StateFromString(ToString(seq[i], fi), fi));
+            }
+        }
+        else if (key == "cross_traffic")
+            c.crossTraffic = leogym::CrossTrafficFromList(v, "config.cross_traffic");
+        else if (key == "start_s")
+        {
+            c.startS = ToDouble(v, f);
+            if (!std::isfinite(c.startS) || c.startS < 0)
+            {
+                throw std::invalid_argument(f + ": must be finite and >= 0");
+            }
+        }
+        else if (key == "subflow_paths")
+            c.subflowPaths = IntList(v, f, 0, 253);
+        else if (key == "receive_window_bytes")
+            c.receiveWindowBytes = static_cast<uint64_t>(ToInt(v, f, 1024, 1LL << 40));
+        else if (key == "send_buffer_bytes")
+            c.sendBufferBytes = static_cast<uint64_t>(ToInt(v, f, 1024, 1LL << 40));
+        else if (key == "reinject_on_pto")
+            c.reinjectOnPto = ToBool(v, f);
+        else if (key == "initial_rtt_s")
+        {
+            c.initialRttS = ToDouble(v, f);
+            if (!std::isfinite(c.initialRttS) || c.initialRttS < 1e-6 || c.initialRttS > 60)
+            {
+                throw std::invalid_argument(f + ": must be in [1e-6, 60] seconds");
+            }
+        }
+        else if (key == "mtu")
+            c.mtu = static_cast<uint16_t>(ToInt(v, f, 68, 65535));
+    }
+    c.fileWorkload = workload == "file";
+    if (c.fileWorkload && (!haveFileBytes || c.fileBytes == 0))
+    {
+        throw std::invalid_argument("config.file_bytes: must be > 0 for workload 'file'");
+    }
+    if (c.packetBytes + 28 > c.mtu)
+    {
+        throw std::invalid_argument("config.packet_bytes: " + std::to_string(c.packetBytes) +
+                                    " + 28 bytes of IPv4/UDP headers exceeds mtu " +
+                                    std::to_string(c.mtu));
+    }
+    ns3::MpAlgorithmRegistry::Cc().Validate(c.cc, c.ccParams, "config.cc", "config.cc_params");
+    ns3::MpAlgorithmRegistry::Scheduler().Validate(c.scheduler,
+                                                   c.schedulerParams,
+                                                   "config.scheduler",
+                                                   "config.scheduler_params");
+    return c;
+}
+
+std::vector<double>
+DoubleVector(py::handle o, const std::string& field)
+{
+    using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
+    if (py::isinstance<py::str>(o))
+    {
+        throw std::invalid_argument(field + ": must be a 1-D numeric array");
+    }
+    DoubleArray a = DoubleArray::ensure(o);
+    if (!a || a.ndim() != 1)
+    {
+        PyErr_Clear();
+        throw std::invalid_argument(field + ": must be a 1-D numeric array");
+    }
+    return std::vector<double>(a.data(), a.data() + a.shape(0));
+}
+
+py::array_t<double>
+F64(const std::vector<double>& v)
+{
+    py::array_t<double> a(static_cast<py::ssize_t>(v.size()));
+    std::copy(v.begin(), v.end(), a.mutable_data());
+    return a;
+}
+
+py::array_t<int64_t>
+I64(const std::vector<double>& v)
+{
+    py::array_t<int64_t> a(static_cast<py::ssize_t>(v.size()));
+    for (std::size_t i = 0; i < v.size(); ++i)
+    {
+        a.mutable_data()[i] = static_cast<int64_t>(v[i]);
+    }
+    return a;
+}
+
+py::array_t<bool>
+Bool(const std::vector<double>& v)
+{
+    py::array_t<bool> a(static_cast<py::ssize_t>(v.size()));
+    for (std::size_t i = 0; i < v.size(); ++i)
+    {
+        a.mutable_data()[i] = v[i] != 0.0;
+    }
+    return a;
+}
+
+template <typename T>
+py::array
+Scalar(T x)
+{
+    py::array_t<T> a(std::vector<py::ssize_t>{});
+    *a.mutable_data() = x;
+    return a;
+}
+
+/// The Python-facing object: owns a LeoSimulation and converts its measurements.
+class PySimulation
+{
+  public:
+    PySimulation(py::handle config, py::handle paths)
+    {
+        ns3::LeoSimulationConfig cfg = ConfigFromDict(config);
+        std::vector<ns3::LeoPathArrays> arrays = leogym::PathArraysFromList(paths, "paths");
+        // Optional per-path extras the link does not read: kind, slant_range_m.
+        std::vector<std::vector<double>> slant;
+        std::vector<bool> sat;
+        auto seq = py::reinterpret_borrow<py::sequence>(paths);
+        for (std::size_t i = 0; i < seq.size(); ++i)
+        {
+            py::handle p = seq[i];
+            std::string label = "paths[" + std::to_string(i) + "]";
+            auto d = py::reinterpret_borrow<py::dict>(p);
+            if (d.contains("slant_range_m"))
+            {
+                slant.push_back(DoubleVector(d["slant_range_m"], label + ".slant_range_m"));
+            }
+            else
+            {
+                slant.emplace_back();
+            }
+            bool isSat = std::isfinite(arrays[i].snrDb.empty() ? NAN : arrays[i].snrDb[0]);
+            if (d.contains("kind"))
+            {
+                std::string k = ToString(d["kind"], label + ".kind");
+                if (k != "satellite" && k != "terrestrial")
+                {
+                    throw std::invalid_argument(label + ".kind: must be 'satellite' or "
+                                                        "'terrestrial', got '" +
+                                                k + "'");
+                }
+                isSat = k == "satellite";
+            }
+            sat.push_back(isSat);
+        }
+        m_sim = std::make_unique<ns3::LeoSimulation>(cfg, std::move(arrays), slant, sat);
+    }
+
+    py::dict Step(double dtS)
+    {
+        Check();
+        if (!std::isfinite(dtS) || dtS <= 0)
+        {
+            throw std::invalid_argument("dt_s: must be finite and > 0");
+        }
+        {
+            py::gil_scoped_release release;
+            m_sim->Step(dtS);
+        }
+        return Measurements();
+    }
+
+    py::dict Measurements() const
+    {
+        Check();
+        const ns3::LeoSimulationMeasurements& m = m_sim->GetMeasurements();
+        py::dict d;
+        d["cwnd_bytes"] = F64(m.cwndBytes);
+        d["bytes_in_flight"] = F64(m.bytesInFlight);
+        d["srtt_s"] = F64(m.srttS);
+        d["min_rtt_s"] = F64(m.minRttS);
+        d["rttvar_s"] = F64(m.rttvarS);
+        d["latest_rtt_s"] = F64(m.latestRttS);
+        d["delivered_bytes"] = I64(m.deliveredBytes);
+        d["sent_bytes"] = I64(m.sentBytes);
+        d["delivery_rate_bps"] = F64(m.deliveryRateBps);
+        d["send_rate_bps"] = F64(m.sendRateBps);
+        d["lost_packets"] = I64(m.lostPackets);
+        d["retransmitted_packets"] = I64(m.retransmittedPackets);
+        d["drops_outage"] = I64(m.dropsOutage);
+        d["drops_random"] = I64(m.dropsRandom);
+        d["drops_overflow"] = I64(m.dropsOverflow);
+        d["in_outage"] = Bool(m.inOutage);
+        {
+            py::array_t<int8_t> a(static_cast<py::ssize_t>(m.pathState.size()));
+            for (std::size_t i = 0; i < m.pathState.size(); ++i)
+            {
+                a.mutable_data()[i] = static_cast<int8_t>(m.pathState[i]);
+            }
+            d["path_state"] = a;
+        }
+        d["handovers"] = I64(m.handovers);
+        d["ssthresh_bytes"] = F64(m.ssthreshBytes);
+        d["pacing_rate_bps"] = F64(m.pacingRateBps);
+        d["pto_count"] = I64(m.ptoCount);
+        d["rate_sample_bps"] = F64(m.rateSampleBps);
+        d["spurious_losses"] = I64(m.spuriousLosses);
+        d["suppressed_losses"] = I64(m.suppressedLosses);
+        d["persistent_congestion"] = I64(m.persistentCongestion);
+        d["reinjected_packets"] = I64(m.reinjected);
+        d["time_to_next_handover_s"] = F64(m.timeToNextHandoverS);
+        d["snr_db"] = F64(m.snrDb);
+        d["elevation_deg"] = F64(m.elevationDeg);
+        d["goodput_bytes"] = Scalar<int64_t>(static_cast<int64_t>(m.goodputBytes));
+        d["reorder_buffer_bytes"] = Scalar<int64_t>(static_cast<int64_t>(m.reorderBufferBytes));
+        d["hol_delay_s"] = Scalar<double>(m.holDelayS);
+        d["completed"] = Scalar<bool>(m.completed);
+        d["completion_time_s"] = Scalar<double>(m.completionTimeS);
+        d["time_s"] = Scalar<double>(m.timeS);
+        d["interval_s"] = Scalar<double>(m.intervalS);
+        d["cross_traffic_rx_bytes"] = I64(m.crossTrafficRxBytes);
+        return d;
+    }
+
+    void SetCwnd(py::handle v)
+    {
+        Check();
+        m_sim->SetCwnd(DoubleVector(v, "cwnd"));
+    }
+
+    void SetPacingRate(py::handle v)
+    {
+        Check();
+        m_sim->SetPacingRate(DoubleVector(v, "pacing_rate"));
+    }
+
+    void SetWeights(py::handle v)
+    {
+        Check();
+        m_sim->SetWeights(DoubleVector(v, "weights"));
+    }
+
+    void SetPathChoice(py::handle v)
+    {
+        Check();
+        m_sim->SetPathChoice(static_cast<int32_t>(
+            ToInt(v, "path", 0, static_cast<long long>(m_sim->GetNPaths()) - 1)));
+    }
+
+    void SetPathState(py::handle i, const std::string& state)
+    {
+        Check();
+        auto idx = static_cast<uint32_t>(
+            ToInt(i, "path", 0, static_cast<long long>(m_sim->GetNPaths()) - 1));
+        m_sim->SetPathState(idx, StateFromString(state, "state"));
+    }
+
+    double Now() const
+    {
+        Check();
+        return m_sim->Now();
+    }
+
+    bool Done() const
+    {
+        Check();
+        return m_sim->Done();
+    }
+
+    uint32_t NPaths() const
+    {
+        Check();
+        return m_sim->GetNPaths();
+    }
+
+    bool Closed() const
+    {
+        return !m_sim;
+    }
+
+    uint64_t Events() const
+    {
+        Check();
+        return ns3::Simulator::GetEventCount();
+    }
+
+    void Close()
+    {
+        if (m_sim)
+        {
+            m_sim->Close();
+            m_sim.reset();
+        }
+    }
+
+  private:
+    void Check() const
+    {
+        if (!m_sim)
+        {
+            throw std::runtime_error("Simulation is closed");
+        }
+    }
+
+    std::unique_ptr<ns3::LeoSimulation> m_sim;
+};
+
+py::dict
+DescribeAlgorithm(ns3::MpAlgorithmRegistry& reg, const std::string& name)
+{
+    py::dict d;
+    for (const auto& [k, v] : reg.Describe(name))
+    {
+        py::dict a;
+        a["type"] = v[0];
+        a["default"] = v[1];
+        a["help"] = v[2];
+        d[py::str(k)] = a;
+    }
+    return d;
+}
+
+} // namespace
+
+LEOGYM_REGISTER_BINDINGS(simulation)
+{
+    py::class_<PySimulation>(m,
+                             "Simulation",
+                             R"doc(One packet-level simulation: LEO paths, a multipath QUIC-like connection
+(server -> client bulk or file transfer), cross traffic, per-step measurements.
+
+ns-3 runs one simulation per process: creating a second one while this one is open raises
+RuntimeError. ``close()`` (idempotent, also on ``with`` exit) destroys the simulator.
+
+:param config: transport, congestion-control and scheduler settings; every key is optional:
+    ``seed`` (1), ``run`` (1), ``packet_bytes`` (1200, UDP payload of a full packet), ``cc``
+    ("cubic"; "newreno", "cubic", "bbr", "lia", "olia", "balia", "external", ...),
+    ``cc_params`` ({attribute: number}), ``scheduler`` ("minrtt"; "roundrobin", "ecf",
+    "blest", "external", ...), ``scheduler_params``, ``workload`` ("bulk" | "file"),
+    ``file_bytes``, ``ack_every`` (2), ``max_ack_delay_s`` (0.025), ``pacing`` (False),
+    ``initial_path_states`` (["active" | "standby" | "deactivated"] per transport path),
+    ``cross_traffic`` (list of dicts, see run_reference_flow), ``start_s`` (0),
+    ``subflow_paths`` (topology path of each transport path; default one per path),
+    ``receive_window_bytes`` (6 MiB), ``send_buffer_bytes`` (4 MiB), ``reinject_on_pto``
+    (True), ``initial_rtt_s`` (0.333), ``mtu`` (1500)
+:param paths: PathTimeline dicts (NumPy arrays plus ``t0_s``, ``dt_s``, ``queue_packets``;
+    optional ``kind`` and ``slant_range_m``)
+:raises ValueError: for any invalid key or value (the message names it)
+:raises RuntimeError: if another simulation is open in this process)doc")
+        .def(py::init<py::handle, py::handle>(), py::arg("config"), py::arg("paths"))
+        .def("step",
+             &PySimulation::Step,
+             py::arg("dt_s"),
+             R"doc(Advance the simulation by ``dt_s`` seconds.
+
+:return: measurements of the interval: per transport path arrays of shape ``(n_paths,)``
+    (``cwnd_bytes``, ``bytes_in_flight``, ``srtt_s``, ``min_rtt_s``, ``rttvar_s``,
+    ``latest_rtt_s``, ``delivered_bytes``, ``sent_bytes``, ``delivery_rate_bps``,
+    ``send_rate_bps``, ``lost_packets``, ``retransmitted_packets``, ``drops_outage``,
+    ``drops_random``, ``drops_overflow``, ``in_outage``, ``path_state``, ``handovers``,
+    ``ssthresh_bytes``, ``pacing_rate_bps``, ``pto_count``, ``rate_sample_bps``,
+    ``spurious_losses``, ``suppressed_losses``, ``persistent_congestion``,
+    ``reinjected_packets``, ``time_to_next_handover_s``, ``snr_db``, ``elevation_deg``) and
+    0-d connection arrays (``goodput_bytes``, ``reorder_buffer_bytes``, ``hol_delay_s``,
+    ``completed``, ``completion_time_s``, ``time_s``, ``interval_s``), plus
+    ``cross_traffic_rx_bytes`` (one entry per cross-traffic flow))doc")
+        .def("measurements",
+             &PySimulation::Measurements,
+             "The measurements of the last step (or of time 0 before the first step).")
+        .def("set_cwnd",
+             &PySimulation::SetCwnd,
+             py::arg("cwnd_bytes"),
+             "Per-path congestion windows in bytes (cc='external'; at least 2 packets).")
+        .def("set_pacing_rate",
+             &PySimulation::SetPacingRate,
+             py::arg("rate_bps"),
+             "Per-path pacing rates in bit/s, 0 = unpaced (cc='external').")
+        .def("set_weights",
+             &PySimulation::SetWeights,
+             py::arg("weights"),
+             "Per-path scheduler weights, >= 0, one > 0 (scheduler='external').")
+        .def("set_path_choice",
+             &PySimulation::SetPathChoice,
+             py::arg("path"),
+             "Send everything on one path (scheduler='external').")
+        .def("set_path_state",
+             &PySimulation::SetPathState,
+             py::arg("path"),
+             py::arg("state"),
+             "Set a path 'active', 'standby' or 'deactivated'.")
+        .def_property_readonly("now", &PySimulation::Now, "Simulation time (s).")
+        .def_property_readonly("done",
+                               &PySimulation::Done,
+                               "True once the file (workload 'file') was delivered.")
+        .def_property_readonly("n_paths", &PySimulation::NPaths, "Number of transport paths.")
+        .def_property_readonly("closed", &PySimulation::Closed)
+        .def_property_readonly("events",
+                               &PySimulation::Events,
+                               "ns-3 events executed so far (for benchmarks).")
+        .def("close", &PySimulation::Close, "Destroy the simulator (idempotent).")
+        .def("__enter__", [](PySimulation& s) -> PySimulation& { return s; },
+             py::return_value_policy::reference_internal)
+        .def("__exit__", [](PySimulation& s, py::args) { s.Close(); });
+
+    m.def(
+        "cc_algorithms",
+        []() {
+            std::vector<std::string> out;
+            for (const auto& e : ns3::MpAlgorithmRegistry::Cc().List())
+            {
+                out.push_back(e.wrapper ? e.name + "+" : e.name);
+            }
+            return out;
+        },
+        "Names usable as config['cc'] (a name ending in '+' is a wrapper: 'name+inner').");
+    m.def(
+        "schedulers",
+        []() {
+            std::vector<std::string> out;
+            for (const auto& e : ns3::MpAlgorithmRegistry::Scheduler().List())
+            {
+                out.push_back(e.name);
+            }
+            return out;
+        },
+        "Names usable as config['scheduler'].");
+    m.def(
+        "algorithm_parameters",
+        [](const std::string& kind, const std::string& name) {
+            if (kind == "cc")
+            {
+                return DescribeAlgorithm(ns3::MpAlgorithmRegistry::Cc(), name);
+            }
+            if (kind == "scheduler")
+            {
+                return DescribeAlgorithm(ns3::MpAlgorithmRegistry::Scheduler(), name);
+            }
+            throw std::invalid_argument("kind: must be 'cc' or 'scheduler'");
+        },
+        py::arg("kind"),
+        py::arg("name"),
+        "Parameters (ns-3 attributes) of an algorithm: {name: {type, default, help}}.");
+    m.def(
+        "validate_simulation_config",
+        [](py::handle config) { ConfigFromDict(config); },
+        py::arg("config"),
+        "Check a Simulation config dict without building anything; raises ValueError naming "
+        "the key.");
+}

@@ -1,0 +1,538 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// _core.testing: small probes that drive the transport's pure components (RFC 9002 loss
+// detection, congestion controllers) with constructed inputs, for unit tests.
+
+#include "bindings/registry.h"
+#include "model/cc/mp-cc-registry.h"
+#include "model/cc/mp-congestion-ops.h"
+#include "model/cc/mp-cubic.h"
+#include "model/transport/mp-loss-recovery.h"
+
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace
+{
+
+using namespace ns3;
+
+Time
+SecondsChecked(double s, const char* field)
+{
+    if (!std::isfinite(s) || s < 0)
+    {
+        throw std::invalid_argument(std::string(field) + " must be finite and >= 0");
+    }
+    return Seconds(s);
+}
+
+const char*
+LossKindName(uint8_t k)
+{
+    switch (static_cast<MpLossKind>(k))
+    {
+    case MpLossKind::PACKET_THRESHOLD:
+        return "packet_threshold";
+    case MpLossKind::TIME_THRESHOLD:
+        return "time_threshold";
+    case MpLossKind::LOSS_TIMER:
+        return "loss_timer";
+    }
+    return "unknown";
+}
+
+/// Drives one MpLossRecovery with constructed packets and ACK frames.
+class LossDetectorProbe
+{
+  public:
+    LossDetectorProbe(double maxAckDelayS, double initialRttS, uint32_t packetThreshold,
+                      double timeThreshold, double granularityS, uint32_t pcThreshold)
+    {
+        MpLossRecovery::Params p;
+        p.maxAckDelay = SecondsChecked(maxAckDelayS, "max_ack_delay_s");
+        p.initialRtt = SecondsChecked(initialRttS, "initial_rtt_s");
+        if (packetThreshold < 1)
+        {
+            throw std::invalid_argument("packet_threshold must be >= 1");
+        }
+        if (!std::isfinite(timeThreshold) || timeThreshold < 1.0)
+        {
+            throw std::invalid_argument("time_threshold must be >= 1");
+        }
+        p.packetThreshold = packetThreshold;
+        p.timeThreshold = timeThreshold;
+        p.granularity = SecondsChecked(granularityS, "granularity_s");
+        if (pcThreshold < 1)
+        {
+            throw std::invalid_argument("persistent_congestion_threshold must be >= 1");
+        }
+        p.persistentCongestionThreshold = pcThreshold;
+        m_lr = std::make_unique<MpLossRecovery>(p);
+    }
+
+    void OnPacketSent(uint64_t pn, double timeS, uint32_t bytes, bool ackEliciting)
+    {
+        MpSentPacket p;
+        p.pn = pn;
+        p.sentTime = SecondsChecked(timeS, "time_s");
+        p.bytes = bytes;
+        p.ackEliciting = ackEliciting;
+        p.inFlight = true;
+        m_lr->OnPacketSent(p);
+    }
+
+    py::dict OnAck(const std::vector<std::pair<uint64_t, uint64_t>>& ranges, double ackDelayS,
+                   double nowS)
+    {
+        std::vector<MpAckRange> r;
+        for (const auto& [lo, hi] : ranges)
+        {
+            if (lo > hi)
+            {
+                throw std::invalid_argument("ACK range (" + std::to_string(lo) + ", " +
+                                            std::to_string(hi) + ") has smallest > largest");
+            }
+            r.push_back({lo, hi});
+        }
+        const auto& out = m_lr->OnAckReceived(r.data(),
+                                              r.size(),
+                                              SecondsChecked(ackDelayS, "ack_delay_s"),
+                                              SecondsChecked(nowS, "now_s"));
+        py::dict d;
+        py::list acked;
+        py::list late;
+        for (const auto& p : m_lr->NewlyAcked())
+        {
+            (p.wasLost ? late : acked).append(p.pn);
+        }
+        d["newly_acked"] = acked;
+        d["late_acked"] = late;
+        FillLost(d);
+        d["rtt_sampled"] = out.rttSampled;
+        d["persistent_congestion"] = out.persistentCongestion;
+        return d;
+    }
+
+    py::dict OnTimeout(double nowS)
+    {
+        auto kind = m_lr->OnLossDetectionTimeout(SecondsChecked(nowS, "now_s"));
+        py::dict d;
+        d["kind"] = KindName(kind);
+        if (kind == MpLossRecovery::TimerKind::LOSS_TIME)
+        {
+            FillLost(d);
+            d["persistent_congestion"] = m_lr->Outcome().persistentCongestion;
+        }
+        else
+        {
+            d["lost"] = py::list();
+            d["loss_kinds"] = py::list();
+            d["persistent_congestion"] = false;
+        }
+        return d;
+    }
+
+    py::tuple Timer() const
+    {
+        Time deadline;
+        auto kind = m_lr->GetTimer(deadline);
+        if (kind == MpLossRecovery::TimerKind::NONE)
+        {
+            return py::make_tuple("none", py::none());
+        }
+        return py::make_tuple(KindName(kind), deadline.GetSeconds());
+    }
+
+    const MpLossRecovery& Lr() const
+    {
+        return *m_lr;
+    }
+
+  private:
+    static const char* KindName(MpLossRecovery::TimerKind k)
+    {
+        switch (k)
+        {
+        case MpLossRecovery::TimerKind::NONE:
+            return "none";
+        case MpLossRecovery::TimerKind::LOSS_TIME:
+            return "loss_time";
+        case MpLossRecovery::TimerKind::PTO:
+            return "pto";
+        }
+        return "none";
+    }
+
+    void FillLost(py::dict& d) const
+    {
+        py::list lost;
+        py::list kinds;
+        for (const auto& p : m_lr->Lost())
+        {
+            lost.append(p.pn);
+            kinds.append(LossKindName(p.lossKind));
+        }
+        d["lost"] = lost;
+        d["loss_kinds"] = kinds;
+    }
+
+    std::unique_ptr<MpLossRecovery> m_lr;
+};
+
+/// A connection of n paths whose state the test sets, with one controller per path.
+class CongestionProbe : public MpConnectionView
+{
+  public:
+    CongestionProbe(const std::string& name, uint32_t nPaths, const py::dict& params,
+                    uint32_t mss)
+        : m_mss(mss)
+    {
+        if (nPaths < 1 || nPaths > 32)
+        {
+            throw std::invalid_argument("n_paths must be in [1, 32]");
+        }
+        if (mss < 64 || mss > 65000)
+        {
+            throw std::invalid_argument("mss must be in [64, 65000]");
+        }
+        MpAlgorithmRegistry::Params ps;
+        for (auto item : params)
+        {
+            ps[py::cast<std::string>(item.first)] = py::cast<double>(item.second);
+        }
+        m_rtt.resize(nPaths);
+        m_info.resize(nPaths);
+        for (uint32_t i = 0; i < nPaths; ++i)
+        {
+            m_info[i].index = i;
+            m_info[i].rtt = &m_rtt[i];
+            Ptr<Object> o = MpAlgorithmRegistry::Cc().Create(name, ps, "name", "params");
+            m_cc.push_back(DynamicCast<MpCongestionOps>(o));
+        }
+        for (uint32_t i = 0; i < nPaths; ++i)
+        {
+            MpCcContext ctx{this, i};
+            m_cc[i]->AssignStreams(100 + i);
+            m_cc[i]->Init(ctx);
+            Sync(i);
+        }
+    }
+
+    // MpConnectionView
+    Time Now() const override
+    {
+        return m_now;
+    }
+
+    uint32_t GetNPaths() const override
+    {
+        return static_cast<uint32_t>(m_info.size());
+    }
+
+    const MpPathInfo& GetPath(uint32_t i) const override
+    {
+        return m_info[i];
+    }
+
+    uint32_t GetMaxDatagramSize() const override
+    {
+        return m_mss;
+    }
+
+    uint64_t GetPendingBytes() const override
+    {
+        return 0;
+    }
+
+    uint64_t GetFlowControlCredit() const override
+    {
+        return std::numeric_limits<uint64_t>::max();
+    }
+
+    uint64_t GetReceiveWindow() const override
+    {
+        return std::numeric_limits<uint64_t>::max();
+    }
+
+    uint64_t GetUnackedStreamBytes() const override
+    {
+        return 0;
+    }
+
+    MpCongestionOps* GetPathCc(uint32_t i) const override
+    {
+        return PeekPointer(m_cc[i]);
+    }
+
+    void SetPathState(uint32_t i, MpPathState s) override
+    {
+        m_info[Check(i)].state = s;
+    }
+
+    void RequestWakeup(Time) override
+    {
+    }
+
+    uint32_t Check(uint32_t i) const
+    {
+        if (i >= m_info.size())
+        {
+            throw std::invalid_argument("path " + std::to_string(i) + " out of range");
+        }
+        return i;
+    }
+
+    void Sync(uint32_t i)
+    {
+        m_info[i].cwnd = m_cc[i]->GetCwnd();
+        m_info[i].ssthresh = m_cc[i]->GetSsthresh();
+        m_info[i].pacingRateBps = m_cc[i]->GetPacingRate();
+    }
+
+    void RttSample(uint32_t i, double rttS, double ackDelayS, double nowS)
+    {
+        m_now = SecondsChecked(nowS, "now_s");
+        m_rtt[Check(i)].Update(SecondsChecked(rttS, "rtt_s"),
+                               SecondsChecked(ackDelayS, "ack_delay_s"),
+                               MilliSeconds(25),
+                               m_now);
+    }
+
+    static std::vector<MpSentPacket> Packets(const std::vector<std::tuple<uint64_t, double, uint32_t>>& pk)
+    {
+        std::vector<MpSentPacket> out;
+        for (const auto& [pn, t, bytes] : pk)
+        {
+            MpSentPacket p;
+            p.pn = pn;
+            p.sentTime = SecondsChecked(t, "sent_time_s");
+            p.bytes = bytes;
+            out.push_back(p);
+        }
+        return out;
+    }
+
+    void OnSent(uint32_t i, uint64_t pn, double tS, uint32_t bytes)
+    {
+        Check(i);
+        m_now = SecondsChecked(tS, "time_s");
+        MpSentPacket p;
+        p.pn = pn;
+        p.sentTime = m_now;
+        p.bytes = bytes;
+        m_info[i].bytesInFlight += bytes;
+        m_info[i].sentBytes += bytes;
+        m_cc[i]->OnPacketSent(MpCcContext{this, i}, p);
+        Sync(i);
+    }
+
+    void OnAck(uint32_t i, const std::vector<std::tuple<uint64_t, double, uint32_t>>& pk,
+               double nowS, double rttS)
+    {
+        Check(i);
+        m_now = SecondsChecked(nowS, "now_s");
+        auto packets = Packets(pk);
+        MpAckEvent ev;
+        ev.now = m_now;
+        ev.priorBytesInFlight = m_info[i].bytesInFlight;
+        for (const auto& p : packets)
+        {
+            ev.bytesAcked += p.bytes;
+            ++ev.packetsAcked;
+            m_info[i].bytesInFlight -= std::min<uint64_t>(m_info[i].bytesInFlight, p.bytes);
+        }
+        m_info[i].deliveredBytes += ev.bytesAcked;
+        ev.acked = packets.data();
+        ev.nAcked = packets.size();
+        if (rttS >= 0)
+        {
+            m_rtt[i].Update(Seconds(rttS), Time(0), MilliSeconds(25), m_now);
+            ev.rttSampled = true;
+            ev.latestRtt = Seconds(rttS);
+        }
+        MpRateSample rs;
+        ev.rate = &rs;
+        m_cc[i]->OnAck(MpCcContext{this, i}, ev);
+        Sync(i);
+    }
+
+    void OnLoss(uint32_t i, const std::vector<std::tuple<uint64_t, double, uint32_t>>& pk,
+                double nowS, bool persistent)
+    {
+        Check(i);
+        m_now = SecondsChecked(nowS, "now_s");
+        auto packets = Packets(pk);
+        if (packets.empty())
+        {
+            throw std::invalid_argument("on_loss needs at least one packet");
+        }
+        MpLossEvent ev;
+        ev.now = m_now;
+        for (const auto& p : packets)
+        {
+            ev.lostBytes += p.bytes;
+            m_info[i].bytesInFlight -= std::min<uint64_t>(m_info[i].bytesInFlight, p.bytes);
+        }
+        ev.lost = packets.data();
+        ev.nLost = packets.size();
+        ev.largestLostSentTime = packets.back().sentTime;
+        ev.persistentCongestion = persistent;
+        MpCcContext ctx{this, i};
+        m_cc[i]->OnPacketsLost(ctx, ev);
+        if (persistent)
+        {
+            m_cc[i]->OnPersistentCongestion(ctx);
+        }
+        Sync(i);
+    }
+
+    Ptr<MpCongestionOps> Cc(uint32_t i) const
+    {
+        return m_cc[Check(i)];
+    }
+
+    MpPathInfo& Info(uint32_t i)
+    {
+        return m_info[Check(i)];
+    }
+
+  private:
+    uint32_t m_mss;
+    Time m_now{0};
+    std::vector<MpRttEstimator> m_rtt;
+    std::vector<MpPathInfo> m_info;
+    std::vector<Ptr<MpCongestionOps>> m_cc;
+};
+
+} // namespace
+
+LEOGYM_REGISTER_BINDINGS(transport_testing)
+{
+    py::module_ t = m.def_submodule("testing", "Probes for unit tests of native components.");
+
+    py::class_<LossDetectorProbe>(t,
+                                  "LossDetectorProbe",
+                                  "RFC 9002 loss detection of one path, driven by hand.")
+        .def(py::init<double, double, uint32_t, double, double, uint32_t>(),
+             py::arg("max_ack_delay_s") = 0.025,
+             py::arg("initial_rtt_s") = 0.333,
+             py::arg("packet_threshold") = 3,
+             py::arg("time_threshold") = 9.0 / 8.0,
+             py::arg("granularity_s") = 0.001,
+             py::arg("persistent_congestion_threshold") = 3)
+        .def("on_packet_sent",
+             &LossDetectorProbe::OnPacketSent,
+             py::arg("pn"),
+             py::arg("time_s"),
+             py::arg("bytes") = 1200,
+             py::arg("ack_eliciting") = true,
+             "Record a sent packet (packet numbers consecutive from 0).")
+        .def("on_ack",
+             &LossDetectorProbe::OnAck,
+             py::arg("ranges"),
+             py::arg("ack_delay_s"),
+             py::arg("now_s"),
+             "Process an ACK frame: ranges [(smallest, largest), ...]. Returns newly_acked, "
+             "late_acked, lost, loss_kinds, rtt_sampled, persistent_congestion.")
+        .def("on_timeout",
+             &LossDetectorProbe::OnTimeout,
+             py::arg("now_s"),
+             "Fire the loss-detection timer: kind 'none' | 'loss_time' | 'pto', lost, ...")
+        .def("timer", &LossDetectorProbe::Timer, "(kind, deadline_s) of the timer.")
+        .def_property_readonly("smoothed_rtt",
+                               [](const LossDetectorProbe& p) {
+                                   return p.Lr().Rtt().GetSmoothed().GetSeconds();
+                               })
+        .def_property_readonly(
+            "rttvar",
+            [](const LossDetectorProbe& p) { return p.Lr().Rtt().GetRttVar().GetSeconds(); })
+        .def_property_readonly(
+            "min_rtt",
+            [](const LossDetectorProbe& p) { return p.Lr().Rtt().GetMin().GetSeconds(); })
+        .def_property_readonly(
+            "latest_rtt",
+            [](const LossDetectorProbe& p) { return p.Lr().Rtt().GetLatest().GetSeconds(); })
+        .def_property_readonly("pto_count",
+                               [](const LossDetectorProbe& p) { return p.Lr().GetPtoCount(); })
+        .def_property_readonly(
+            "bytes_in_flight",
+            [](const LossDetectorProbe& p) { return p.Lr().GetBytesInFlight(); })
+        .def_property_readonly(
+            "largest_acked",
+            [](const LossDetectorProbe& p) { return p.Lr().GetLargestAcked(); })
+        .def_property_readonly(
+            "pto_duration",
+            [](const LossDetectorProbe& p) { return p.Lr().GetPtoDuration().GetSeconds(); },
+            "PTO period including backoff (s).")
+        .def_property_readonly("persistent_congestion_duration",
+                               [](const LossDetectorProbe& p) {
+                                   return p.Lr().GetPersistentCongestionDuration().GetSeconds();
+                               });
+
+    py::class_<CongestionProbe>(t,
+                                "CongestionProbe",
+                                "Congestion controllers of an n-path connection, driven by hand.")
+        .def(py::init<const std::string&, uint32_t, const py::dict&, uint32_t>(),
+             py::arg("name"),
+             py::arg("n_paths") = 1,
+             py::arg("params") = py::dict(),
+             py::arg("mss") = 1200)
+        .def("rtt_sample",
+             &CongestionProbe::RttSample,
+             py::arg("path"),
+             py::arg("rtt_s"),
+             py::arg("ack_delay_s") = 0.0,
+             py::arg("now_s") = 0.0)
+        .def("on_sent",
+             &CongestionProbe::OnSent,
+             py::arg("path"),
+             py::arg("pn"),
+             py::arg("time_s"),
+             py::arg("bytes") = 1200)
+        .def("on_ack",
+             &CongestionProbe::OnAck,
+             py::arg("path"),
+             py::arg("packets"),
+             py::arg("now_s"),
+             py::arg("rtt_s") = -1.0,
+             "packets: [(pn, sent_time_s, bytes), ...]; rtt_s < 0: no RTT sample.")
+        .def("on_loss",
+             &CongestionProbe::OnLoss,
+             py::arg("path"),
+             py::arg("packets"),
+             py::arg("now_s"),
+             py::arg("persistent") = false)
+        .def("cwnd", [](CongestionProbe& p, uint32_t i) { return p.Cc(i)->GetCwnd(); })
+        .def("ssthresh", [](CongestionProbe& p, uint32_t i) { return p.Cc(i)->GetSsthresh(); })
+        .def("in_slow_start",
+             [](CongestionProbe& p, uint32_t i) { return p.Cc(i)->InSlowStart(); })
+        .def("pacing_rate",
+             [](CongestionProbe& p, uint32_t i) { return p.Cc(i)->GetPacingRate(); })
+        .def("set_app_limited",
+             [](CongestionProbe& p, uint32_t i, bool v) { p.Info(i).appLimited = v; })
+        .def("set_external_cwnd",
+             [](CongestionProbe& p, uint32_t i, uint64_t b) {
+                 p.Cc(i)->SetExternalCwnd(b);
+                 p.Sync(i);
+             })
+        .def("cubic_state", [](CongestionProbe& p, uint32_t i) {
+            Ptr<MpCubic> c = DynamicCast<MpCubic>(p.Cc(i));
+            if (!c)
+            {
+                throw std::invalid_argument("path " + std::to_string(i) + " does not run cubic");
+            }
+            py::dict d;
+            d["w_max"] = c->GetWMax();
+            d["k"] = c->GetK();
+            return d;
+        });
+}

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// LeoSimulation: the facade behind _core.Simulation (docs/architecture.md, "The native
+// simulation contract").
+
+#ifndef LEO_SIMULATION_H
+#define LEO_SIMULATION_H
+
+#include "helper/leo-schedule-oracle.h"
+#include "helper/leo-topology.h"
+#include "helper/sim-context.h"
+#include "model/link/leo-path-schedule.h"
+#include "model/transport/mp-quic-receiver.h"
+#include "model/transport/mp-quic-sender.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup leo-helper
+ * Transport, congestion-control and scheduler settings of a simulation (the `config` dict).
+ * Defaults are those of the contract; the bindings validate the dict and fill this struct.
+ */
+struct LeoSimulationConfig
+{
+    uint32_t seed{1};
+    uint64_t run{1};
+    uint32_t packetBytes{1200};           //!< UDP payload of a full DATA packet
+    std::string cc{"cubic"};
+    std::map<std::string, double> ccParams;
+    std::string scheduler{"minrtt"};
+    std::map<std::string, double> schedulerParams;
+    bool fileWorkload{false};             //!< "file" (else "bulk")
+    uint64_t fileBytes{0};
+    uint32_t ackEvery{2};
+    double maxAckDelayS{0.025};
+    bool pacing{false};
+    std::vector<MpPathState> initialPathStates; //!< per transport path (empty: all active)
+    std::vector<LeoCrossTrafficSpec> crossTraffic;
+    double startS{0.0};
+    // Additions to the contract's keys (all optional):
+    std::vector<uint32_t> subflowPaths; //!< topology path of each transport path (default 0..n-1)
+    uint64_t receiveWindowBytes{6 * 1024 * 1024};
+    uint64_t sendBufferBytes{4 * 1024 * 1024};
+    bool reinjectOnPto{true};
+    double initialRttS{0.333};
+    uint16_t mtu{1500};
+};
+
+/**
+ * @ingroup leo-helper
+ * Measurements of one step interval. Per-path vectors have one entry per transport path;
+ * "interval" values cover the step just ended, the others are snapshots at its end.
+ */
+struct LeoSimulationMeasurements
+{
+    double timeS{0};     //!< simulation time at the end of the step
+    double intervalS{0}; //!< length of the step
+    // per path
+    std::vector<double> cwndBytes, bytesInFlight, srttS, minRttS, rttvarS, latestRttS;
+    std::vector<double> deliveredBytes, sentBytes, deliveryRateBps, sendRateBps;
+    std::vector<double> lostPackets, retransmittedPackets;
+    std::vector<double> dropsOutage, dropsRandom, dropsOverflow;
+    std::vector<double> inOutage, pathState, handovers;
+    // per path, additions
+    std::vector<double> ssthreshBytes, pacingRateBps, ptoCount, rateSampleBps;
+    std::vector<double> spuriousLosses, suppressedLosses, persistentCongestion, reinjected;
+    std::vector<double> timeToNextHandoverS, snrDb, elevationDeg;
+    // connection
+    double goodputBytes{0};
+    double reorderBufferBytes{0};
+    double holDelayS{0};
+    bool completed{false};
+    double completionTimeS{0}; //!< NaN until completed
+    std::vector<double> crossTrafficRxBytes; //!< per cross-traffic flow, interval
+};
+
+/**
+ * @ingroup leo-helper
+ * One simulation: a LeoTopology built from the paths' timelines, a multipath QUIC-like
+ * connection (MpQuicSender on the server, MpQuicReceiver on the client) with one transport
+ * path per entry of subflowPaths, optional cross traffic, and per-step measurements.
+ *
+ * The constructor acquires the process's SimContext (one live simulation per process) and
+ * Close() (or the destructor) releases it. Step() runs the simulator for dt and collects the
+ * measurements of that interval in C++ (no per-packet callbacks into Python).
+ */
+class LeoSimulation
+{
+  public:
+    /**
+     * Build the simulation.
+     * @param cfg validated settings
+     * @param paths the paths' timeline arrays (validated by LeoPathSchedule)
+     * @param slantRangeM per path, optional slant-range samples (may be empty)
+     * @param satellite per path, true for satellite paths (empty: decided by finite SNR)
+     * @throws std::invalid_argument for bad input (naming the field)
+     * @throws std::runtime_error if another simulation is open in this process
+     */
+    LeoSimulation(const LeoSimulationConfig& cfg, std::vector<LeoPathArrays> paths,
+                  std::vector<std::vector<double>> slantRangeM = {},
+                  std::vector<bool> satellite = {});
+    ~LeoSimulation();
+    LeoSimulation(const LeoSimulation&) = delete;
+    LeoSimulation& operator=(const LeoSimulation&) = delete;
+
+    /// Run for dtS seconds (> 0) and collect the interval's measurements.
+    void Step(double dtS);
+    const LeoSimulationMeasurements& GetMeasurements() const;
+
+    /// Per-path windows (bytes) for cc = "external".
+    void SetCwnd(const std::vector<double>& bytes);
+    /// Per-path pacing rates (bit/s, 0 = unpaced) for cc = "external".
+    void SetPacingRate(const std::vector<double>& bps);
+    /// Per-path weights for scheduler = "external".
+    void SetWeights(const std::vector<double>& w);
+    /// One path for everything, for scheduler = "external".
+    void SetPathChoice(int32_t path);
+    /// Change a transport path's state.
+    void SetPathState(uint32_t path, MpPathState state);
+
+    double Now() const;
+    /// The file was delivered completely (file workload).
+    bool Done() const;
+    bool IsClosed() const;
+    uint32_t GetNPaths() const;
+    const LeoSimulationConfig& GetConfig() const;
+    /// Destroy the simulator and free the process (idempotent).
+    void Close();
+
+    Ptr<MpQuicSender> GetSender() const;
+    Ptr<MpQuicReceiver> GetReceiver() const;
+
+  private:
+    void CheckOpen() const;
+    void Collect(double dtS);
+
+    LeoSimulationConfig m_cfg;
+    std::unique_ptr<SimLease> m_lease;
+    std::unique_ptr<LeoTopology> m_topo;
+    std::vector<std::unique_ptr<LeoScheduleOracle>> m_oracles; //!< per topology path
+    Ptr<MpQuicSender> m_sender;
+    Ptr<MpQuicReceiver> m_receiver;
+    uint32_t m_nPaths{0};
+    LeoSimulationMeasurements m_meas;
+
+    // previous cumulative values (for interval deltas)
+    struct Prev
+    {
+        uint64_t delivered{0}, sent{0}, lost{0}, retx{0}, pto{0}, spurious{0}, suppressed{0};
+        uint64_t pc{0}, reinjected{0};
+        uint64_t drops[3]{0, 0, 0};
+    };
+
+    std::vector<Prev> m_prev;
+    uint64_t m_prevGoodput{0};
+    double m_prevHol{0};
+    std::vector<uint64_t> m_prevCross;
+    double m_lastStepEndS{0};
+};
+
+} // namespace ns3
+
+#endif // LEO_SIMULATION_H
