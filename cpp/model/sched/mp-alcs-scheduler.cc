@@ -322,7 +322,9 @@ MpAlcsScheduler::UpdateHandovers(MpConnectionView& conn, double now)
     }
     if (std::isfinite(nextWake) && nextWake > now)
     {
-        conn.RequestWakeup(Seconds(nextWake));
+        // 1 us past the boundary, so that the wake-up's time (rounded to the simulator's
+        // resolution) is never before it: otherwise it would re-arm itself at the same instant.
+        conn.RequestWakeup(Seconds(nextWake + 1e-6));
     }
 }
 
