@@ -117,7 +117,8 @@ ConfigFromDict(py::handle config)
         "seed", "run", "packet_bytes", "cc", "cc_params", "scheduler", "scheduler_params",
         "workload", "file_bytes", "ack_every", "max_ack_delay_s", "pacing",
         "initial_path_states", "cross_traffic", "start_s", "subflow_paths",
-        "receive_window_bytes", "send_buffer_bytes", "reinject_on_pto", "initial_rtt_s", "mtu"};
+        "receive_window_bytes", "send_buffer_bytes", "reinject_on_pto", "initial_rtt_s", "mtu",
+        "tcp_buffer_bytes"};
     ns3::LeoSimulationConfig c;
     std::string workload = "bulk";
     bool haveFileBytes = false;
@@ -221,6 +222,8 @@ ConfigFromDict(py::handle config)
         }
         else if (key == "mtu")
             c.mtu = static_cast<uint16_t>(ToInt(v, f, 68, 65535));
+        else if (key == "tcp_buffer_bytes")
+            c.tcpBufferBytes = static_cast<uint32_t>(ToInt(v, f, 0, 1LL << 30));
     }
     c.fileWorkload = workload == "file";
     if (c.fileWorkload && (!haveFileBytes || c.fileBytes == 0))
@@ -525,7 +528,8 @@ RuntimeError. ``close()`` (idempotent, also on ``with`` exit) destroys the simul
     ``cross_traffic`` (list of dicts, see run_reference_flow), ``start_s`` (0),
     ``subflow_paths`` (topology path of each transport path; default one per path),
     ``receive_window_bytes`` (6 MiB), ``send_buffer_bytes`` (4 MiB), ``reinject_on_pto``
-    (True), ``initial_rtt_s`` (0.333), ``mtu`` (1500)
+    (True), ``initial_rtt_s`` (0.333), ``mtu`` (1500), ``tcp_buffer_bytes`` (0 = automatic:
+    2 x (BDP + queue) of the largest path, for TCP cross traffic)
 :param paths: PathTimeline dicts (NumPy arrays plus ``t0_s``, ``dt_s``, ``queue_packets``;
     optional ``kind`` and ``slant_range_m``)
 :raises ValueError: for any invalid key or value (the message names it)

@@ -10,6 +10,7 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -121,6 +122,29 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg, std::vector<LeoPath
     {
         LeoTopologyOptions topt;
         topt.mtu = m_cfg.mtu;
+        uint32_t tcpBuf = m_cfg.tcpBufferBytes;
+        if (tcpBuf == 0)
+        {
+            double need = 0;
+            for (const auto& sch : schedules)
+            {
+                double rate = 0;
+                double delay = 0;
+                for (uint32_t k = 0; k < sch->GetN(); ++k)
+                {
+                    double t = sch->GetT0() + k * sch->GetDt();
+                    rate = std::max(rate, sch->RateAt(LeoDirection::DOWN, t));
+                    delay = std::max(delay,
+                                     sch->DelayAt(LeoDirection::DOWN, t) +
+                                         sch->DelayAt(LeoDirection::UP, t));
+                }
+                double bdp = rate * delay / 8.0;
+                need = std::max(need, 2.0 * (bdp + sch->GetQueuePackets() * double(m_cfg.mtu)));
+            }
+            tcpBuf = static_cast<uint32_t>(std::clamp(need, 131072.0, 1073741824.0));
+        }
+        topt.tcpSndBufBytes = tcpBuf;
+        topt.tcpRcvBufBytes = tcpBuf;
         m_topo = std::make_unique<LeoTopology>(schedules, topt);
         for (const auto& spec : m_cfg.crossTraffic)
         {
