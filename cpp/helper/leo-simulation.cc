@@ -364,6 +364,11 @@ LeoSimulation::SetWeights(const std::vector<double>& w)
                                     "runs '" +
                                     m_cfg.scheduler + "')");
     }
+    if (w.size() != m_nPaths)
+    {
+        throw std::invalid_argument("set_weights: expected " + std::to_string(m_nPaths) +
+                                    " weights, got " + std::to_string(w.size()));
+    }
     s->SetWeights(w);
     m_sender->Kick();
 }
@@ -378,6 +383,11 @@ LeoSimulation::SetPathChoice(int32_t path)
         throw std::invalid_argument("set_path_choice needs scheduler='external' (this "
                                     "simulation runs '" +
                                     m_cfg.scheduler + "')");
+    }
+    if (path < 0 || static_cast<uint32_t>(path) >= m_nPaths)
+    {
+        throw std::invalid_argument("set_path_choice: path " + std::to_string(path) +
+                                    " out of range [0, " + std::to_string(m_nPaths) + ")");
     }
     s->SetPathChoice(path);
     m_sender->Kick();

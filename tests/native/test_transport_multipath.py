@@ -161,3 +161,25 @@ def test_single_path_outage_recovers(core: ModuleType) -> None:
     assert int(steps[3]["goodput_bytes"]) == 0  # (3, 4]: nothing arrives
     assert sum(int(m["pto_count"][0]) for m in steps) >= 2  # backed-off probes
     assert sum(int(m["goodput_bytes"]) for m in steps[7:]) * 8 / 3 > 0.8 * 20e6
+
+
+def test_blocking_aware_schedulers_avoid_head_of_line_blocking(core: ModuleType) -> None:
+    """Ferlin et al. (BLEST, IFIP Networking 2016) and Lim et al. (ECF, CoNEXT 2017): with
+    heterogeneous paths and a small receive window, minRTT fills the slow path and the
+    receiver's window blocks on its late packets; BLEST and ECF wait for the fast path and
+    keep its rate. Round-robin splits the packets evenly among the paths that can send."""
+    fast = make_path(21.0, rate_bps=20e6, delay_s=0.02, queue_packets=66, name="fast")
+    slow = make_path(21.0, rate_bps=10e6, delay_s=0.10, queue_packets=166, name="slow")
+    base = {"cc": "cubic", "receive_window_bytes": 200_000, "send_buffer_bytes": 60_000}
+    res = {s: run(core, {**base, "scheduler": s}, [fast, slow], 20) for s in
+           ["minrtt", "roundrobin", "ecf", "blest"]}
+    mbps = {s: r["mbps"] for s, r in res.items()}
+    assert mbps["minrtt"] < 0.7 * 20  # HoL-blocked below the fast path alone
+    for s in ["ecf", "blest"]:
+        assert mbps[s] > 1.5 * mbps["minrtt"], mbps
+        assert mbps[s] > 0.9 * 20 * (PACKET - 17) / 1500, mbps
+    rr = res["roundrobin"]["delivered"]
+    assert rr[1] / rr.sum() == pytest.approx(0.5, abs=0.1)
+    reorder = {s: np.mean([int(m["reorder_buffer_bytes"]) for m in r["steps"]])
+               for s, r in res.items()}
+    assert reorder["blest"] < 0.2 * reorder["minrtt"]
