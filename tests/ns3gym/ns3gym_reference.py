@@ -547,7 +547,7 @@ class ReferenceAgent:
             except zmq.ZMQError:
                 pass  # EFSM after a GameOver: the stop was already sent (swallowed upstream)
         assert self._socket is not None
-        self._socket.close(linger=0)
+        self._socket.close(linger=1000)  # let the stop reach the simulation
         self._socket = None
 
     # Ns3Env -----------------------------------------------------------------------------------

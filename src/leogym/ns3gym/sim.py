@@ -4,10 +4,14 @@ This is the part of an ns-3 ``OpenGymInterface`` that talks: it connects, sends 
 and then one ``EnvStateMsg`` per step, each answered by the agent. A fresh socket is used for
 every episode, as a fresh ns-3 process would.
 
-The handshake is retried with a new socket every ``retry_s`` ("lazy pirate"): between episodes
-the upstream agent keeps its old REP socket bound until its next ``reset()``, so a ``SimInitMsg``
-sent early can land in that old socket and vanish with it. Upstream scenarios never meet this
-because each episode is a new process started after the agent re-binds.
+The handshake survives an agent that re-binds late. Between episodes the upstream agent keeps
+its old REP socket bound until its next ``reset()``, so a ``SimInitMsg`` sent early lands in that
+old socket and vanishes when it is closed. (Upstream scenarios never meet this: each episode is
+a new process, started after the agent re-binds.) A ZMQ REQ socket does not resend, so
+:meth:`SimPeer.handshake` watches its connection with a socket monitor and, when the agent's side
+drops the connection before answering, sends the ``SimInitMsg`` again on a fresh socket. It never
+resends otherwise: a REP socket still delivers messages from peers that have gone, so a blind
+periodic resend could queue duplicates in a live agent.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import TypeVar
 
 import zmq
 from google.protobuf.message import Message
+from zmq.utils.monitor import recv_monitor_message
 
 from leogym.ns3gym import messages as pb
 from leogym.ns3gym.errors import Ns3GymError, Ns3GymProtocolError
@@ -65,33 +70,51 @@ class SimPeer:
         self.can_send = True
         return self._channel
 
-    def handshake(
-        self, init: pb.SimInitMsg, timeout_s: float | None, retry_s: float = 1.0
-    ) -> pb.SimInitAck | None:
-        """Send ``SimInitMsg`` until an agent answers with ``SimInitAck``.
+    def handshake(self, init: pb.SimInitMsg, timeout_s: float | None) -> pb.SimInitAck | None:
+        """Send ``SimInitMsg`` and wait for the agent's ``SimInitAck``.
+
+        If the connection carrying the message is closed by the agent's side before an answer
+        comes (a REP socket closed while our message sat in its queue), the message is sent again
+        on a fresh socket.
 
         :param init: the init message.
-        :param timeout_s: give up after this long (``None``: keep trying).
-        :param retry_s: resend on a fresh socket after this long without an answer. Must exceed
-            the agent's time to answer a handshake (immediate for upstream and leogym agents).
+        :param timeout_s: give up after this long (``None``: keep waiting).
         :return: the agent's acknowledgement, or ``None`` if no agent answered in time.
         :raises Ns3GymProtocolError: the answer is not a ``SimInitAck``.
         """
         deadline = None if timeout_s is None else time.monotonic() + timeout_s
         while True:
             channel = self._open()
-            channel.send(init)
-            self.can_send = False
-            wait = retry_s if deadline is None else max(0.0, min(retry_s, deadline - time.monotonic()))
-            if channel.wait(wait):
-                if self.transcript is not None:
-                    self.transcript.mark("connect")
-                    self.transcript.record("sim", init)
-                channel.transcript = self.transcript
-                return self._recv(pb.SimInitAck, "SimInitAck", POLL_AFTER_READY_S)
-            self.close()
-            if deadline is not None and time.monotonic() >= deadline:
+            monitor = channel.socket.get_monitor_socket(zmq.EVENT_DISCONNECTED)
+            try:
+                channel.send(init)
+                self.can_send = False
+                poller = zmq.Poller()
+                poller.register(channel.socket, zmq.POLLIN)
+                poller.register(monitor, zmq.POLLIN)
+                dropped = False
+                while not dropped:
+                    remaining = None if deadline is None else deadline - time.monotonic()
+                    if remaining is not None and remaining <= 0:
+                        break
+                    wait_ms = 100 if remaining is None else max(1, int(min(remaining, 0.1) * 1000))
+                    ready = dict(poller.poll(wait_ms))
+                    if channel.socket in ready:
+                        if self.transcript is not None:
+                            self.transcript.mark("connect")
+                            self.transcript.record("sim", init)
+                        channel.transcript = self.transcript
+                        return self._recv(pb.SimInitAck, "SimInitAck", POLL_AFTER_READY_S)
+                    if monitor in ready:
+                        event = recv_monitor_message(monitor)
+                        dropped = event["event"] == zmq.EVENT_DISCONNECTED
+            finally:
+                channel.socket.disable_monitor()
+                monitor.close(linger=0)
+            if not dropped:  # timed out
+                self.close()
                 return None
+            # The agent closed the connection that carried our message: start over.
 
     def request(self, state: pb.EnvStateMsg, expecting: str, timeout_s: float | None) -> pb.EnvActMsg:
         """Send a state and receive the agent's ``EnvActMsg``.

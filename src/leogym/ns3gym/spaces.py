@@ -266,7 +266,7 @@ def _checked_ints(flat: np.ndarray, target: np.dtype, where: str, error: type[Ex
     if flat.dtype.kind == "f":
         if flat.size and not np.all(np.isfinite(flat) & (flat == np.round(flat))):
             bad = flat[~(np.isfinite(flat) & (flat == np.round(flat)))][0]
-            raise error(f"{where}: value {bad!r} is not an integer, needed for {target}")
+            raise error(f"{where}: value {bad.item()!r} is not an integer, needed for {target}")
     elif flat.dtype.kind not in "iub":
         raise error(f"{where}: values of dtype {flat.dtype} cannot become {target}")
     if flat.size:
