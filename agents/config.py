@@ -408,11 +408,14 @@ def validate_config(cfg: LeogymConfig, sections: tuple[str, ...] = ("env", "agen
     """Check value ranges of the given sections; raise :class:`ConfigError` naming the field.
 
     :param cfg: the config as objects (``OmegaConf.to_object``) or a ``DictConfig``.
-    :param sections: which sections to check (``env``, ``agent``, ``train``, ``eval``).
+    :param sections: which sections to check (``env``, ``agent``, ``train``, ``eval``); ``env``
+        includes the scenario (:meth:`leogym.scenario.ScenarioConfig.validate`).
     """
     _int_range("seed", cfg.seed, 0, _MAX_SEED)
     if "env" in sections:
         _validate_env(cfg.env)
+        if cfg.env.id.startswith("leogym/"):
+            _validate_scenario(cfg.scenario)
     if "agent" in sections:
         _validate_agent(cfg.agent)
     if "train" in sections:
@@ -437,6 +440,16 @@ def _validate_env(env: Any) -> None:
             EnvConfig.from_kwargs(scenario=None, **env_kwargs(env))
         except (TypeError, ValueError) as exc:
             raise ConfigError(str(exc)) from exc
+
+
+def _validate_scenario(scenario: Any) -> None:
+    from leogym.scenario import load_scenario
+
+    if isinstance(scenario, ScenarioConfig):
+        scenario.validate()
+    else:
+        load_scenario(scenario)
+    # ScenarioConfigError is a ValueError whose message starts with the field path
 
 
 def _validate_agent(agent: Any) -> None:
