@@ -10,9 +10,10 @@ The same env id and kwargs are stepped twice in the same run with the same actio
   the same env) in a separate process over ZMQ on 127.0.0.1: per step, one ``EnvActMsg`` and
   one ``EnvStateMsg`` are encoded, sent and decoded, and the server steps the env.
 
-Only ``step`` calls are timed (resets are reported apart; the first 200 steps are warm-up). The bridge figure includes the env's
-own step on the server, so ``overhead_us = bridge - in-process`` is the cost of the bridge
-itself and ``ratio = bridge / in-process``. Both trajectories are compared as a sanity check.
+Only ``step`` calls are timed (resets are reported apart; the first 200 steps are warm-up).
+The bridge figure includes the env's own step on the server, so ``overhead_us = bridge -
+in-process`` is the cost of the bridge itself and ``ratio = bridge / in-process``. Both
+trajectories are compared as a sanity check.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def _same(a: Any, b: Any) -> bool:
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, tuple):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
     return bool(np.array_equal(np.asarray(a), np.asarray(b)))
 
 
@@ -105,7 +106,7 @@ def run(env_id: str = "CartPole-v1", env_kwargs: dict[str, Any] | None = None,
         side["step_s"] = side["step_s"][warmup:]
 
     matches = len(inproc["observations"]) == len(bridge["observations"]) and all(
-        _same(a, b) for a, b in zip(inproc["observations"], bridge["observations"])
+        _same(a, b) for a, b in zip(inproc["observations"], bridge["observations"], strict=True)
     )
     in_us = float(inproc["step_s"].mean() * 1e6)
     br_us = float(bridge["step_s"].mean() * 1e6)
@@ -141,9 +142,10 @@ def main(argv: list[str] | None = None) -> int:
     r = run(args.env, json.loads(args.env_kwargs), args.steps, args.seed)
     print(f"ns3-gym bridge on {r['env_id']} ({r['steps']} steps, {r['episodes']} episodes, "
           f"{r['cpus']} CPUs)")
-    print(f"  in-process step   {r['inproc_step_us']:9.1f} us  (median {r['inproc_step_p50_us']:.1f})")
-    print(f"  bridge step       {r['bridge_step_us']:9.1f} us  (median {r['bridge_step_p50_us']:.1f},"
-          f" p99 {r['bridge_step_p99_us']:.1f})")
+    print(f"  in-process step   {r['inproc_step_us']:9.1f} us"
+          f"  (median {r['inproc_step_p50_us']:.1f})")
+    print(f"  bridge step       {r['bridge_step_us']:9.1f} us"
+          f"  (median {r['bridge_step_p50_us']:.1f}, p99 {r['bridge_step_p99_us']:.1f})")
     print(f"  bridge overhead   {r['overhead_us']:9.1f} us per step;  ratio {r['ratio']:.1f}x")
     print(f"  reset             {r['inproc_reset_ms']:9.3f} ms in-process, "
           f"{r['bridge_reset_ms']:.3f} ms over the bridge (new connection + handshake)")

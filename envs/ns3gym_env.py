@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -146,6 +147,9 @@ class Ns3GymEnv(gymnasium.Env):
         self._fix_zero_bounds = fix_zero_bounds
 
         self._peer = AgentPeer(port, host, transcript)
+        # Closes the socket and context if the env is dropped unclosed (the simulation process
+        # has its own finalizer in SimProcess).
+        self._finalizer = weakref.finalize(self, AgentPeer.close, self._peer)
         self._proc: SimProcess | None = None
         self._pending: pb.EnvStateMsg | None = None  # received, not yet answered
         self._fresh = False  # handshake done, no step taken yet
@@ -285,7 +289,8 @@ class Ns3GymEnv(gymnasium.Env):
         if not self._peer.bound:
             self._peer.bind()
         launched = False
-        if self._sim_cmd is not None and (self._proc is None or self._proc.exit_status() is not None):
+        gone = self._proc is None or self._proc.exit_status() is not None
+        if self._sim_cmd is not None and gone:
             if self._proc is not None:
                 self._proc.stop(grace_s=0.0)
             self._launch(seed)
@@ -306,8 +311,9 @@ class Ns3GymEnv(gymnasium.Env):
             raise Ns3GymProtocolError(
                 f"SimInitMsg has no {missing}: the scenario did not set its space callback"
             )
-        obs_space = description_to_space(init.obsSpace, "SimInitMsg.obsSpace", self._fix_zero_bounds)
-        act_space = description_to_space(init.actSpace, "SimInitMsg.actSpace", self._fix_zero_bounds)
+        fix = self._fix_zero_bounds
+        obs_space = description_to_space(init.obsSpace, "SimInitMsg.obsSpace", fix)
+        act_space = description_to_space(init.actSpace, "SimInitMsg.actSpace", fix)
         if first:
             self.observation_space = obs_space
             self.action_space = act_space
@@ -398,4 +404,4 @@ class Ns3GymEnv(gymnasium.Env):
             if self._proc is not None:
                 self._proc.stop(grace_s=self._sim_exit_grace_s)
                 self._proc = None
-            self._peer.close()
+            self._finalizer()

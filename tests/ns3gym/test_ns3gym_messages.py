@@ -129,7 +129,8 @@ def test_wrong_any_type_is_an_error_not_a_silent_false() -> None:
 def test_a_message_of_the_wrong_type_is_rejected() -> None:
     init = pb.SimInitMsg(simProcessId=123)
     init.obsSpace.type = pb.SpaceType.Box
-    with pytest.raises(Ns3GymProtocolError, match=r"EnvStateMsg carries field number\(s\) \[1, 3\]"):
+    with pytest.raises(Ns3GymProtocolError,
+                       match=r"EnvStateMsg carries field number\(s\) \[1, 3\]"):
         pb.decode_message(pb.EnvStateMsg, init.SerializeToString(), "state")
     with pytest.raises(Ns3GymProtocolError, match="cannot decode"):
         pb.decode_message(pb.EnvStateMsg, b"\xff\xff\xff", "state")

@@ -17,9 +17,9 @@ import gymnasium
 import numpy as np
 import psutil
 import pytest
+from leogym.envs.ns3gym_env import Ns3GymEnv
 
 import leogym  # noqa: F401
-from leogym.envs.ns3gym_env import Ns3GymEnv
 from leogym.ns3gym import Ns3GymSimulationExitedError, Ns3GymTimeoutError
 from leogym.ns3gym.cli import parse_overrides, parse_value
 
@@ -137,6 +137,20 @@ def test_reset_seed_reaches_a_relaunched_simulation() -> None:
     finally:
         env.close()
         local.close()
+
+
+def test_client_passes_gymnasiums_env_checker() -> None:
+    """check_env: spaces, dtypes, reset(seed) determinism (the seed reaches each new process),
+    step API, close; any warning fails the test (filterwarnings = error)."""
+    from gymnasium.utils.env_checker import check_env
+
+    env = gymnasium.make("leogym/Ns3Gym-v0", sim_cmd=[*SERVE, "--episodes", "1",
+                                                      "env=MountainCarContinuous-v0"],
+                         handshake_timeout_s=30.0)
+    try:
+        check_env(env.unwrapped, skip_render_check=True)
+    finally:
+        env.close()
 
 
 def _script(tmp_path: Path, body: str) -> Path:

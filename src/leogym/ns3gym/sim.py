@@ -116,7 +116,9 @@ class SimPeer:
                 return None
             # The agent closed the connection that carried our message: start over.
 
-    def request(self, state: pb.EnvStateMsg, expecting: str, timeout_s: float | None) -> pb.EnvActMsg:
+    def request(
+        self, state: pb.EnvStateMsg, expecting: str, timeout_s: float | None
+    ) -> pb.EnvActMsg:
         """Send a state and receive the agent's ``EnvActMsg``.
 
         :param state: the state message.
