@@ -402,3 +402,18 @@ def test_client_reports_a_server_side_error(port: int) -> None:
     finally:
         env.close()
     assert sim.result()[-1] == bytes.fromhex("1001")  # the client still released the server
+
+
+def test_server_notices_at_once_when_the_agent_goes_away(port: int) -> None:
+    def vanish(sock: zmq.Socket) -> None:
+        _recv(sock, pb.SimInitMsg)
+        sock.send(pb.SimInitAck(done=True).SerializeToString())
+        _recv(sock, pb.EnvStateMsg)  # ... and the agent process ends without answering
+
+    agent = _raw_agent(port, vanish)
+    _, served = _serve_counter(port, step_timeout_s=60.0)
+    start = time.monotonic()
+    with pytest.raises(Ns3GymTimeoutError, match="the agent closed the connection"):
+        served.result()
+    assert time.monotonic() - start < 10.0  # far below the 60 s step timeout
+    agent.result()

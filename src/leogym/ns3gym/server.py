@@ -18,7 +18,8 @@ One episode is one connection, as one ns-3 process is upstream:
 Errors are never silent and never hang the server: a malformed or unexpected answer raises
 :class:`~leogym.ns3gym.errors.Ns3GymProtocolError` after a best-effort final state
 (``isGameOver``, SimulationEnd, info ``{"ns3gym_error": ...}``) so the agent is released too; an
-agent that stops answering raises :class:`~leogym.ns3gym.errors.Ns3GymTimeoutError`.
+agent that stops answering (or closes its connection: noticed at once) raises
+:class:`~leogym.ns3gym.errors.Ns3GymTimeoutError`.
 """
 
 from __future__ import annotations

@@ -24,9 +24,9 @@ from google.protobuf.message import Message
 from zmq.utils.monitor import recv_monitor_message
 
 from leogym.ns3gym import messages as pb
-from leogym.ns3gym.errors import Ns3GymError, Ns3GymProtocolError
+from leogym.ns3gym.errors import Ns3GymError, Ns3GymProtocolError, Ns3GymTimeoutError
 from leogym.ns3gym.transcript import Transcript
-from leogym.ns3gym.wire import Channel
+from leogym.ns3gym.wire import POLL_SLICE_S, Channel
 
 __all__ = ["SimPeer"]
 
@@ -56,6 +56,7 @@ class SimPeer:
         self.endpoint = f"tcp://{host}:{int(port)}"
         self.transcript = transcript
         self._channel: Channel | None = None
+        self._monitor: zmq.Socket | None = None
         #: Whether the REQ socket may send now (it has received the answer to its last request).
         self.can_send = False
 
@@ -65,10 +66,26 @@ class SimPeer:
         socket.setsockopt(zmq.LINGER, 0)
         # The agent re-binds between episodes; retry the TCP connection quickly (default 100 ms).
         socket.setsockopt(zmq.RECONNECT_IVL, 10)
+        self._monitor = socket.get_monitor_socket(zmq.EVENT_DISCONNECTED)
         socket.connect(self.endpoint)
         self._channel = Channel(socket, role="sim", peer="agent")
         self.can_send = True
         return self._channel
+
+    def _dropped(self) -> bool:
+        """Whether the agent's side closed our connection since the last check (non-blocking)."""
+        dropped = False
+        while self._monitor is not None and self._monitor.poll(0):
+            event = recv_monitor_message(self._monitor)
+            dropped = dropped or event["event"] == zmq.EVENT_DISCONNECTED
+        return dropped
+
+    def _check_connected(self, expecting: str) -> None:
+        if self._dropped():
+            raise Ns3GymTimeoutError(
+                f"the agent closed the connection while the simulation waited for {expecting} "
+                "(the agent process ended or dropped its socket)"
+            )
 
     def handshake(self, init: pb.SimInitMsg, timeout_s: float | None) -> pb.SimInitAck | None:
         """Send ``SimInitMsg`` and wait for the agent's ``SimInitAck``.
@@ -85,49 +102,41 @@ class SimPeer:
         deadline = None if timeout_s is None else time.monotonic() + timeout_s
         while True:
             channel = self._open()
-            monitor = channel.socket.get_monitor_socket(zmq.EVENT_DISCONNECTED)
-            try:
-                channel.send(init)
-                self.can_send = False
-                poller = zmq.Poller()
-                poller.register(channel.socket, zmq.POLLIN)
-                poller.register(monitor, zmq.POLLIN)
-                dropped = False
-                while not dropped:
-                    remaining = None if deadline is None else deadline - time.monotonic()
-                    if remaining is not None and remaining <= 0:
-                        break
-                    wait_ms = 100 if remaining is None else max(1, int(min(remaining, 0.1) * 1000))
-                    ready = dict(poller.poll(wait_ms))
-                    if channel.socket in ready:
-                        if self.transcript is not None:
-                            self.transcript.mark("connect")
-                            self.transcript.record("sim", init)
-                        channel.transcript = self.transcript
-                        return self._recv(pb.SimInitAck, "SimInitAck", POLL_AFTER_READY_S)
-                    if monitor in ready:
-                        event = recv_monitor_message(monitor)
-                        dropped = event["event"] == zmq.EVENT_DISCONNECTED
-            finally:
-                channel.socket.disable_monitor()
-                monitor.close(linger=0)
-            if not dropped:  # timed out
-                self.close()
-                return None
-            # The agent closed the connection that carried our message: start over.
+            channel.send(init)
+            self.can_send = False
+            while True:
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    self.close()
+                    return None
+                if channel.wait(POLL_SLICE_S if remaining is None else min(remaining,
+                                                                            POLL_SLICE_S)):
+                    if self.transcript is not None:
+                        self.transcript.mark("connect")
+                        self.transcript.record("sim", init)
+                    channel.transcript = self.transcript
+                    return self._recv(pb.SimInitAck, "SimInitAck", POLL_AFTER_READY_S)
+                if self._dropped():
+                    break  # the agent closed the connection that carried our message: resend
 
     def request(
         self, state: pb.EnvStateMsg, expecting: str, timeout_s: float | None
     ) -> pb.EnvActMsg:
         """Send a state and receive the agent's ``EnvActMsg``.
 
+        Fails fast if the agent's side closes the connection meanwhile: REQ does not resend,
+        so the answer can no longer come.
+
         :param state: the state message.
         :param expecting: description for error messages, e.g. ``"EnvActMsg for state #3"``.
         :param timeout_s: the limit (``None``: no limit).
         :return: the agent's answer.
+        :raises Ns3GymTimeoutError: no answer in time, or the agent closed the connection.
         """
         if self._channel is None or not self.can_send:
             raise Ns3GymError("the simulation socket is not ready to send")
+        self._dropped()  # forget events from before this request
+        self._channel.liveness = lambda: self._check_connected(expecting)
         self._channel.send(state)
         self.can_send = False
         return self._recv(pb.EnvActMsg, expecting, timeout_s)
@@ -146,6 +155,10 @@ class SimPeer:
     def close(self) -> None:
         """Close the socket (idempotent)."""
         if self._channel is not None:
+            self._channel.socket.disable_monitor()
             self._channel.close()
             self._channel = None
+        if self._monitor is not None:
+            self._monitor.close(linger=0)
+            self._monitor = None
         self.can_send = False
