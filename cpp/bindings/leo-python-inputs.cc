@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0-only
+
+#include "bindings/leo-python-inputs.h"
+
+#include <pybind11/numpy.h>
+
+#include <cmath>
+#include <limits>
+#include <set>
+#include <stdexcept>
+
+namespace py = pybind11;
+
+namespace leogym
+{
+
+namespace
+{
+
+using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+[[noreturn]] void
+Fail(const std::string& field, const std::string& message)
+{
+    throw std::invalid_argument(field + ": " + message);
+}
+
+bool
+IsMissing(const py::dict& d, const char* key)
+{
+    return !d.contains(key) || d[key].is_none();
+}
+
+DoubleArray
+ToArray(py::handle o, const std::string& field)
+{
+    if (py::isinstance<py::str>(o) || py::isinstance<py::bytes>(o))
+    {
+        Fail(field, "must be a numeric array, got a string");
+    }
+    DoubleArray a = DoubleArray::ensure(o);
+    if (!a)
+    {
+        PyErr_Clear();
+        Fail(field, "must be a numeric array convertible to float64");
+    }
+    return a;
+}
+
+std::vector<double>
+ToVector(py::handle o, const std::string& field)
+{
+    DoubleArray a = ToArray(o, field);
+    if (a.ndim() != 1)
+    {
+        Fail(field, "must be 1-D, got " + std::to_string(a.ndim()) + " dimensions");
+    }
+    const double* p = a.data();
+    return std::vector<double>(p, p + a.shape(0));
+}
+
+py::dict
+AsDict(py::handle o, const std::string& field)
+{
+    if (!py::isinstance<py::dict>(o))
+    {
+        Fail(field, "must be a dict");
+    }
+    return py::reinterpret_borrow<py::dict>(o);
+}
+
+std::vector<py::handle>
+AsSequence(py::handle o, const std::string& field)
+{
+    if (py::isinstance<py::str>(o) || py::isinstance<py::dict>(o) ||
+        !py::isinstance<py::sequence>(o))
+    {
+        Fail(field, "must be a list");
+    }
+    py::sequence seq = py::reinterpret_borrow<py::sequence>(o);
+    std::vector<py::handle> out;
+    for (std::size_t i = 0; i < seq.size(); ++i)
+    {
+        out.push_back(seq[i]);
+    }
+    return out;
+}
+
+} // namespace
+
+double
+ToDouble(py::handle o, const std::string& field)
+{
+    if (py::isinstance<py::str>(o) || py::isinstance<py::bytes>(o) ||
+        py::isinstance<py::bool_>(o) || o.is_none())
+    {
+        Fail(field, "must be a number");
+    }
+    PyObject* f = PyNumber_Float(o.ptr());
+    if (!f)
+    {
+        PyErr_Clear();
+        Fail(field, "must be a number");
+    }
+    const double v = PyFloat_AsDouble(f);
+    Py_DECREF(f);
+    return v;
+}
+
+long long
+ToInt(py::handle o, const std::string& field, long long lo, long long hi)
+{
+    if (py::isinstance<py::bool_>(o) || o.is_none())
+    {
+        Fail(field, "must be an integer");
+    }
+    PyObject* i = PyNumber_Index(o.ptr());
+    if (!i)
+    {
+        PyErr_Clear();
+        Fail(field, "must be an integer");
+    }
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
+    Py_DECREF(i);
+    if (overflow != 0 || v < lo || v > hi)
+    {
+        Fail(field, "must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    }
+    return v;
+}
+
+std::string
+ToString(py::handle o, const std::string& field)
+{
+    if (!py::isinstance<py::str>(o))
+    {
+        Fail(field, "must be a string");
+    }
+    return o.cast<std::string>();
+}
+
+ns3::LeoDirection
+DirectionFromString(const std::string& s, const std::string& field)
+{
+    if (s == "down")
+    {
+        return ns3::LeoDirection::DOWN;
+    }
+    if (s == "up")
+    {
+        return ns3::LeoDirection::UP;
+    }
+    Fail(field, "must be 'down' or 'up', got '" + s + "'");
+}
+
+ns3::LeoPathArrays
+PathArraysFromDict(py::handle path, const std::string& label)
+{
+    const py::dict d = AsDict(path, label);
+    ns3::LeoPathArrays a;
+    auto field = [&](const char* key) { return label + "." + key; };
+    auto required = [&](const char* key) -> py::handle {
+        if (IsMissing(d, key))
+        {
+            Fail(field(key), "missing");
+        }
+        return d[key];
+    };
+    if (!IsMissing(d, "name"))
+    {
+        a.name = ToString(d["name"], field("name"));
+    }
+    else
+    {
+        a.name = label;
+    }
+    a.t0S = IsMissing(d, "t0_s") ? 0.0 : ToDouble(d["t0_s"], field("t0_s"));
+    a.dtS = ToDouble(required("dt_s"), field("dt_s"));
+    a.queuePackets = static_cast<uint32_t>(
+        ToInt(required("queue_packets"), field("queue_packets"), 1, 100000000));
+    a.delayDownS = ToVector(required("delay_down_s"), field("delay_down_s"));
+    a.delayUpS = ToVector(required("delay_up_s"), field("delay_up_s"));
+    a.rateDownBps = ToVector(required("rate_down_bps"), field("rate_down_bps"));
+    a.rateUpBps = ToVector(required("rate_up_bps"), field("rate_up_bps"));
+    a.lossDown = ToVector(required("loss_down"), field("loss_down"));
+    a.lossUp = ToVector(required("loss_up"), field("loss_up"));
+    if (!IsMissing(d, "snr_db"))
+    {
+        a.snrDb = ToVector(d["snr_db"], field("snr_db"));
+    }
+    if (!IsMissing(d, "elevation_deg"))
+    {
+        a.elevationDeg = ToVector(d["elevation_deg"], field("elevation_deg"));
+    }
+    if (!IsMissing(d, "serving_sat"))
+    {
+        const std::vector<double> s = ToVector(d["serving_sat"], field("serving_sat"));
+        a.servingSat.reserve(s.size());
+        for (std::size_t j = 0; j < s.size(); ++j)
+        {
+            if (!std::isfinite(s[j]) || s[j] != std::floor(s[j]) || s[j] < -1.0 ||
+                s[j] > std::numeric_limits<int32_t>::max())
+            {
+                Fail(field("serving_sat") + "[" + std::to_string(j) + "]",
+                     "must be an integer >= -1");
+            }
+            a.servingSat.push_back(static_cast<int32_t>(s[j]));
+        }
+    }
+    if (!IsMissing(d, "outages"))
+    {
+        DoubleArray o = ToArray(d["outages"], field("outages"));
+        const bool empty1d = o.ndim() == 1 && o.shape(0) == 0;
+        if (!empty1d && (o.ndim() != 2 || o.shape(1) != 2))
+        {
+            Fail(field("outages"), "must have shape (k, 2) ([start, end) rows)");
+        }
+        if (!empty1d)
+        {
+            const double* p = o.data();
+            for (py::ssize_t k = 0; k < o.shape(0); ++k)
+            {
+                a.outages.emplace_back(p[2 * k], p[2 * k + 1]);
+            }
+        }
+    }
+    if (!IsMissing(d, "handovers"))
+    {
+        a.handovers = ToVector(d["handovers"], field("handovers"));
+    }
+    return a;
+}
+
+std::vector<ns3::LeoPathArrays>
+PathArraysFromList(py::handle paths, const std::string& label)
+{
+    std::vector<ns3::LeoPathArrays> out;
+    const auto items = AsSequence(paths, label);
+    if (items.empty())
+    {
+        Fail(label, "need at least one path");
+    }
+    for (std::size_t i = 0; i < items.size(); ++i)
+    {
+        out.push_back(PathArraysFromDict(items[i], label + "[" + std::to_string(i) + "]"));
+    }
+    return out;
+}
+
+ns3::LeoCrossTrafficSpec
+CrossTrafficFromDict(py::handle spec, const std::string& label)
+{
+    const py::dict d = AsDict(spec, label);
+    static const std::set<std::string> known = {
+        "kind", "path", "direction", "start_s", "stop_s", "tcp_variant", "max_bytes",
+        "segment_bytes", "snd_buf_bytes", "rate_bps", "packet_bytes", "on_s", "off_s"};
+    for (auto item : d)
+    {
+        const std::string key = py::str(item.first);
+        if (!known.count(key))
+        {
+            Fail(label + "." + key, "unknown cross-traffic option");
+        }
+    }
+    auto field = [&](const char* key) { return label + "." + key; };
+    ns3::LeoCrossTrafficSpec s;
+    if (IsMissing(d, "kind"))
+    {
+        Fail(field("kind"), "missing ('tcp_bulk' or 'udp_onoff')");
+    }
+    const std::string kind = ToString(d["kind"], field("kind"));
+    if (kind == "tcp_bulk")
+    {
+        s.kind = ns3::LeoCrossTrafficSpec::TCP_BULK;
+    }
+    else if (kind == "udp_onoff")
+    {
+        s.kind = ns3::LeoCrossTrafficSpec::UDP_ONOFF;
+    }
+    else
+    {
+        Fail(field("kind"), "must be 'tcp_bulk' or 'udp_onoff', got '" + kind + "'");
+    }
+    if (IsMissing(d, "path"))
+    {
+        Fail(field("path"), "missing");
+    }
+    s.path = static_cast<uint32_t>(ToInt(d["path"], field("path"), 0, 253));
+    if (!IsMissing(d, "direction"))
+    {
+        s.direction = DirectionFromString(ToString(d["direction"], field("direction")),
+                                          field("direction"));
+    }
+    if (!IsMissing(d, "start_s"))
+    {
+        s.startS = ToDouble(d["start_s"], field("start_s"));
+    }
+    if (!IsMissing(d, "stop_s"))
+    {
+        s.stopS = ToDouble(d["stop_s"], field("stop_s"));
+    }
+    if (!IsMissing(d, "tcp_variant"))
+    {
+        s.tcpVariant = ToString(d["tcp_variant"], field("tcp_variant"));
+        ns3::LeoTopology::ResolveTcpVariant(s.tcpVariant, field("tcp_variant"));
+    }
+    if (!IsMissing(d, "max_bytes"))
+    {
+        s.maxBytes = static_cast<uint64_t>(
+            ToInt(d["max_bytes"], field("max_bytes"), 0, std::numeric_limits<long long>::max()));
+    }
+    if (!IsMissing(d, "segment_bytes"))
+    {
+        s.segmentBytes =
+            static_cast<uint32_t>(ToInt(d["segment_bytes"], field("segment_bytes"), 0, 65495));
+    }
+    if (!IsMissing(d, "snd_buf_bytes"))
+    {
+        s.sndBufBytes =
+            static_cast<uint32_t>(ToInt(d["snd_buf_bytes"], field("snd_buf_bytes"), 0, 1 << 30));
+    }
+    if (!IsMissing(d, "rate_bps"))
+    {
+        s.rateBps = ToDouble(d["rate_bps"], field("rate_bps"));
+    }
+    if (!IsMissing(d, "packet_bytes"))
+    {
+        s.packetBytes =
+            static_cast<uint32_t>(ToInt(d["packet_bytes"], field("packet_bytes"), 1, 65507));
+    }
+    if (!IsMissing(d, "on_s"))
+    {
+        s.onS = ToDouble(d["on_s"], field("on_s"));
+    }
+    if (!IsMissing(d, "off_s"))
+    {
+        s.offS = ToDouble(d["off_s"], field("off_s"));
+    }
+    return s;
+}
+
+std::vector<ns3::LeoCrossTrafficSpec>
+CrossTrafficFromList(py::handle specs, const std::string& label)
+{
+    std::vector<ns3::LeoCrossTrafficSpec> out;
+    const auto items = AsSequence(specs, label);
+    for (std::size_t i = 0; i < items.size(); ++i)
+    {
+        out.push_back(CrossTrafficFromDict(items[i], label + "[" + std::to_string(i) + "]"));
+    }
+    return out;
+}
+
+py::dict
+CountersToDict(const ns3::LeoDirectionCounters& c)
+{
+    py::dict d;
+    d["enqueued_packets"] = c.enqueuedPackets;
+    d["tx_packets"] = c.txPackets;
+    d["tx_bytes"] = c.txBytes;
+    d["rx_packets"] = c.rxPackets;
+    d["rx_bytes"] = c.rxBytes;
+    d["drops_outage"] = c.dropPackets[ns3::LEO_DROP_OUTAGE];
+    d["drops_random"] = c.dropPackets[ns3::LEO_DROP_RANDOM];
+    d["drops_overflow"] = c.dropPackets[ns3::LEO_DROP_OVERFLOW];
+    d["drop_bytes_outage"] = c.dropBytes[ns3::LEO_DROP_OUTAGE];
+    d["drop_bytes_random"] = c.dropBytes[ns3::LEO_DROP_RANDOM];
+    d["drop_bytes_overflow"] = c.dropBytes[ns3::LEO_DROP_OVERFLOW];
+    return d;
+}
+
+} // namespace leogym

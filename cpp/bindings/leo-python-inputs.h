@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// Conversion of Python inputs (dicts of NumPy arrays, option dicts) into the network side's
+// C++ structs, with validation. Shared by bind-network.cc and the Simulation facade.
+
+#ifndef LEOGYM_BINDINGS_LEO_PYTHON_INPUTS_H
+#define LEOGYM_BINDINGS_LEO_PYTHON_INPUTS_H
+
+#include "helper/leo-topology.h"
+#include "model/link/leo-link-counters.h"
+#include "model/link/leo-path-schedule.h"
+
+#include <pybind11/pybind11.h>
+
+#include <string>
+#include <vector>
+
+namespace leogym
+{
+
+/**
+ * Convert one PathTimeline dict (docs/architecture.md) to LeoPathArrays.
+ *
+ * Required keys: dt_s, queue_packets, delay_down_s, delay_up_s, rate_down_bps, rate_up_bps,
+ * loss_down, loss_up. Optional: name, t0_s (0), snr_db, elevation_deg, serving_sat, outages
+ * (shape (k, 2) or empty), handovers. Other keys are ignored. Arrays may be anything
+ * np.asarray(x, dtype=float64) accepts; they must be 1-D.
+ *
+ * @param label how the path is named in errors, e.g. "paths[0]"
+ * @throws std::invalid_argument naming label.field
+ */
+ns3::LeoPathArrays PathArraysFromDict(pybind11::handle path, const std::string& label);
+
+/// A list of path dicts ("paths[i]" in errors). @throws std::invalid_argument
+std::vector<ns3::LeoPathArrays> PathArraysFromList(pybind11::handle paths,
+                                                   const std::string& label = "paths");
+
+/**
+ * Convert one cross-traffic dict: kind ("tcp_bulk" | "udp_onoff"), path, and optionally
+ * direction ("down" | "up"), start_s, stop_s, tcp_variant, max_bytes, segment_bytes,
+ * snd_buf_bytes, rate_bps, packet_bytes, on_s, off_s. Unknown keys are errors.
+ * @throws std::invalid_argument naming label.field
+ */
+ns3::LeoCrossTrafficSpec CrossTrafficFromDict(pybind11::handle spec, const std::string& label);
+
+/// A list of cross-traffic dicts ("cross_traffic[i]" in errors).
+std::vector<ns3::LeoCrossTrafficSpec> CrossTrafficFromList(
+    pybind11::handle specs, const std::string& label = "cross_traffic");
+
+/// "down" -> DOWN, "up" -> UP. @throws std::invalid_argument naming @p field
+ns3::LeoDirection DirectionFromString(const std::string& s, const std::string& field);
+
+/// Counters as a dict of ints: enqueued_packets, tx_packets, tx_bytes, rx_packets, rx_bytes,
+/// drops_outage, drops_random, drops_overflow, drop_bytes_outage, drop_bytes_random,
+/// drop_bytes_overflow.
+pybind11::dict CountersToDict(const ns3::LeoDirectionCounters& c);
+
+// Scalar helpers (errors name @p field; str and bool are rejected for numbers).
+double ToDouble(pybind11::handle o, const std::string& field);
+long long ToInt(pybind11::handle o, const std::string& field, long long lo, long long hi);
+std::string ToString(pybind11::handle o, const std::string& field);
+
+} // namespace leogym
+
+#endif // LEOGYM_BINDINGS_LEO_PYTHON_INPUTS_H

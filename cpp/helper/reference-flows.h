@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// Reference flows over a LeoTopology: ns-3 TCP bulk transfer and saturating UDP, for
+// validation against ns-3's own TCP and for benchmarks.
+
+#ifndef LEO_REFERENCE_FLOWS_H
+#define LEO_REFERENCE_FLOWS_H
+
+#include "helper/leo-topology.h"
+#include "model/link/leo-link-counters.h"
+#include "model/link/leo-path-schedule.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup leo-helper
+ * What to run. The flow goes server -> client (DOWN) on path @c path.
+ */
+struct ReferenceFlowOptions
+{
+    std::string kind{"tcp_bulk"};              //!< "tcp_bulk" or "udp"
+    /**
+     * "leo": the LeoTopology (LeoChannel/LeoNetDevice). "p2p": ns-3's own
+     * PointToPointNetDevice/Channel with the same (constant) rate, delay and drop-tail limit,
+     * as an independent reference: needs exactly one path with constant arrays, equal delays,
+     * zero loss, no outages and no cross traffic. The rate is scaled by (mtu + 2) / mtu to
+     * cancel the 2-byte PPP header for full-size packets. Counters are zero for "p2p" except
+     * rxPackets.
+     */
+    std::string link{"leo"};
+    uint32_t path{0};                          //!< path index the flow uses
+    double startS{0.0};                        //!< sender start (s), in [0, duration)
+    // tcp_bulk
+    std::string tcpVariant{"ns3::TcpNewReno"}; //!< TcpCongestionOps TypeId name
+    uint32_t segmentBytes{1448};               //!< TCP SegmentSize
+    /**
+     * Socket buffers (bytes); 0 = automatic: 2 * (max BDP + queue) of the flow's path, where
+     * BDP = max(rate_down) * (max(delay_down) + max(delay_up)) / 8 and queue =
+     * queue_packets * mtu, at least ns-3's 131072, so the flow is not window-limited.
+     */
+    uint32_t sndBufBytes{0};
+    uint32_t rcvBufBytes{0};
+    // udp
+    double udpRateBps{0.0};        //!< offered rate; 0 = 1.05 * max(rate_down) of the path
+    uint32_t udpPayloadBytes{1472}; //!< UDP payload per datagram, 1..mtu-28
+    // common
+    uint16_t mtu{1500};
+    int64_t streamBase{1000};
+    std::vector<LeoCrossTrafficSpec> crossTraffic;
+};
+
+/**
+ * @ingroup leo-helper
+ * Result of a reference flow.
+ */
+struct ReferenceFlowResult
+{
+    double goodputBps{0};      //!< rxBytes * 8 / (duration - start)
+    uint64_t rxBytes{0};       //!< application bytes received by the sink
+    uint64_t txBytes{0};       //!< application bytes sent (TCP: accepted by the socket)
+    uint64_t rxPackets{0};     //!< packets delivered by the flow's path, DOWN direction
+    double simSeconds{0};      //!< simulated time
+    double wallSeconds{0};     //!< wall-clock time of Simulator::Run (benchmarks only)
+    uint64_t events{0};        //!< ns-3 events executed (Simulator::GetEventCount)
+    std::vector<LeoDirectionCounters> down; //!< per path
+    std::vector<LeoDirectionCounters> up;   //!< per path
+    std::vector<uint64_t> crossRxBytes;     //!< per cross-traffic flow
+};
+
+/**
+ * Run a reference flow on a fresh simulator (acquires the process SimContext and releases it).
+ *
+ * @param paths the paths' arrays (validated; errors name "paths[i]")
+ * @param durationS simulated seconds, > 0
+ * @param seed, run ns-3 RngSeedManager seed (>= 1) and run
+ * @throws std::invalid_argument naming the field for bad input
+ * @throws std::runtime_error if another simulation is open in this process
+ */
+ReferenceFlowResult RunReferenceFlow(const std::vector<LeoPathArrays>& paths,
+                                     double durationS,
+                                     uint32_t seed,
+                                     uint64_t run,
+                                     const ReferenceFlowOptions& options);
+
+} // namespace ns3
+
+#endif // LEO_REFERENCE_FLOWS_H

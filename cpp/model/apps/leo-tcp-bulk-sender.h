@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// LeoTcpBulkSender: an ns-3 TCP bulk sender whose congestion control is chosen per flow.
+
+#ifndef LEO_TCP_BULK_SENDER_H
+#define LEO_TCP_BULK_SENDER_H
+
+#include "ns3/address.h"
+#include "ns3/application.h"
+#include "ns3/socket.h"
+#include "ns3/type-id.h"
+
+namespace ns3
+{
+
+/**
+ * @ingroup leo-apps
+ * Sends bytes as fast as an ns-3 TCP socket accepts them (like BulkSendApplication), with the
+ * socket's congestion control chosen per application (CongestionOps attribute) through
+ * TcpL4Protocol::CreateSocket(TypeId). BulkSendApplication always takes the node-wide
+ * TcpL4Protocol::SocketType, so two flows with different variants cannot share a node with it.
+ */
+class LeoTcpBulkSender : public Application
+{
+  public:
+    static TypeId GetTypeId();
+    LeoTcpBulkSender();
+    ~LeoTcpBulkSender() override;
+
+    /// Bytes accepted by the socket so far.
+    uint64_t GetTotalTx() const;
+    /// The socket (null before start).
+    Ptr<Socket> GetSocket() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    void StartApplication() override;
+    void StopApplication() override;
+    void ConnectionSucceeded(Ptr<Socket> socket);
+    void ConnectionFailed(Ptr<Socket> socket);
+    void DataSend(Ptr<Socket> socket, uint32_t available);
+    void SendData();
+
+    Address m_remote;
+    TypeId m_congestionTid;
+    uint64_t m_maxBytes{0};
+    uint32_t m_sendSize{1448};
+    uint32_t m_sndBufBytes{0};
+    uint32_t m_segmentBytes{0};
+    Ptr<Socket> m_socket;
+    uint64_t m_totalTx{0};
+    bool m_connected{false};
+    bool m_closed{false};
+};
+
+} // namespace ns3
+
+#endif // LEO_TCP_BULK_SENDER_H

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// Drop causes and cheap per-direction link counters.
+
+#ifndef LEO_LINK_COUNTERS_H
+#define LEO_LINK_COUNTERS_H
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * @ingroup leo-link
+ * Why a LeoNetDevice dropped a packet. The values are those of the "Drop" trace's uint8_t
+ * argument and of the probe's drop_cause array.
+ */
+enum LeoDropCause : uint8_t
+{
+    LEO_DROP_OUTAGE = 0,   //!< sent/queued during an outage, or its flight overlapped one
+    LEO_DROP_RANDOM = 1,   //!< Bernoulli random loss (LossAt)
+    LEO_DROP_OVERFLOW = 2, //!< drop-tail queue full
+};
+
+/// Number of drop causes.
+constexpr std::size_t LEO_N_DROP_CAUSES = 3;
+
+/// "OUTAGE", "RANDOM" or "OVERFLOW" ("UNKNOWN" otherwise).
+const char* LeoDropCauseName(uint8_t cause);
+
+/**
+ * @ingroup leo-link
+ * Monotone counters of one direction of one path. Bytes are IP packet bytes (the device adds
+ * no framing). A packet is counted once in tx when it starts serialization, and ends either
+ * in rx (delivered to the peer device) or in exactly one drop cause. Overflow drops and drops
+ * of packets arriving during an outage are never counted in tx.
+ */
+struct LeoDirectionCounters
+{
+    uint64_t enqueuedPackets{0}; //!< packets accepted by Send() (queued or sent at once)
+    uint64_t txPackets{0};       //!< packets that started serialization
+    uint64_t txBytes{0};
+    uint64_t rxPackets{0};       //!< packets delivered to the receiving device
+    uint64_t rxBytes{0};
+    uint64_t dropPackets[LEO_N_DROP_CAUSES]{}; //!< indexed by LeoDropCause
+    uint64_t dropBytes[LEO_N_DROP_CAUSES]{};
+
+    uint64_t TotalDropPackets() const
+    {
+        return dropPackets[0] + dropPackets[1] + dropPackets[2];
+    }
+};
+
+} // namespace ns3
+
+#endif // LEO_LINK_COUNTERS_H

@@ -1,0 +1,80 @@
+"""Action mappings: from the agent's action to the native core's controls.
+
+Continuous actions live in ``[-1, 1]`` (SB3's recommended normalised Box) and are mapped to
+multiplicative changes with Aurora's symmetric rule (Jay et al., ICML 2019, §4)::
+
+    x ← x · (1 + s·a)      if a ≥ 0
+    x ← x / (1 − s·a)      if a < 0
+
+so ``+a`` and ``−a`` undo each other and ``a = 0`` is "no change". The discrete variant offers
+the fixed factors :data:`DISCRETE_FACTORS` per path (``MultiDiscrete``), whose middle entry is
+"no change".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+
+__all__ = [
+    "DISCRETE_FACTORS",
+    "InvalidActionError",
+    "multiplicative_factor",
+    "check_action",
+]
+
+#: Factors of the discrete action set (index 2 is "no change").
+DISCRETE_FACTORS = np.array([0.5, 0.8, 1.0, 1.25, 2.0])
+
+
+class InvalidActionError(ValueError):
+    """An action outside the action space, or one containing NaN or infinity."""
+
+
+def multiplicative_factor(action: np.ndarray, scale: float) -> np.ndarray:
+    """Aurora's symmetric mapping from ``a ∈ [-1, 1]`` to a positive factor."""
+    a = np.asarray(action, dtype=np.float64)
+    return np.where(a >= 0, 1.0 + scale * a, 1.0 / (1.0 - scale * a))
+
+
+def check_action(space: spaces.Space, action: object) -> np.ndarray:
+    """Validate ``action`` against ``space`` and return it as an array.
+
+    Continuous actions slightly outside the bounds through float rounding are clipped, as
+    Gymnasium's ``ClipAction`` would; NaN, infinities, wrong shapes and out-of-range values
+    raise :class:`InvalidActionError` naming the problem. Nothing reaches the simulator.
+    """
+    if isinstance(space, spaces.Box):
+        try:
+            a = np.asarray(action, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise InvalidActionError(f"action must be numeric, got {action!r}") from None
+        if a.shape != space.shape:
+            raise InvalidActionError(f"action has shape {a.shape}, expected {space.shape}")
+        if not np.all(np.isfinite(a)):
+            raise InvalidActionError(f"action contains NaN or infinity: {a.tolist()}")
+        tol = 1e-6
+        if np.any(a < space.low - tol) or np.any(a > space.high + tol):
+            raise InvalidActionError(
+                f"action {a.tolist()} is outside the action space [{space.low.min()}, "
+                f"{space.high.max()}]; rescale it, or wrap the env in gymnasium.wrappers.ClipAction"
+            )
+        return np.clip(a, space.low, space.high)
+    if isinstance(space, (spaces.Discrete, spaces.MultiDiscrete)):
+        a = np.asarray(action)
+        if a.dtype.kind == "f":
+            if not np.all(np.isfinite(a)) or not np.all(a == np.round(a)):
+                raise InvalidActionError(f"discrete action must be integral, got {a.tolist()}")
+            a = a.astype(np.int64)
+        if a.dtype.kind not in "iu":
+            raise InvalidActionError(f"discrete action must be integral, got {action!r}")
+        if isinstance(space, spaces.Discrete):
+            if a.size != 1:
+                raise InvalidActionError(f"action must be a single integer, got shape {a.shape}")
+            a = a.reshape(())
+        elif a.shape != space.shape:
+            raise InvalidActionError(f"action has shape {a.shape}, expected {space.shape}")
+        if not space.contains(a.astype(space.dtype)):
+            raise InvalidActionError(f"action {a.tolist()} is not in {space}")
+        return a.astype(np.int64)
+    raise InvalidActionError(f"unsupported action space {space}")  # pragma: no cover

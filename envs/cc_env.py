@@ -1,0 +1,108 @@
+"""``leogym/LeoCC-v0``: the agent sets each path's congestion window (or pacing rate)."""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+
+from leogym.envs.actions import DISCRETE_FACTORS, multiplicative_factor
+from leogym.envs.leo_env import LeoEnv
+
+__all__ = ["LeoCCEnv", "MIN_CWND_PACKETS", "MAX_CWND_PACKETS"]
+
+MIN_CWND_PACKETS = 2
+MAX_CWND_PACKETS = 100_000
+
+
+class LeoCCEnv(LeoEnv):
+    """Multipath congestion control over an ns-3 LEO scenario.
+
+    ## Description
+    A multipath QUIC-like connection carries bulk data (or a file) from a server to a user
+    terminal over one or more satellite paths (bent pipe or ISL) and optional terrestrial paths,
+    through handovers on Starlink's 15 s schedule, outages, latency spikes and an SNR-driven
+    capacity. Every ``step_ms`` the agent rescales each path's congestion window (``cc_target=
+    "cwnd"``) or pacing rate (``"pacing"``); the packet scheduler comes from the config
+    (default minRTT). With one path this is single-path QUIC-like congestion control, as in
+    Aurora (Jay et al., ICML 2019) but packet-level and over LEO dynamics.
+
+    ## Action Space
+    ``continuous``: ``Box(-1, 1, (max_paths,), float32)``; entry ``i`` multiplies path ``i``'s
+    cwnd by ``1 + s·a`` (``a ≥ 0``) or divides it by ``1 − s·a`` (``a < 0``), ``s =
+    action_scale`` (default 0.5). ``discrete``: ``MultiDiscrete([5] * max_paths)`` choosing the
+    factors ``[0.5, 0.8, 1.0, 1.25, 2.0]``. Entries for padded paths are ignored. The cwnd is
+    kept within [2, 100 000] packets.
+
+    ## Observation Space
+    ``Box(float32)`` of ``history × max_paths × F`` features, oldest frame first. Per path:
+    cwnd and bytes in flight [100 packets], srtt, min RTT, rttvar [100 ms], delivery rate
+    [100 Mbit/s], loss rate [fraction]; predicted time to the next handover [10 s], predicted RTT
+    [100 ms] and capacity [100 Mbit/s] after it (omitted with ``handover_features=False``); SNR
+    [10 dB] and elevation [90°] (omitted with ``snr_features=False``); and an ``active`` mask
+    (0 for padding or a deactivated path). ``env.unwrapped.feature_names`` lists every entry.
+
+    ## Rewards
+    Pure Python over the step's measurements (:mod:`leogym.envs.rewards`); default
+    ``"aurora"``: ``0.01·(10·goodput[Mbit/s] − 1000·queueing_delay[s] − 2000·loss_rate)``.
+
+    ## Starting State
+    An empty connection at the scenario's start time; the first step opens it (slow start under
+    the native CC for non-external ``cc``; the initial window of 10 packets otherwise).
+
+    ## Episode End
+    * Termination: a ``file`` workload has been delivered completely.
+    * Truncation: ``episode_s`` of simulated time has elapsed.
+
+    ## Arguments
+    ``gymnasium.make("leogym/LeoCC-v0", scenario="tiny", cc="external", scheduler="minrtt",
+    step_ms=100, episode_s=20, reward="aurora", action_mode="continuous", cc_target="cwnd",
+    observation={"history": 1, "max_paths": 4, "handover_features": True, "snr_features": True,
+    "handover_jitter_s": 0.0}, sample_scenarios=False)``. Any native ``cc`` (``"cubic"``,
+    ``"maco"``, ``"freeze+cubic"``, …) puts that algorithm in charge: the env then ignores
+    actions but reports the same observations, rewards and info, so baselines run through the
+    same evaluation loop as agents.
+
+    ## Vectorized environment
+    One ns-3 simulator per process: use ``gymnasium.make_vec(..., vectorization_mode="async")``
+    or SB3's ``SubprocVecEnv``.
+
+    ## Version History
+    * v0: initial release.
+    """
+
+    default_cc = "external"
+    default_scheduler = "minrtt"
+
+    def _make_action_space(self) -> spaces.Space:
+        n = self.config.observation.max_paths
+        if self.config.action_mode == "discrete":
+            return spaces.MultiDiscrete([len(DISCRETE_FACTORS)] * n)
+        return spaces.Box(-1.0, 1.0, shape=(n,), dtype=np.float32)
+
+    def _reset_controls(self) -> None:
+        self._control = None  # taken from the first measurement
+
+    def _apply_action(self, action: np.ndarray) -> None:
+        if not self.agent_controls_cc:
+            return
+        if self.config.action_mode == "discrete":
+            factor = DISCRETE_FACTORS[np.asarray(action)[: self.n_paths]]
+        else:
+            factor = multiplicative_factor(action[: self.n_paths], self.config.action_scale)
+        if self.config.cc_target == "pacing":
+            current = np.asarray(self._last_measurement("pacing_rate_bps"), dtype=np.float64)
+            current = np.where(current > 0, current, 1e6)
+            self._sim.set_pacing_rate(np.clip(current * factor, 1e4, 1e11))
+        else:
+            current = np.asarray(self._last_measurement("cwnd_bytes"), dtype=np.float64)
+            pkt = self._packet_bytes
+            current = np.where(current > 0, current, 10 * pkt)
+            self._sim.set_cwnd(
+                np.clip(current * factor, MIN_CWND_PACKETS * pkt, MAX_CWND_PACKETS * pkt)
+            )
+
+    def _last_measurement(self, key: str) -> np.ndarray:
+        last = getattr(self, "_last", None)
+        if last is None or key not in last:
+            return np.zeros(self.n_paths)
+        return last[key]

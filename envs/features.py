@@ -1,0 +1,134 @@
+"""Observation features: names, units, bounds and the builder.
+
+The observation is a flat float32 vector: ``history`` frames (oldest first) of
+``max_paths × per-path features`` plus a per-path mask. Every value is a physical quantity divided
+by a fixed unit (shown in the name) and clipped into the declared finite bounds, so the vector
+is comparable across scenarios and never leaves the observation space.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from leogym.envs.config import ObservationConfig
+
+__all__ = ["Feature", "PathSignals", "FeatureTable", "NO_HANDOVER_HORIZON_S"]
+
+#: The predicted time to the next handover is capped here (also used when none is scheduled).
+NO_HANDOVER_HORIZON_S = 60.0
+
+
+@dataclass(frozen=True)
+class Feature:
+    """One per-path feature: ``value = clip(raw / unit_scale, low, high)``."""
+
+    key: str
+    unit: str
+    unit_scale: float
+    low: float
+    high: float
+    group: str = "transport"
+
+
+_TRANSPORT = (
+    Feature("cwnd", "100 packets", 100.0, 0.0, 100.0),
+    Feature("bytes_in_flight", "100 packets", 100.0, 0.0, 100.0),
+    Feature("srtt", "100 ms", 0.1, 0.0, 50.0),
+    Feature("min_rtt", "100 ms", 0.1, 0.0, 50.0),
+    Feature("rttvar", "100 ms", 0.1, 0.0, 50.0),
+    Feature("delivery_rate", "100 Mbit/s", 1e8, 0.0, 100.0),
+    Feature("loss_rate", "fraction", 1.0, 0.0, 1.0),
+)
+_HANDOVER = (
+    Feature("time_to_handover", "10 s", 10.0, 0.0, NO_HANDOVER_HORIZON_S / 10.0, "handover"),
+    Feature("rtt_after_handover", "100 ms", 0.1, 0.0, 50.0, "handover"),
+    Feature("capacity_after_handover", "100 Mbit/s", 1e8, 0.0, 100.0, "handover"),
+)
+_SNR = (
+    Feature("snr", "10 dB", 10.0, -10.0, 10.0, "snr"),
+    Feature("elevation", "90 deg", 90.0, 0.0, 1.0, "snr"),
+)
+_MASK = Feature("active", "bool", 1.0, 0.0, 1.0, "mask")
+
+
+@dataclass
+class PathSignals:
+    """Raw per-path values for one step, each an array of shape ``(n_paths,)`` in SI units.
+
+    Transport values come from the native core; handover and SNR values from the timeline oracle.
+    """
+
+    cwnd_packets: np.ndarray
+    inflight_packets: np.ndarray
+    srtt_s: np.ndarray
+    min_rtt_s: np.ndarray
+    rttvar_s: np.ndarray
+    delivery_rate_bps: np.ndarray
+    loss_rate: np.ndarray
+    time_to_handover_s: np.ndarray
+    rtt_after_handover_s: np.ndarray
+    capacity_after_handover_bps: np.ndarray
+    snr_db: np.ndarray
+    elevation_deg: np.ndarray
+    active: np.ndarray
+
+
+class FeatureTable:
+    """The observation layout for one :class:`ObservationConfig`."""
+
+    def __init__(self, cfg: ObservationConfig) -> None:
+        self.cfg = cfg
+        per_path = list(_TRANSPORT)
+        if cfg.handover_features:
+            per_path += list(_HANDOVER)
+        if cfg.snr_features:
+            per_path += list(_SNR)
+        per_path.append(_MASK)
+        self.per_path: tuple[Feature, ...] = tuple(per_path)
+        self.frame_size = len(self.per_path) * cfg.max_paths
+        self.size = self.frame_size * cfg.history
+        self._scale = np.array([f.unit_scale for f in self.per_path], dtype=np.float64)
+        frame_low = np.tile([f.low for f in self.per_path], cfg.max_paths)
+        frame_high = np.tile([f.high for f in self.per_path], cfg.max_paths)
+        self.low = np.tile(frame_low, cfg.history).astype(np.float32)
+        self.high = np.tile(frame_high, cfg.history).astype(np.float32)
+        self._frame_low = frame_low.reshape(cfg.max_paths, -1)
+        self._frame_high = frame_high.reshape(cfg.max_paths, -1)
+
+    @property
+    def names(self) -> list[str]:
+        """Every feature's name with its unit, e.g. ``"t-0/path0/srtt [100 ms]"``."""
+        names = []
+        for h in range(self.cfg.history - 1, -1, -1):
+            for p in range(self.cfg.max_paths):
+                for f in self.per_path:
+                    names.append(f"t-{h}/path{p}/{f.key} [{f.unit}]")
+        return names
+
+    def frame(self, s: PathSignals) -> np.ndarray:
+        """One frame (``max_paths × features``), zero-padded past the real paths."""
+        n = len(s.active)
+        columns = [
+            s.cwnd_packets,
+            s.inflight_packets,
+            s.srtt_s,
+            s.min_rtt_s,
+            s.rttvar_s,
+            s.delivery_rate_bps,
+            s.loss_rate,
+        ]
+        if self.cfg.handover_features:
+            columns += [s.time_to_handover_s, s.rtt_after_handover_s, s.capacity_after_handover_bps]
+        if self.cfg.snr_features:
+            columns += [s.snr_db, s.elevation_deg]
+        columns.append(s.active.astype(np.float64))
+        raw = np.stack([np.asarray(c, dtype=np.float64) for c in columns], axis=1)
+        raw = np.nan_to_num(raw, nan=0.0, posinf=0.0, neginf=0.0) / self._scale
+        out = np.zeros((self.cfg.max_paths, len(self.per_path)), dtype=np.float64)
+        k = min(n, self.cfg.max_paths)
+        out[:k] = raw[:k]
+        out[k:, :] = 0.0
+        np.clip(out, self._frame_low, self._frame_high, out=out)
+        return out.reshape(-1).astype(np.float32)

@@ -1,0 +1,56 @@
+"""``leogym/LeoJoint-v0``: the agent controls congestion windows and scheduling at once."""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+
+from leogym.envs.actions import DISCRETE_FACTORS
+from leogym.envs.cc_env import LeoCCEnv
+from leogym.envs.scheduler_env import LeoSchedulerEnv
+
+__all__ = ["LeoJointEnv"]
+
+
+class LeoJointEnv(LeoCCEnv, LeoSchedulerEnv):
+    """Joint multipath congestion control and scheduling over an ns-3 LEO scenario.
+
+    ## Description
+    ``leogym/LeoCC-v0`` and ``leogym/LeoScheduler-v0`` at once: every ``step_ms`` the agent
+    rescales each path's congestion window (or pacing rate) and reweights the scheduler.
+
+    ## Action Space
+    ``continuous``: ``Box(-1, 1, (2·max_paths,), float32)``: the first ``max_paths`` entries are
+    the CC actions of ``LeoCC-v0``, the last ``max_paths`` the weight actions of
+    ``LeoScheduler-v0``. ``discrete``: ``MultiDiscrete([5]*max_paths + [max_paths])``: per-path
+    cwnd factors, then the path for new data.
+
+    ## Observation Space, Rewards, Starting State, Episode End
+    As ``leogym/LeoCC-v0``.
+
+    ## Arguments
+    As ``leogym/LeoCC-v0``, with defaults ``cc="external"`` and ``scheduler="external"``.
+
+    ## Version History
+    * v0: initial release.
+    """
+
+    default_cc = "external"
+    default_scheduler = "external"
+
+    def _make_action_space(self) -> spaces.Space:
+        n = self.config.observation.max_paths
+        if self.config.action_mode == "discrete":
+            return spaces.MultiDiscrete([len(DISCRETE_FACTORS)] * n + [n])
+        return spaces.Box(-1.0, 1.0, shape=(2 * n,), dtype=np.float32)
+
+    def _reset_controls(self) -> None:
+        LeoCCEnv._reset_controls(self)
+        LeoSchedulerEnv._reset_controls(self)
+
+    def _apply_action(self, action: np.ndarray) -> None:
+        n = self.config.observation.max_paths
+        LeoCCEnv._apply_action(self, action[:n])
+        if self.agent_controls_scheduler:
+            sched = action[n:] if self.config.action_mode == "continuous" else action[n]
+            self._apply_scheduler_action(np.asarray(sched))

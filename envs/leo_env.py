@@ -1,0 +1,272 @@
+"""The shared machinery of leogym's envs: episode lifecycle, native stepping, observations,
+rewards and info. Concrete envs (:mod:`~leogym.envs.cc_env`, :mod:`~leogym.envs.scheduler_env`,
+:mod:`~leogym.envs.joint_env`) only define their action spaces and how actions are applied.
+
+The native ns-3 simulation is created in :meth:`LeoEnv.reset`, never in ``__init__``, so envs can
+be constructed in a parent process (for space inspection) and stepped in worker processes.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, ClassVar
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from leogym.envs.actions import check_action
+from leogym.envs.config import EnvConfig
+from leogym.envs.features import FeatureTable, PathSignals
+from leogym.envs.oracle import TimelineOracle
+from leogym.envs.rewards import RewardWeights, StepMetrics, get_reward
+
+__all__ = ["LeoEnv"]
+
+_MAX_SEED = 2**31 - 2
+
+
+class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
+    """Base class; use :class:`LeoCCEnv`, :class:`LeoSchedulerEnv` or :class:`LeoJointEnv`."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
+    #: Defaults that differ per env: which controls the agent owns.
+    default_cc: ClassVar[str] = "external"
+    default_scheduler: ClassVar[str] = "minrtt"
+
+    def __init__(self, render_mode: str | None = None, **kwargs: Any) -> None:
+        if render_mode is not None:
+            raise ValueError(f"render_mode: leogym envs do not render (got {render_mode!r})")
+        kwargs.setdefault("cc", self.default_cc)
+        kwargs.setdefault("scheduler", self.default_scheduler)
+        scenario = kwargs.pop("scenario", "tiny")
+        reward = kwargs.pop("reward", "aurora")
+        custom_reward = reward if callable(reward) and not isinstance(reward, str) else None
+        if custom_reward is not None:
+            reward = {"name": getattr(custom_reward, "__name__", "custom")}
+        self.config = EnvConfig.from_kwargs(scenario=None, reward=reward, **kwargs)
+        self._reward_fn = custom_reward or get_reward(self.config.reward.name)
+
+        from leogym.scenario import load_scenario
+
+        self.scenario = load_scenario(scenario)
+        self.config.scenario = self.scenario
+        rc = self.config.reward
+        self._weights = RewardWeights(rc.throughput, rc.delay, rc.loss, rc.scale)
+        self.n_paths = len(self.scenario.paths)
+        if self.n_paths > self.config.observation.max_paths:
+            raise ValueError(
+                f"env.observation.max_paths: the scenario has {self.n_paths} paths, more than "
+                f"max_paths={self.config.observation.max_paths}"
+            )
+        self.step_s = self.config.step_ms / 1000.0
+        self.max_steps = int(round(self.config.episode_s / self.step_s))
+        self.features = FeatureTable(self.config.observation)
+        self.observation_space = spaces.Box(
+            low=self.features.low, high=self.features.high, dtype=np.float32
+        )
+        self.action_space = self._make_action_space()
+        self._sim = None
+        self._oracle: TimelineOracle | None = None
+        self._frames: deque[np.ndarray] = deque(maxlen=self.config.observation.history)
+        self._steps = 0
+        self._packet_bytes = int(self.scenario.traffic.packet_bytes)
+
+    # ------------------------------------------------------------------ subclass hooks
+    def _make_action_space(self) -> spaces.Space:
+        raise NotImplementedError
+
+    def _apply_action(self, action: np.ndarray) -> None:
+        raise NotImplementedError
+
+    def _reset_controls(self) -> None:
+        """Initialise the agent-owned controls at the start of an episode."""
+
+    # ------------------------------------------------------------------ public API
+    @property
+    def feature_names(self) -> list[str]:
+        """Name and unit of every observation entry, in order."""
+        return self.features.names
+
+    @property
+    def agent_controls_cc(self) -> bool:
+        return self.config.cc == "external"
+
+    @property
+    def agent_controls_scheduler(self) -> bool:
+        return self.config.scheduler == "external"
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        self._close_sim()
+        from leogym.native import core
+        from leogym.scenario import build_timeline, sample_scenario
+
+        episode_seed = int(self.np_random.integers(1, _MAX_SEED))
+        scenario = self.scenario
+        if self.config.sample_scenarios:
+            scenario = sample_scenario(scenario, self.np_random)
+        self.episode_scenario = scenario
+        self.timeline = build_timeline(scenario, seed=episode_seed)
+        self._oracle = TimelineOracle(self.timeline)
+        native_cfg = self._native_config(scenario, episode_seed)
+        try:
+            self._sim = core().Simulation(native_cfg, self.timeline.to_native())
+        except RuntimeError as exc:
+            if "one" in str(exc).lower() and "simulation" in str(exc).lower():
+                raise RuntimeError(
+                    f"{exc}. ns-3 allows one simulator per process: step several leogym envs "
+                    "in subprocesses (gymnasium AsyncVectorEnv or SB3 SubprocVecEnv)"
+                ) from exc
+            raise
+        self._steps = 0
+        self._min_rtt = np.inf
+        self._reset_controls()
+        frame = self._frame(self._zero_measurements(), 0.0)
+        self._frames.clear()
+        blank = np.zeros_like(frame)
+        for _ in range(self.config.observation.history - 1):
+            self._frames.append(blank)
+        self._frames.append(frame)
+        return self._observation(), {"sim_time_s": 0.0, "episode_seed": episode_seed}
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if self._sim is None:
+            raise RuntimeError("call reset() before step()")
+        checked = check_action(self.action_space, action)
+        self._apply_action(checked)
+        t0 = float(self._sim.now)
+        m = self._sim.step(self.step_s)
+        t1 = float(self._sim.now)
+        self._steps += 1
+        self._last = m
+        self._frames.append(self._frame(m, t1))
+        metrics = self._step_metrics(m, t0, t1)
+        reward = float(self._reward_fn(metrics, self._weights))
+        if not np.isfinite(reward):
+            raise FloatingPointError(f"reward is not finite ({reward}); metrics: {metrics}")
+        terminated = bool(np.asarray(m["completed"]).item())
+        truncated = (not terminated) and self._steps >= self.max_steps
+        info = self._info(m, metrics, t0, t1)
+        return self._observation(), reward, terminated, truncated, info
+
+    def close(self) -> None:
+        self._close_sim()
+        super().close()
+
+    # ------------------------------------------------------------------ internals
+    def _close_sim(self) -> None:
+        if self._sim is not None:
+            try:
+                self._sim.close()
+            finally:
+                self._sim = None
+
+    def _native_config(self, scenario: Any, episode_seed: int) -> dict[str, Any]:
+        """The native Simulation's config dict (see docs/architecture.md)."""
+        from leogym.envs.native_config import native_config
+
+        return native_config(self.config, scenario, episode_seed)
+
+    def _zero_measurements(self) -> dict[str, np.ndarray]:
+        z = np.zeros(self.n_paths)
+        return {
+            "cwnd_bytes": z,
+            "bytes_in_flight": z,
+            "srtt_s": z,
+            "min_rtt_s": z,
+            "rttvar_s": z,
+            "delivery_rate_bps": z,
+            "lost_packets": z,
+            "sent_packets": z,
+            "path_state": z,
+        }
+
+    def _frame(self, m: dict[str, np.ndarray], t: float) -> np.ndarray:
+        assert self._oracle is not None
+        oracle = self._oracle
+        tth = oracle.time_to_handover(t)
+        jitter = self.config.observation.handover_jitter_s
+        if jitter > 0:
+            tth = np.maximum(tth + self.np_random.normal(0.0, jitter, size=tth.shape), 0.0)
+        rtt_after, cap_after = oracle.after_handover(t)
+        sent = np.asarray(m.get("sent_packets", np.zeros(self.n_paths)), dtype=np.float64)
+        lost = np.asarray(m["lost_packets"], dtype=np.float64)
+        loss_rate = np.divide(lost, sent, out=np.zeros_like(lost), where=sent > 0)
+        state = np.asarray(m.get("path_state", np.zeros(self.n_paths)))
+        signals = PathSignals(
+            cwnd_packets=np.asarray(m["cwnd_bytes"], dtype=np.float64) / self._packet_bytes,
+            inflight_packets=np.asarray(m["bytes_in_flight"], dtype=np.float64) / self._packet_bytes,
+            srtt_s=np.asarray(m["srtt_s"], dtype=np.float64),
+            min_rtt_s=np.asarray(m["min_rtt_s"], dtype=np.float64),
+            rttvar_s=np.asarray(m["rttvar_s"], dtype=np.float64),
+            delivery_rate_bps=np.asarray(m["delivery_rate_bps"], dtype=np.float64),
+            loss_rate=np.clip(loss_rate, 0.0, 1.0),
+            time_to_handover_s=tth,
+            rtt_after_handover_s=rtt_after,
+            capacity_after_handover_bps=cap_after,
+            snr_db=oracle.snr_db(t),
+            elevation_deg=oracle.elevation_deg(t),
+            active=(state == 0),
+        )
+        return self.features.frame(signals)
+
+    def _observation(self) -> np.ndarray:
+        return np.concatenate(list(self._frames)).astype(np.float32)
+
+    def _step_metrics(self, m: dict[str, np.ndarray], t0: float, t1: float) -> StepMetrics:
+        dt = max(t1 - t0, 1e-9)
+        goodput_bps = float(np.asarray(m["goodput_bytes"]).item()) * 8.0 / dt
+        delivered = np.asarray(m["delivered_bytes"], dtype=np.float64)
+        srtt = np.asarray(m["srtt_s"], dtype=np.float64)
+        valid = srtt > 0
+        if delivered[valid].sum() > 0:
+            delay = float(np.average(srtt[valid], weights=delivered[valid]))
+        elif valid.any():
+            delay = float(srtt[valid].mean())
+        else:
+            delay = 0.0
+        min_rtt = np.asarray(m["min_rtt_s"], dtype=np.float64)
+        if (min_rtt > 0).any():
+            self._min_rtt = min(self._min_rtt, float(min_rtt[min_rtt > 0].min()))
+        sent = float(np.sum(m.get("sent_packets", 0)))
+        lost = float(np.sum(m["lost_packets"]))
+        assert self._oracle is not None
+        capacity = float(self._oracle.capacity(0.5 * (t0 + t1)).sum())
+        return StepMetrics(
+            goodput_bps=goodput_bps,
+            delay_s=delay,
+            min_delay_s=self._min_rtt if np.isfinite(self._min_rtt) else 0.0,
+            loss_rate=min(lost / sent, 1.0) if sent > 0 else 0.0,
+            capacity_bps=capacity,
+            step_s=dt,
+        )
+
+    def _info(
+        self, m: dict[str, np.ndarray], metrics: StepMetrics, t0: float, t1: float
+    ) -> dict[str, Any]:
+        assert self._oracle is not None
+        handovers = self._oracle.handovers_between(t0, t1)
+        return {
+            "sim_time_s": t1,
+            "goodput_bps": metrics.goodput_bps,
+            "delay_s": metrics.delay_s,
+            "loss_rate": metrics.loss_rate,
+            "capacity_bps": metrics.capacity_bps,
+            "rtt_s": np.asarray(m["srtt_s"], dtype=np.float64).copy(),
+            "cwnd_bytes": np.asarray(m["cwnd_bytes"], dtype=np.float64).copy(),
+            "delivered_bytes": np.asarray(m["delivered_bytes"], dtype=np.float64).copy(),
+            "losses": {
+                "outage": np.asarray(m["drops_outage"], dtype=np.int64).copy(),
+                "random": np.asarray(m["drops_random"], dtype=np.int64).copy(),
+                "overflow": np.asarray(m["drops_overflow"], dtype=np.int64).copy(),
+                "detected": np.asarray(m["lost_packets"], dtype=np.int64).copy(),
+            },
+            "handover_paths": np.array([p for p, _ in handovers], dtype=np.int64),
+            "handover_times_s": np.array([t for _, t in handovers], dtype=np.float64),
+            "reorder_buffer_bytes": float(np.asarray(m["reorder_buffer_bytes"]).item()),
+            "hol_delay_s": float(np.asarray(m["hol_delay_s"]).item()),
+            "completion_time_s": float(np.asarray(m["completion_time_s"]).item()),
+        }

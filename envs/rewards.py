@@ -1,0 +1,121 @@
+"""Reward functions: pure Python over the metrics measured in one env step.
+
+A reward is any callable ``(metrics: StepMetrics, weights: RewardWeights) -> float``. Changing a
+reward needs no rebuild: the native core only measures. Register new ones with
+:func:`register_reward` or pass a callable as ``reward=`` to the env.
+
+The default, ``"aurora"``, is the linear throughput/latency/loss utility of Aurora
+(Jay et al., "A Deep Reinforcement Learning Perspective on Internet Congestion Control",
+ICML 2019, §4: ``r = 10·throughput − 1000·latency − 2000·loss``), with throughput taken in Mbit/s
+of in-order goodput rather than packets/s, and a ``scale`` factor so that a good step on a tens-of-
+Mbit/s LEO path scores O(1).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+__all__ = [
+    "RewardWeights",
+    "StepMetrics",
+    "RewardFn",
+    "aurora_reward",
+    "goodput_reward",
+    "power_reward",
+    "get_reward",
+    "register_reward",
+    "REWARDS",
+]
+
+
+@dataclass(frozen=True)
+class StepMetrics:
+    """What one env step measured, in SI units.
+
+    :param goodput_bps: in-order bytes delivered to the application during the step, in bit/s.
+    :param delay_s: mean round-trip time over the step, weighted by each path's delivered bytes.
+    :param min_delay_s: smallest RTT seen on any active path so far (the propagation floor).
+    :param loss_rate: packets declared lost / packets sent during the step (0 if none sent).
+    :param capacity_bps: sum of the active paths' link capacities during the step (oracle value,
+        from the timeline; used only by normalised rewards).
+    :param step_s: step length in seconds.
+    """
+
+    goodput_bps: float
+    delay_s: float
+    min_delay_s: float
+    loss_rate: float
+    capacity_bps: float
+    step_s: float
+
+
+@dataclass(frozen=True)
+class RewardWeights:
+    """Weights of the reward terms (Aurora's defaults: 10, 1000, 2000) and an overall scale."""
+
+    throughput: float = 10.0
+    delay: float = 1000.0
+    loss: float = 2000.0
+    scale: float = 0.01
+
+    def __post_init__(self) -> None:
+        for name in ("throughput", "delay", "loss", "scale"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise ValueError(f"reward.{name}: must be a finite number (got {value!r})")
+
+
+RewardFn = Callable[[StepMetrics, RewardWeights], float]
+
+
+def aurora_reward(m: StepMetrics, w: RewardWeights) -> float:
+    """``scale · (w_thr·goodput[Mbit/s] − w_delay·(delay − min_delay)[s] − w_loss·loss_rate)``.
+
+    The latency term uses queueing delay (RTT above the propagation floor), so that a long
+    propagation path is not punished for geometry the sender cannot change.
+    """
+    queueing = max(0.0, m.delay_s - m.min_delay_s) if m.min_delay_s > 0 else 0.0
+    return w.scale * (
+        w.throughput * m.goodput_bps / 1e6 - w.delay * queueing - w.loss * m.loss_rate
+    )
+
+
+def goodput_reward(m: StepMetrics, w: RewardWeights) -> float:
+    """Goodput as a fraction of the available capacity, minus the weighted loss rate."""
+    utilisation = m.goodput_bps / m.capacity_bps if m.capacity_bps > 0 else 0.0
+    return w.scale * 100.0 * utilisation - w.scale * w.loss * m.loss_rate
+
+
+def power_reward(m: StepMetrics, w: RewardWeights) -> float:
+    """Kleinrock's power in log form: ``log(goodput) − log(delay)`` (Mbit/s and s)."""
+    goodput = max(m.goodput_bps / 1e6, 1e-3)
+    delay = max(m.delay_s, 1e-3)
+    return math.log(goodput) - math.log(delay) - w.scale * w.loss * m.loss_rate
+
+
+REWARDS: dict[str, RewardFn] = {
+    "aurora": aurora_reward,
+    "goodput": goodput_reward,
+    "power": power_reward,
+}
+
+
+def register_reward(name: str, fn: RewardFn) -> None:
+    """Make ``fn`` available as ``reward=name`` in every env."""
+    if not callable(fn):
+        raise TypeError(f"reward {name!r} must be callable")
+    REWARDS[name] = fn
+
+
+def get_reward(name_or_fn: str | RewardFn) -> RewardFn:
+    """Resolve a reward by name (or pass a callable through)."""
+    if callable(name_or_fn):
+        return name_or_fn
+    try:
+        return REWARDS[name_or_fn]
+    except KeyError:
+        raise ValueError(
+            f"reward.name: unknown reward {name_or_fn!r}; known: {sorted(REWARDS)}"
+        ) from None

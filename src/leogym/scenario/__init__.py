@@ -1,0 +1,63 @@
+"""Scenario layer: configs, orbital geometry, link budget, handovers, and the fast timeline API.
+
+Typical use::
+
+    from leogym.scenario import load_scenario, sample_scenario, build_timeline
+
+    cfg = load_scenario("default")                      # conf/scenario/default.yaml
+    episode = sample_scenario(cfg, np.random.default_rng(7))
+    timeline = build_timeline(episode, seed=7)          # per-path arrays, no packets
+    paths = timeline.to_native()                        # what leogym._core.Simulation takes
+
+See docs/scenario.md for the models and the config reference.
+"""
+
+from __future__ import annotations
+
+from leogym.scenario.config import (
+    ConstellationConfig,
+    CrossTrafficConfig,
+    GroundStationConfig,
+    HandoverConfig,
+    IslConfig,
+    LinkBudgetConfig,
+    PathConfig,
+    QueueConfig,
+    RainConfig,
+    SamplingConfig,
+    SatellitePathConfig,
+    ScenarioConfig,
+    TerminalConfig,
+    TerrestrialPathConfig,
+    TrafficConfig,
+)
+from leogym.scenario.errors import ScenarioConfigError
+from leogym.scenario.loader import available_scenarios, load_scenario
+from leogym.scenario.sampling import sample_scenario
+from leogym.scenario.timeline import HandoverForecast, PathTimeline, Timeline, build_timeline
+
+__all__ = [
+    "ConstellationConfig",
+    "CrossTrafficConfig",
+    "GroundStationConfig",
+    "HandoverConfig",
+    "HandoverForecast",
+    "IslConfig",
+    "LinkBudgetConfig",
+    "PathConfig",
+    "PathTimeline",
+    "QueueConfig",
+    "RainConfig",
+    "SamplingConfig",
+    "SatellitePathConfig",
+    "ScenarioConfig",
+    "ScenarioConfigError",
+    "TerminalConfig",
+    "TerrestrialPathConfig",
+    "Timeline",
+    "TrafficConfig",
+    "available_scenarios",
+    "build_timeline",
+    "load_scenario",
+    "sample_scenario",
+]

@@ -1,0 +1,185 @@
+"""Load a :class:`ScenarioConfig` from a name, a YAML file, a mapping or a DictConfig.
+
+Names refer to the YAML files of the Hydra group ``conf/scenario/`` shipped in the package
+``leogym.conf`` (found with :mod:`importlib.resources`, so it works from a source tree, an
+editable install and a wheel). A YAML file or mapping holds only the fields that differ from the
+dataclass defaults; unknown keys and wrong types are errors naming the field path. A top-level
+``defaults`` list (Hydra) is ignored.
+
+Relative file names inside a YAML file (TLE, traces) are taken relative to that file's folder;
+in a mapping they are relative to the working directory.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import math
+import types
+import typing
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any, Union
+
+from omegaconf import DictConfig, OmegaConf
+
+from leogym.scenario.config import ScenarioConfig
+from leogym.scenario.errors import ScenarioConfigError, field_error
+
+__all__ = ["load_scenario", "available_scenarios", "scenario_from_dict"]
+
+ROOT = "scenario"
+_GROUP = "scenario"
+
+
+def _conf_dir() -> Path:
+    return Path(str(resources.files("leogym.conf").joinpath(_GROUP)))
+
+
+def available_scenarios() -> list[str]:
+    """Names of the scenarios shipped in ``conf/scenario/``."""
+    folder = _conf_dir()
+    if not folder.is_dir():
+        return []
+    return sorted(p.stem for p in folder.glob("*.yaml"))
+
+
+def _convert(tp: Any, value: Any, path: str) -> Any:
+    origin = typing.get_origin(tp)
+    if origin is Union or origin is types.UnionType:
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        if value is None:
+            return None
+        return _convert(args[0], value, path)
+    if origin is list:
+        if not isinstance(value, (list, tuple)):
+            raise field_error(path, "must be a list", value)
+        (elem,) = typing.get_args(tp)
+        return [_convert(elem, v, f"{path}[{i}]") for i, v in enumerate(value)]
+    if dataclasses.is_dataclass(tp):
+        return _to_dataclass(tp, value, path)
+    if value is None:
+        raise field_error(path, "must not be null", value)
+    if tp is bool:
+        if not isinstance(value, bool):
+            raise field_error(path, "must be true or false", value)
+        return value
+    if tp is int:
+        if isinstance(value, bool):
+            raise field_error(path, "must be an integer", value)
+        if isinstance(value, int):
+            return value
+        if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+            return int(value)
+        raise field_error(path, "must be an integer", value)
+    if tp is float:
+        if isinstance(value, bool):
+            raise field_error(path, "must be a number", value)
+        if isinstance(value, (int, float)):
+            return float(value)
+        if isinstance(value, str):
+            try:
+                return float(value)
+            except ValueError:
+                pass
+        raise field_error(path, "must be a number", value)
+    if tp is str:
+        if not isinstance(value, str):
+            raise field_error(path, "must be a string", value)
+        return value
+    raise ScenarioConfigError(path, f"unsupported field type {tp!r}")  # pragma: no cover
+
+
+def _to_dataclass(cls: type, data: Any, path: str) -> Any:
+    if isinstance(data, cls):
+        return copy.deepcopy(data)
+    if not isinstance(data, Mapping):
+        raise field_error(path, f"must be a mapping of {cls.__name__} fields", data)
+    hints = typing.get_type_hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    for key in data:
+        if key not in fields:
+            valid = ", ".join(fields)
+            raise ScenarioConfigError(f"{path}.{key}", f"unknown key (valid keys: {valid})")
+    kwargs = {name: _convert(hints[name], data[name], f"{path}.{name}") for name in data}
+    return cls(**kwargs)
+
+
+def scenario_from_dict(data: Mapping[str, Any]) -> ScenarioConfig:
+    """Build a :class:`ScenarioConfig` from a (partial) mapping, without validating it.
+
+    :param data: fields that differ from the defaults; nested mappings for nested configs.
+    :raises ScenarioConfigError: unknown key or wrong type, naming the field.
+    """
+    body = {k: v for k, v in data.items() if k != "defaults"}
+    return _to_dataclass(ScenarioConfig, body, ROOT)
+
+
+def _rebase_files(cfg: ScenarioConfig, base: Path) -> None:
+    def fix(name: str | None) -> str | None:
+        if not name:
+            return name
+        p = Path(name).expanduser()
+        return str(p if p.is_absolute() else (base / p))
+
+    cfg.constellation.tle_file = fix(cfg.constellation.tle_file)
+    for path in cfg.paths:
+        path.terrestrial.trace_down = fix(path.terrestrial.trace_down)
+        path.terrestrial.trace_up = fix(path.terrestrial.trace_up)
+    cfg.sampling.trace_choices = [str(fix(f)) for f in cfg.sampling.trace_choices]
+
+
+def _load_yaml(file: Path) -> ScenarioConfig:
+    try:
+        raw = OmegaConf.to_container(OmegaConf.load(file), resolve=True)
+    except Exception as exc:  # noqa: BLE001 - yaml/omegaconf raise many types
+        raise ScenarioConfigError(ROOT, f"cannot read {str(file)!r}: {exc}") from exc
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, Mapping):
+        raise ScenarioConfigError(ROOT, f"{str(file)!r} must hold a mapping")
+    cfg = scenario_from_dict(raw)  # type: ignore[arg-type]
+    _rebase_files(cfg, file.parent)
+    return cfg
+
+
+def load_scenario(
+    source: str | Path | Mapping[str, Any] | DictConfig | ScenarioConfig,
+    validate: bool = True,
+) -> ScenarioConfig:
+    """Load and validate a scenario.
+
+    :param source: a scenario name from ``conf/scenario/`` (see :func:`available_scenarios`),
+        a path to a YAML file, a mapping or ``DictConfig`` of fields, or a ``ScenarioConfig``
+        (copied).
+    :param validate: run :meth:`ScenarioConfig.validate` (default).
+    :return: a new config object.
+    :raises ScenarioConfigError: unknown name, unreadable file, unknown key, wrong type, or any
+        validation error, naming the field path.
+    """
+    if isinstance(source, ScenarioConfig):
+        cfg = copy.deepcopy(source)
+    elif isinstance(source, DictConfig):
+        container = OmegaConf.to_container(source, resolve=True)
+        cfg = scenario_from_dict(container)  # type: ignore[arg-type]
+    elif isinstance(source, Mapping):
+        cfg = scenario_from_dict(source)
+    elif isinstance(source, (str, Path)):
+        text = str(source)
+        as_path = Path(text).expanduser()
+        if as_path.suffix in (".yaml", ".yml") or as_path.is_file():
+            if not as_path.is_file():
+                raise ScenarioConfigError(ROOT, f"scenario file not found: {text!r}")
+            cfg = _load_yaml(as_path)
+        else:
+            file = _conf_dir() / f"{text}.yaml"
+            if not file.is_file():
+                known = ", ".join(available_scenarios()) or "none"
+                raise ScenarioConfigError(ROOT, f"unknown scenario {text!r} (known: {known})")
+            cfg = _load_yaml(file)
+    else:
+        raise ScenarioConfigError(ROOT, f"cannot load a scenario from {type(source).__name__}")
+    if validate:
+        cfg.validate()
+    return cfg

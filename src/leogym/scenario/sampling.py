@@ -1,0 +1,80 @@
+"""Per-episode scenario sampling: a pure function of the config and a NumPy ``Generator``.
+
+:func:`sample_scenario` draws, in a fixed order, every quantity the config's ``sampling``
+section randomises (uniform ranges, uniform choices) and returns a new config with the draws
+filled in. The input config is not modified; the same generator state gives the same config.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+
+from leogym.scenario.config import ScenarioConfig
+
+__all__ = ["sample_scenario"]
+
+
+def _uniform(rng: np.random.Generator, bounds: list[float]) -> float | None:
+    if len(bounds) != 2:
+        return None
+    return float(rng.uniform(bounds[0], bounds[1])) if bounds[1] > bounds[0] else float(bounds[0])
+
+
+def _choice(rng: np.random.Generator, values: list) -> object | None:
+    if not values:
+        return None
+    return values[int(rng.integers(len(values)))]
+
+
+def sample_scenario(cfg: ScenarioConfig, rng: np.random.Generator) -> ScenarioConfig:
+    """Draw one episode's scenario from the distributions in ``cfg.sampling``.
+
+    Sampled (each only when its range/choice list is non-empty): ``orbit_offset_s``,
+    ``epoch_utc_s``, terminal latitude and longitude, the trace file and start offset of every
+    trace-driven terrestrial path, the loss of satellite and terrestrial paths (both
+    directions), and rain (with probability ``rain_probability`` the episode has a Markov rain
+    process, with a specific attenuation drawn from ``rain_attenuation_db_km``).
+
+    :param cfg: a validated scenario.
+    :param rng: the generator (e.g. the env's ``np_random``); consumed in a fixed order.
+    :return: a new, validated config.
+    """
+    out = copy.deepcopy(cfg)
+    s = cfg.sampling
+    value = _uniform(rng, s.orbit_offset_s)
+    if value is not None:
+        out.orbit_offset_s = value
+    value = _uniform(rng, s.epoch_utc_s)
+    if value is not None:
+        out.epoch_utc_s = min(value, np.nextafter(86400.0, 0.0))
+    value = _uniform(rng, s.terminal_lat_deg)
+    if value is not None:
+        out.terminal.lat_deg = value
+    value = _uniform(rng, s.terminal_lon_deg)
+    if value is not None:
+        out.terminal.lon_deg = value
+    for path in out.paths:
+        if path.kind == "terrestrial" and path.terrestrial.capacity == "trace":
+            trace = _choice(rng, s.trace_choices)
+            if trace is not None:
+                path.terrestrial.trace_down = str(trace)
+            offset = _uniform(rng, s.trace_offset_s)
+            if offset is not None:
+                path.terrestrial.trace_offset_s = offset
+        choices = (
+            s.satellite_loss_choices if path.kind == "satellite" else s.terrestrial_loss_choices
+        )
+        loss = _choice(rng, choices)
+        if loss is not None:
+            path.loss_down = path.loss_up = float(loss)  # type: ignore[arg-type]
+    if s.rain_probability > 0:
+        if rng.random() < s.rain_probability:
+            out.rain.mode = "markov"
+            value = _uniform(rng, s.rain_attenuation_db_km)
+            if value is not None:
+                out.rain.specific_attenuation_db_km = value
+        else:
+            out.rain.mode = "off"
+    return out.validate()
