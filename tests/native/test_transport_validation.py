@@ -102,3 +102,27 @@ def test_newreno_follows_the_mathis_model(lossy_results: dict[str, float]) -> No
     # Per-ACK growth with one ACK per two packets halves the additive increase, which scales
     # the model by sqrt(1/2) (Mathis et al. 1997, section 2.2, delayed ACKs).
     assert lossy_results["nr_per_ack"] == pytest.approx(model * math.sqrt(0.5), rel=0.20)
+
+
+@pytest.mark.parametrize("loss", [0.0, 0.01])
+def test_bbr_fills_the_pipe_without_a_standing_queue(core: ModuleType, loss: float) -> None:
+    """BBR v1 (Cardwell et al., ACM Queue 2016): it paces at the bottleneck rate and keeps
+    about one BDP in flight, so the RTT stays near the propagation RTT (a loss-based CC fills
+    the drop-tail queue instead), and random loss does not cut its rate (their Fig. 8 keeps
+    throughput at 1 % loss, where loss-based CCs collapse)."""
+    path = make_path(21.0, rate_bps=20e6, delay_s=0.05, queue_packets=166, loss=loss,
+                     loss_up=0.0)
+    sim = core.Simulation({"cc": "bbr", "packet_bytes": PACKET}, [path])
+    try:
+        steps = [sim.step(1.0) for _ in range(20)]
+    finally:
+        sim.close()
+    late = steps[8:]
+    goodput = sum(int(m["goodput_bytes"]) for m in late) * 8 / len(late)
+    srtt = float(np.mean([m["srtt_s"][0] for m in late]))
+    assert goodput > 0.9 * 20e6 * (PACKET - 17) / 1500
+    # Propagation RTT 0.1 s; a full 166-packet queue would add 0.1 s more.
+    assert srtt < 0.125
+    if loss > 0:
+        cubic = ours(core, path, 20, 1, "cubic")
+        assert goodput > 5 * cubic
