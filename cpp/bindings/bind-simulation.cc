@@ -199,9 +199,9 @@ ConfigFromDict(py::handle config)
         else if (key == "start_s")
         {
             c.startS = ToDouble(v, f);
-            if (!std::isfinite(c.startS) || c.startS < 0)
+            if (!std::isfinite(c.startS) || c.startS < 0 || c.startS > 1e6)
             {
-                throw std::invalid_argument(f + ": must be finite and >= 0");
+                throw std::invalid_argument(f + ": must be in [0, 1e6] seconds");
             }
         }
         else if (key == "subflow_paths")
@@ -345,9 +345,9 @@ class PySimulation
     py::dict Step(double dtS)
     {
         Check();
-        if (!std::isfinite(dtS) || dtS <= 0)
+        if (!std::isfinite(dtS) || dtS <= 0 || dtS > 1e6)
         {
-            throw std::invalid_argument("dt_s: must be finite and > 0");
+            throw std::invalid_argument("dt_s: must be in (0, 1e6] seconds");
         }
         {
             py::gil_scoped_release release;
