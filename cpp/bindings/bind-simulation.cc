@@ -512,8 +512,8 @@ LEOGYM_REGISTER_BINDINGS(simulation)
 {
     py::class_<PySimulation>(m,
                              "Simulation",
-                             R"doc(One packet-level simulation: LEO paths, a multipath QUIC-like connection
-(server -> client bulk or file transfer), cross traffic, per-step measurements.
+                             R"doc(One packet-level simulation: LEO paths, a multipath QUIC-like
+connection (server -> client bulk or file transfer), cross traffic, per-step measurements.
 
 ns-3 runs one simulation per process: creating a second one while this one is open raises
 RuntimeError. ``close()`` (idempotent, also on ``with`` exit) destroys the simulator.
