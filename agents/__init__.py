@@ -1,1 +1,41 @@
-"""leogym.agents"""
+"""leogym.agents: training and evaluation under Hydra, and the benchmark (the main job).
+
+Apps (console scripts; also ``python -m leogym.agents.<app>``):
+
+* ``leogym-train`` (:mod:`~leogym.agents.train`): SB3 agents on any leogym env.
+* ``leogym-eval`` (:mod:`~leogym.agents.evaluate`): agents and baselines over scenarios × seeds.
+* ``leogym-run`` (:mod:`~leogym.agents.benchmark`): train PPO, evaluate against the paper
+  baselines, print a leaderboard.
+
+Programmatic use goes through the same functions::
+
+    from leogym.agents import compose, train, evaluate
+    cfg = compose("train", ["scenario=tiny", "train.total_timesteps=512"])
+    result = train(cfg, "runs/my-run")
+
+Importing this package is cheap: SB3 and torch load when training or evaluation starts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["compose", "evaluate", "load_results", "load_traces", "run_benchmark", "train"]
+
+_LAZY = {
+    "compose": ("leogym.agents.app", "compose"),
+    "train": ("leogym.agents.train", "train"),
+    "evaluate": ("leogym.agents.evaluate", "evaluate"),
+    "run_benchmark": ("leogym.agents.benchmark", "run_benchmark"),
+    "load_results": ("leogym.agents.results", "load_results"),
+    "load_traces": ("leogym.agents.results", "load_traces"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        module, attr = _LAZY[name]
+        return getattr(importlib.import_module(module), attr)
+    raise AttributeError(f"module 'leogym.agents' has no attribute {name!r}")

@@ -70,7 +70,7 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         self._oracle: TimelineOracle | None = None
         self._frames: deque[np.ndarray] = deque(maxlen=self.config.observation.history)
         self._steps = 0
-        self._packet_bytes = int(self._scenario_value("packet_bytes", 1200))
+        self._packet_bytes = int(self.scenario.traffic.packet_bytes)
 
     # ------------------------------------------------------------------ subclass hooks
     def _make_action_space(self) -> spaces.Space:
@@ -163,12 +163,6 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
                 self._sim.close()
             finally:
                 self._sim = None
-
-    def _scenario_value(self, name: str, default: Any) -> Any:
-        for holder in (self.scenario, getattr(self.scenario, "traffic", None)):
-            if holder is not None and hasattr(holder, name):
-                return getattr(holder, name)
-        return default
 
     def _native_config(self, scenario: Any, episode_seed: int) -> dict[str, Any]:
         """The native Simulation's config dict (see docs/architecture.md)."""

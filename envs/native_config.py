@@ -10,7 +10,7 @@ from typing import Any
 
 from leogym.envs.config import EnvConfig
 
-__all__ = ["native_config", "split_cc"]
+__all__ = ["native_config", "split_cc", "cross_traffic"]
 
 
 def split_cc(cc: str) -> tuple[str, bool]:
@@ -38,5 +38,30 @@ def native_config(cfg: EnvConfig, scenario: Any, episode_seed: int) -> dict[str,
         "scheduler": cfg.scheduler,
         "scheduler_params": {k: float(v) for k, v in cfg.scheduler_params.items()},
         "cc_target": cfg.cc_target,
-        **scenario.native_transport_config(),
+        "packet_bytes": int(scenario.traffic.packet_bytes),
+        "workload": scenario.traffic.workload,
+        "file_bytes": int(scenario.traffic.file_bytes),
+        "start_s": float(scenario.traffic.start_s),
+        "cross_traffic": cross_traffic(scenario),
     }
+
+
+def cross_traffic(scenario: Any) -> list[dict[str, Any]]:
+    """The scenario's cross traffic as the native core's list of flow dicts.
+
+    ``count`` flows of a kind become ``count`` separate native flows.
+    """
+    flows: list[dict[str, Any]] = []
+    for ct in scenario.traffic.cross_traffic:
+        spec: dict[str, Any] = {
+            "kind": ct.kind,
+            "path": int(ct.path),
+            "direction": ct.direction,
+            "start_s": float(ct.start_s),
+        }
+        if ct.stop_s is not None:
+            spec["stop_s"] = float(ct.stop_s)
+        if ct.kind == "udp_onoff":
+            spec.update(rate_bps=float(ct.rate_mbps) * 1e6, on_s=float(ct.on_s), off_s=float(ct.off_s))
+        flows.extend(dict(spec) for _ in range(int(ct.count)))
+    return flows

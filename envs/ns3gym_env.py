@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -56,6 +57,8 @@ __all__ = ["Ns3GymEnv", "REASON_INFO_KEY"]
 #: Info key of the final step: ``"GameOver"`` or ``"SimulationEnd"``.
 REASON_INFO_KEY = "ns3gym_reason"
 _REASONS = {pb.Reason.SimulationEnd: "SimulationEnd", pb.Reason.GameOver: "GameOver"}
+#: How long a closed socket may keep delivering a final stop request.
+_LINGER_S = 1.0
 
 
 class Ns3GymEnv(gymnasium.Env):
@@ -144,6 +147,9 @@ class Ns3GymEnv(gymnasium.Env):
         self._fix_zero_bounds = fix_zero_bounds
 
         self._peer = AgentPeer(port, host, transcript)
+        # Closes the socket and context if the env is dropped unclosed (the simulation process
+        # has its own finalizer in SimProcess).
+        self._finalizer = weakref.finalize(self, AgentPeer.close, self._peer)
         self._proc: SimProcess | None = None
         self._pending: pb.EnvStateMsg | None = None  # received, not yet answered
         self._fresh = False  # handshake done, no step taken yet
@@ -162,6 +168,7 @@ class Ns3GymEnv(gymnasium.Env):
         try:
             self._start_episode(first_seed)
         except BaseException:
+            self._abort()
             self._teardown()
             raise
 
@@ -279,9 +286,11 @@ class Ns3GymEnv(gymnasium.Env):
 
     def _start_episode(self, seed: int | None) -> None:
         first = not self._spaces_known
-        self._peer.bind()
+        if not self._peer.bound:
+            self._peer.bind()
         launched = False
-        if self._sim_cmd is not None and (self._proc is None or self._proc.exit_status() is not None):
+        gone = self._proc is None or self._proc.exit_status() is not None
+        if self._sim_cmd is not None and gone:
             if self._proc is not None:
                 self._proc.stop(grace_s=0.0)
             self._launch(seed)
@@ -302,8 +311,9 @@ class Ns3GymEnv(gymnasium.Env):
             raise Ns3GymProtocolError(
                 f"SimInitMsg has no {missing}: the scenario did not set its space callback"
             )
-        obs_space = description_to_space(init.obsSpace, "SimInitMsg.obsSpace", self._fix_zero_bounds)
-        act_space = description_to_space(init.actSpace, "SimInitMsg.actSpace", self._fix_zero_bounds)
+        fix = self._fix_zero_bounds
+        obs_space = description_to_space(init.obsSpace, "SimInitMsg.obsSpace", fix)
+        act_space = description_to_space(init.actSpace, "SimInitMsg.actSpace", fix)
         if first:
             self.observation_space = obs_space
             self.action_space = act_space
@@ -363,22 +373,25 @@ class Ns3GymEnv(gymnasium.Env):
             self._peer.send_stop()
 
     def _end_episode(self) -> None:
+        """End the episode cleanly. The socket stays bound: the next simulation connects to it
+        (a message it sends early waits in the queue instead of dying with a closed socket)."""
         try:
             self._stop_pending()
         except Ns3GymError:
-            pass
+            self._abort()
         self._pending = None
         self._fresh = False
-        self._peer.unbind()
         if self._proc is not None and self._relaunch:
             self._proc.stop(grace_s=self._sim_exit_grace_s)
             self._proc = None
 
     def _abort(self) -> None:
-        """After an error: drop the connection and the simulation; a reset() starts afresh."""
+        """After an error: release the simulation (a stop if a reply is owed), drop the connection
+        and the process; a reset() starts afresh."""
         self._pending = None
         self._fresh = False
-        self._peer.unbind()
+        self._peer.release()
+        self._peer.unbind(linger_s=_LINGER_S)
         if self._proc is not None:
             self._proc.stop(grace_s=0.0)
             self._proc = None
@@ -387,7 +400,8 @@ class Ns3GymEnv(gymnasium.Env):
         try:
             self._end_episode()
         finally:
+            self._peer.unbind(linger_s=_LINGER_S)  # the final stop may still be in flight
             if self._proc is not None:
                 self._proc.stop(grace_s=self._sim_exit_grace_s)
                 self._proc = None
-            self._peer.close()
+            self._finalizer()

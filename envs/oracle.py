@@ -1,8 +1,8 @@
-"""Handover-prediction oracle read off a :class:`~leogym.scenario.timeline.Timeline`.
+"""Observation-side view of the handover oracle of a :class:`~leogym.scenario.Timeline`.
 
-The timeline is the scenario's ground truth, so these are perfect predictions; the env adds
-configurable Gaussian jitter for prediction-error ablations. Everything is vectorised over paths
-and O(log m) per query.
+The timeline is the scenario's ground truth, so its forecasts are perfect predictions; the env
+adds configurable Gaussian jitter for prediction-error ablations. This adapter turns the
+timeline's per-path forecasts into the arrays the observation needs.
 """
 
 from __future__ import annotations
@@ -15,77 +15,59 @@ __all__ = ["TimelineOracle"]
 
 
 class TimelineOracle:
-    """Per-path lookups at simulation time ``t`` over a timeline's arrays."""
+    """Per-path arrays at simulation time ``t``, read off a timeline."""
 
     def __init__(self, timeline) -> None:
-        self.t0 = float(timeline.t0_s)
-        self.dt = float(timeline.dt_s)
-        self.paths = list(timeline.paths)
-        self.n_paths = len(self.paths)
-        self.n = int(timeline.n)
-        self._handovers = [np.asarray(p.handovers, dtype=np.float64) for p in self.paths]
-        self._rtt = np.stack(
-            [np.asarray(p.delay_down_s) + np.asarray(p.delay_up_s) for p in self.paths]
+        self.timeline = timeline
+        self.n_paths = len(timeline.paths)
+        self._snr = np.stack([np.asarray(p.snr_db, dtype=np.float64) for p in timeline.paths])
+        self._elev = np.stack(
+            [np.asarray(p.elevation_deg, dtype=np.float64) for p in timeline.paths]
         )
-        self._rate = np.stack([np.asarray(p.rate_down_bps, dtype=np.float64) for p in self.paths])
-        self._snr = np.stack([np.asarray(p.snr_db, dtype=np.float64) for p in self.paths])
-        self._elev = np.stack([np.asarray(p.elevation_deg, dtype=np.float64) for p in self.paths])
-        self._outages = [np.asarray(p.outages, dtype=np.float64).reshape(-1, 2) for p in self.paths]
-
-    def index(self, t: float) -> int:
-        """Grid index at or before ``t`` (clamped into the timeline)."""
-        return int(min(max((t - self.t0) / self.dt, 0), self.n - 1))
-
-    def next_handover(self, t: float) -> np.ndarray:
-        """Time of each path's next handover strictly after ``t`` (``inf`` if none)."""
-        out = np.full(self.n_paths, np.inf)
-        for i, ho in enumerate(self._handovers):
-            k = np.searchsorted(ho, t, side="right")
-            if k < len(ho):
-                out[i] = ho[k]
-        return out
+        self._rate = np.stack(
+            [np.asarray(p.rate_down_bps, dtype=np.float64) for p in timeline.paths]
+        )
 
     def time_to_handover(self, t: float) -> np.ndarray:
         """Seconds to each path's next handover, capped at the prediction horizon."""
-        return np.minimum(self.next_handover(t) - t, NO_HANDOVER_HORIZON_S)
+        return np.minimum(self.timeline.time_to_next_handover(t), NO_HANDOVER_HORIZON_S)
 
-    def after_handover(self, t: float, settle_s: float = 0.5) -> tuple[np.ndarray, np.ndarray]:
-        """Predicted propagation RTT and capacity ``settle_s`` after each path's next handover.
+    def after_handover(self, t: float) -> tuple[np.ndarray, np.ndarray]:
+        """Predicted propagation RTT and capacity once each path's next handover has settled.
 
-        Paths with no handover in the timeline report their current values.
+        Paths with no further handover report their current values.
         """
-        nxt = self.next_handover(t)
+        k = self.timeline.index_at(t)
         rtt = np.empty(self.n_paths)
         cap = np.empty(self.n_paths)
-        for i in range(self.n_paths):
-            when = nxt[i] + settle_s if np.isfinite(nxt[i]) else t
-            k = self.index(when)
-            rtt[i] = self._rtt[i, k]
-            cap[i] = self._rate[i, k]
+        for i, (p, f) in enumerate(zip(self.timeline.paths, self.timeline.next_handover(t))):
+            if f is None:
+                rtt[i] = p.delay_down_s[k] + p.delay_up_s[k]
+                cap[i] = p.rate_down_bps[k]
+            else:
+                rtt[i] = f.delay_down_after_s + f.delay_up_after_s
+                cap[i] = f.rate_down_after_bps
         return rtt, cap
 
     def capacity(self, t: float) -> np.ndarray:
         """Each path's downlink capacity at ``t`` (0 during an outage)."""
-        k = self.index(t)
-        cap = self._rate[:, k].copy()
-        for i, outages in enumerate(self._outages):
-            if len(outages):
-                j = np.searchsorted(outages[:, 0], t, side="right") - 1
-                if j >= 0 and t < outages[j, 1]:
-                    cap[i] = 0.0
+        cap = self._rate[:, self.timeline.index_at(t)].copy()
+        for i, p in enumerate(self.timeline.paths):
+            if p.in_outage(t):
+                cap[i] = 0.0
         return cap
 
     def snr_db(self, t: float) -> np.ndarray:
-        return self._snr[:, self.index(t)]
+        return self._snr[:, self.timeline.index_at(t)]
 
     def elevation_deg(self, t: float) -> np.ndarray:
-        return self._elev[:, self.index(t)]
+        return self._elev[:, self.timeline.index_at(t)]
 
     def handovers_between(self, t0: float, t1: float) -> list[tuple[int, float]]:
-        """``(path, time)`` of every handover in ``(t0, t1]``."""
+        """``(path, time)`` of every handover in ``(t0, t1]``, in time order."""
         events = []
-        for i, ho in enumerate(self._handovers):
-            lo = np.searchsorted(ho, t0, side="right")
-            hi = np.searchsorted(ho, t1, side="right")
+        for i, p in enumerate(self.timeline.paths):
+            ho = np.asarray(p.handovers)
+            lo, hi = np.searchsorted(ho, [t0, t1], side="right")
             events += [(i, float(x)) for x in ho[lo:hi]]
         return sorted(events, key=lambda e: e[1])

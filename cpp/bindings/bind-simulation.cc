@@ -127,7 +127,8 @@ ConfigFromDict(py::handle config)
         "seed", "run", "packet_bytes", "cc", "cc_params", "scheduler", "scheduler_params",
         "workload", "file_bytes", "ack_every", "max_ack_delay_s", "pacing",
         "initial_path_states", "cross_traffic", "start_s", "subflow_paths",
-        "receive_window_bytes", "send_buffer_bytes", "reinject_on_pto", "initial_rtt_s", "mtu"};
+        "receive_window_bytes", "send_buffer_bytes", "reinject_on_pto", "initial_rtt_s", "mtu",
+        "tcp_buffer_bytes"};
     ns3::LeoSimulationConfig c;
     std::string workload = "bulk";
     bool haveFileBytes = false;
@@ -208,9 +209,9 @@ ConfigFromDict(py::handle config)
         else if (key == "start_s")
         {
             c.startS = ToDouble(v, f);
-            if (!std::isfinite(c.startS) || c.startS < 0)
+            if (!std::isfinite(c.startS) || c.startS < 0 || c.startS > 1e6)
             {
-                throw std::invalid_argument(f + ": must be finite and >= 0");
+                throw std::invalid_argument(f + ": must be in [0, 1e6] seconds");
             }
         }
         else if (key == "subflow_paths")
@@ -231,6 +232,8 @@ ConfigFromDict(py::handle config)
         }
         else if (key == "mtu")
             c.mtu = static_cast<uint16_t>(ToInt(v, f, 68, 65535));
+        else if (key == "tcp_buffer_bytes")
+            c.tcpBufferBytes = static_cast<uint32_t>(ToInt(v, f, 0, 1LL << 30));
     }
     c.fileWorkload = workload == "file";
     if (c.fileWorkload && (!haveFileBytes || c.fileBytes == 0))
@@ -356,9 +359,9 @@ class PySimulation
     py::dict Step(double dtS)
     {
         Check();
-        if (!std::isfinite(dtS) || dtS <= 0)
+        if (!std::isfinite(dtS) || dtS <= 0 || dtS > 1e6)
         {
-            throw std::invalid_argument("dt_s: must be finite and > 0");
+            throw std::invalid_argument("dt_s: must be in (0, 1e6] seconds");
         }
         {
             py::gil_scoped_release release;
@@ -523,8 +526,8 @@ LEOGYM_REGISTER_BINDINGS(simulation)
 {
     py::class_<PySimulation>(m,
                              "Simulation",
-                             R"doc(One packet-level simulation: LEO paths, a multipath QUIC-like connection
-(server -> client bulk or file transfer), cross traffic, per-step measurements.
+                             R"doc(One packet-level simulation: LEO paths, a multipath QUIC-like
+connection (server -> client bulk or file transfer), cross traffic, per-step measurements.
 
 ns-3 runs one simulation per process: creating a second one while this one is open raises
 RuntimeError. ``close()`` (idempotent, also on ``with`` exit) destroys the simulator.
@@ -539,7 +542,8 @@ RuntimeError. ``close()`` (idempotent, also on ``with`` exit) destroys the simul
     ``cross_traffic`` (list of dicts, see run_reference_flow), ``start_s`` (0),
     ``subflow_paths`` (topology path of each transport path; default one per path),
     ``receive_window_bytes`` (6 MiB), ``send_buffer_bytes`` (4 MiB), ``reinject_on_pto``
-    (True), ``initial_rtt_s`` (0.333), ``mtu`` (1500)
+    (True), ``initial_rtt_s`` (0.333), ``mtu`` (1500), ``tcp_buffer_bytes`` (0 = automatic:
+    2 x (BDP + queue) of the largest path, for TCP cross traffic)
 :param paths: PathTimeline dicts (NumPy arrays plus ``t0_s``, ``dt_s``, ``queue_packets``;
     optional ``kind`` and ``slant_range_m``)
 :raises ValueError: for any invalid key or value (the message names it)

@@ -10,6 +10,7 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -86,9 +87,17 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg, std::vector<LeoPath
     {
         throw std::invalid_argument("file_bytes: must be > 0 for workload 'file'");
     }
-    if (!std::isfinite(m_cfg.startS) || m_cfg.startS < 0)
+    if (!std::isfinite(m_cfg.startS) || m_cfg.startS < 0 || m_cfg.startS > 1e6)
     {
-        throw std::invalid_argument("start_s: must be finite and >= 0");
+        throw std::invalid_argument("start_s: must be in [0, 1e6] seconds");
+    }
+    if (!std::isfinite(m_cfg.maxAckDelayS) || m_cfg.maxAckDelayS < 0 || m_cfg.maxAckDelayS > 10)
+    {
+        throw std::invalid_argument("max_ack_delay_s: must be in [0, 10] seconds");
+    }
+    if (!std::isfinite(m_cfg.initialRttS) || m_cfg.initialRttS < 1e-6 || m_cfg.initialRttS > 60)
+    {
+        throw std::invalid_argument("initial_rtt_s: must be in [1e-6, 60] seconds");
     }
     if (!slantRangeM.empty() && slantRangeM.size() != schedules.size())
     {
@@ -121,6 +130,29 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg, std::vector<LeoPath
     {
         LeoTopologyOptions topt;
         topt.mtu = m_cfg.mtu;
+        uint32_t tcpBuf = m_cfg.tcpBufferBytes;
+        if (tcpBuf == 0)
+        {
+            double need = 0;
+            for (const auto& sch : schedules)
+            {
+                double rate = 0;
+                double delay = 0;
+                for (uint32_t k = 0; k < sch->GetN(); ++k)
+                {
+                    double t = sch->GetT0() + k * sch->GetDt();
+                    rate = std::max(rate, sch->RateAt(LeoDirection::DOWN, t));
+                    delay = std::max(delay,
+                                     sch->DelayAt(LeoDirection::DOWN, t) +
+                                         sch->DelayAt(LeoDirection::UP, t));
+                }
+                double bdp = rate * delay / 8.0;
+                need = std::max(need, 2.0 * (bdp + sch->GetQueuePackets() * double(m_cfg.mtu)));
+            }
+            tcpBuf = static_cast<uint32_t>(std::clamp(need, 131072.0, 1073741824.0));
+        }
+        topt.tcpSndBufBytes = tcpBuf;
+        topt.tcpRcvBufBytes = tcpBuf;
         m_topo = std::make_unique<LeoTopology>(schedules, topt);
         for (const auto& spec : m_cfg.crossTraffic)
         {
@@ -258,9 +290,9 @@ void
 LeoSimulation::Step(double dtS)
 {
     CheckOpen();
-    if (!std::isfinite(dtS) || dtS <= 0)
+    if (!std::isfinite(dtS) || dtS <= 0 || dtS > 1e6)
     {
-        throw std::invalid_argument("dt_s: must be finite and > 0");
+        throw std::invalid_argument("dt_s: must be in (0, 1e6] seconds");
     }
     Simulator::Stop(Seconds(dtS));
     Simulator::Run();
@@ -317,10 +349,10 @@ LeoSimulation::SetPacingRate(const std::vector<double>& bps)
     }
     for (std::size_t i = 0; i < bps.size(); ++i)
     {
-        if (!std::isfinite(bps[i]) || bps[i] < 0)
+        if (!std::isfinite(bps[i]) || bps[i] < 0 || (bps[i] > 0 && bps[i] < 1e3) || bps[i] > 1e13)
         {
             throw std::invalid_argument("set_pacing_rate: rate[" + std::to_string(i) +
-                                        "] must be finite and >= 0 bit/s");
+                                        "] must be 0 (unpaced) or in [1e3, 1e13] bit/s");
         }
     }
     for (uint32_t i = 0; i < m_nPaths; ++i)
@@ -340,6 +372,11 @@ LeoSimulation::SetWeights(const std::vector<double>& w)
                                     "runs '" +
                                     m_cfg.scheduler + "')");
     }
+    if (w.size() != m_nPaths)
+    {
+        throw std::invalid_argument("set_weights: expected " + std::to_string(m_nPaths) +
+                                    " weights, got " + std::to_string(w.size()));
+    }
     s->SetWeights(w);
     m_sender->Kick();
 }
@@ -354,6 +391,11 @@ LeoSimulation::SetPathChoice(int32_t path)
         throw std::invalid_argument("set_path_choice needs scheduler='external' (this "
                                     "simulation runs '" +
                                     m_cfg.scheduler + "')");
+    }
+    if (path < 0 || static_cast<uint32_t>(path) >= m_nPaths)
+    {
+        throw std::invalid_argument("set_path_choice: path " + std::to_string(path) +
+                                    " out of range [0, " + std::to_string(m_nPaths) + ")");
     }
     s->SetPathChoice(path);
     m_sender->Kick();

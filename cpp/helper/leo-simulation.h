@@ -51,6 +51,12 @@ struct LeoSimulationConfig
     bool reinjectOnPto{true};
     double initialRttS{0.333};
     uint16_t mtu{1500};
+    /**
+     * ns-3 TCP send and receive buffers of the cross traffic (bytes); 0 = automatic:
+     * 2 (BDP + queue) of the largest path, at least 131072, so that TCP cross traffic is
+     * limited by the link, not by its window (as the reference flows do).
+     */
+    uint32_t tcpBufferBytes{0};
 };
 
 /**

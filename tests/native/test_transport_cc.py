@@ -174,7 +174,8 @@ def test_lia_increase_is_rfc6356(core: ModuleType) -> None:
     assert w == [12000, 6000]
     r = [0.1, 0.05]
     total = sum(w)
-    alpha = total * max(w[i] / r[i] ** 2 for i in range(2)) / sum(w[i] / r[i] for i in range(2)) ** 2
+    best = max(w[i] / r[i] ** 2 for i in range(2))
+    alpha = total * best / sum(w[i] / r[i] for i in range(2)) ** 2
     ack_bytes(p, 0, MSS, 1.1, 1.2, pn0=5000)
     inc = min(alpha * MSS * MSS / total, MSS * MSS / w[0])
     assert p.cwnd(0) == int(w[0] + inc)
@@ -191,7 +192,7 @@ def test_lia_with_one_path_is_newreno(core: ModuleType) -> None:
         for k in range(20):
             ack_bytes(p, 0, 3 * MSS, 0.3 + 0.01 * k, 0.4 + 0.01 * k, pn0=200 + 3 * k)
     assert lia.cwnd(0) == pytest.approx(reno.cwnd(0), abs=1)
-    assert lia.cwnd(0) > 12000 + 10 * MSS  # it grew in congestion avoidance
+    assert lia.cwnd(0) > 12000 + 4 * MSS  # it grew in congestion avoidance
 
 
 def test_olia_increase_with_alpha(core: ModuleType) -> None:

@@ -60,14 +60,16 @@ def episodes(transcript: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     return out
 
 
-def check_golden(name: str, transcript_episodes: list[list[dict[str, Any]]], regen: bool = False) -> None:
+def check_golden(
+    name: str, transcript_episodes: list[list[dict[str, Any]]], regen: bool = False
+) -> None:
     """Compare decoded episodes with tests/ns3gym/golden/<name>.json (or rewrite it)."""
     path = GOLDEN_DIR / f"{name}.json"
     if regen and REGEN:
         path.write_text(json.dumps(transcript_episodes, indent=1) + "\n")
     golden = json.loads(path.read_text())
     assert len(transcript_episodes) == len(golden), "number of episodes differs from golden"
-    for i, (got, want) in enumerate(zip(transcript_episodes, golden)):
+    for i, (got, want) in enumerate(zip(transcript_episodes, golden, strict=True)):
         assert len(got) == len(want), f"episode {i}: {len(got)} messages, golden has {len(want)}"
-        for j, (g, w) in enumerate(zip(got, want)):
+        for j, (g, w) in enumerate(zip(got, want, strict=True)):
             assert g == w, f"episode {i}, message {j} differs from golden"

@@ -171,7 +171,7 @@ class CounterScenario:
         return self.t > 0 and self.last == 0
 
     def info(self) -> str:
-        return '{"t":%d}' % self.t
+        return f'{{"t":{self.t}}}'
 
     def execute(self, action: Any) -> None:
         self.last = int(action)
@@ -496,7 +496,7 @@ class ReferenceAgent:
             container.type = pb.SpaceType.Tuple
             payload = pb.TupleDataContainer()
             # Upstream zips with the *top-level* action space (wrong for nested tuples).
-            for sub_action, sub_space in zip(action, list(self.action_space.spaces)):
+            for sub_action, sub_space in zip(action, list(self.action_space.spaces), strict=False):
                 payload.element.append(self._pack_data(sub_action, sub_space))
             container.data.Pack(payload)
         elif type(space) is spaces.Dict:
@@ -547,7 +547,7 @@ class ReferenceAgent:
             except zmq.ZMQError:
                 pass  # EFSM after a GameOver: the stop was already sent (swallowed upstream)
         assert self._socket is not None
-        self._socket.close(linger=0)
+        self._socket.close(linger=1000)  # let the stop reach the simulation
         self._socket = None
 
     # Ns3Env -----------------------------------------------------------------------------------

@@ -79,7 +79,7 @@ def _assert_same(got: Any, want: Any) -> None:
             _assert_same(got[key], want[key])
     elif isinstance(want, tuple):
         assert isinstance(got, tuple) and len(got) == len(want)
-        for g, w in zip(got, want):
+        for g, w in zip(got, want, strict=True):
             _assert_same(g, w)
     else:
         np.testing.assert_array_equal(got, want)

@@ -26,6 +26,16 @@ MpExternalCc::GetName() const
 }
 
 void
+MpExternalCc::Init(const MpCcContext& ctx)
+{
+    MpCongestionOps::Init(ctx);
+    if (m_haveExternal)
+    {
+        SetExternalCwnd(m_external);
+    }
+}
+
+void
 MpExternalCc::OnAck(const MpCcContext&, const MpAckEvent&)
 {
 }
@@ -49,6 +59,8 @@ MpExternalCc::IsExternal() const
 void
 MpExternalCc::SetExternalCwnd(uint64_t bytes)
 {
+    m_haveExternal = true;
+    m_external = bytes;
     uint64_t minW = MinimumWindow(m_mss);
     m_cwnd = bytes < minW ? minW : bytes;
 }

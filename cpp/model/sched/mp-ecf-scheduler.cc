@@ -47,7 +47,7 @@ MpEcfScheduler::SelectPath(MpConnectionView& conn, const MpSchedRequest& req)
         return -1;
     }
     const MpPathInfo& pf = conn.GetPath(static_cast<uint32_t>(f));
-    if (pf.HasWindowRoom(req.bytes))
+    if (pf.IsAvailable(req.bytes))
     {
         return f;
     }

@@ -100,7 +100,7 @@ MpExternalScheduler::SelectPath(MpConnectionView& conn, const MpSchedRequest& re
     if (m_choice >= 0)
     {
         const MpPathInfo& p = conn.GetPath(static_cast<uint32_t>(m_choice));
-        if (p.state == MpPathState::DEACTIVATED || !p.HasWindowRoom(req.bytes))
+        if (!p.IsAvailable(req.bytes))
         {
             return -1;
         }
@@ -110,7 +110,7 @@ MpExternalScheduler::SelectPath(MpConnectionView& conn, const MpSchedRequest& re
     int32_t best = -1;
     for (uint32_t i : m_cand)
     {
-        if (m_weights[i] <= 0 || !conn.GetPath(i).HasWindowRoom(req.bytes))
+        if (m_weights[i] <= 0 || !conn.GetPath(i).IsAvailable(req.bytes))
         {
             continue;
         }

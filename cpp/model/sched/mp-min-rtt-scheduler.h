@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //
-// MpMinRttScheduler: lowest smoothed RTT among paths with window room.
+// MpMinRttScheduler: lowest smoothed RTT among the paths that can send.
 
 #ifndef MP_MIN_RTT_SCHEDULER_H
 #define MP_MIN_RTT_SCHEDULER_H
@@ -15,7 +15,7 @@ namespace ns3
  * minRTT, the Linux MPTCP default scheduler, as specs/alcs.md section 5.1 restates it (after
  * Paasch, Ferlin, Alay and Bonaventure, "Experimental Evaluation of Multipath TCP
  * Schedulers", ACM CSWS 2014): among the candidate paths (active first, standby only when no
- * active path is usable) that have congestion-window room, pick the one with the smallest
+ * active path is usable) that are available (window room, pacing), pick the one with the smallest
  * smoothed RTT; ties go to the lowest index. A retransmission prefers paths it was not sent on
  * yet. If no candidate has room, wait.
  */

@@ -41,7 +41,7 @@ MpRoundRobinScheduler::SelectPath(MpConnectionView& conn, const MpSchedRequest& 
     for (std::size_t k = 0; k < n; ++k)
     {
         uint32_t i = m_cand[(start + k) % n];
-        if (conn.GetPath(i).HasWindowRoom(req.bytes))
+        if (conn.GetPath(i).IsAvailable(req.bytes))
         {
             return static_cast<int32_t>(i);
         }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //
-// MpRoundRobinScheduler: rotate over the paths that have window room.
+// MpRoundRobinScheduler: rotate over the paths that can send.
 
 #ifndef MP_ROUND_ROBIN_SCHEDULER_H
 #define MP_ROUND_ROBIN_SCHEDULER_H
@@ -14,7 +14,7 @@ namespace ns3
  * @ingroup mp-sched
  * Round-robin as specs/alcs.md section 5.2 restates the Linux MPTCP `roundrobin` module
  * (num_segments = 1, cwnd_limited = true): packets go to the candidate paths in turn,
- * starting after the path used last; a path without window room is skipped, so this is round
+ * starting after the path used last; a path that cannot send now is skipped, so this is round
  * robin among the paths that can send, not a fixed equal split. Waits if none can send.
  */
 class MpRoundRobinScheduler : public MpScheduler

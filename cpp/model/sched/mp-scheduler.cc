@@ -100,7 +100,7 @@ MpScheduler::MinRttAvailable(const MpConnectionView& conn, const std::vector<uin
     for (uint32_t i : cand)
     {
         const MpPathInfo& p = conn.GetPath(i);
-        if (!p.HasWindowRoom(bytes))
+        if (!p.IsAvailable(bytes))
         {
             continue;
         }

@@ -34,9 +34,10 @@ struct MpSchedRequest
  *
  * The transport calls SelectPath whenever it has something to send (on every ACK, on pacing
  * and wake-up timers, on path changes). The return value is a path index, or -1 (WAIT): send
- * nothing now. A scheduler that returns a path without congestion-window room also makes the
- * transport wait. A scheduler that waits while nothing is in flight must RequestWakeup() to be
- * asked again.
+ * nothing now. A path is available (MpPathInfo::IsAvailable) when it is not deactivated, has
+ * congestion-window room and pacing lets it send now; a scheduler that returns an unavailable
+ * path also makes the transport wait. A scheduler that waits while nothing is in flight must
+ * RequestWakeup() to be asked again.
  *
  * Candidate paths (Candidates()): active paths that are not in probe timeout; if there are
  * none, standby paths that are not; if there are none, active and then standby paths in
@@ -77,7 +78,7 @@ class MpScheduler : public Object
 
     /// Fill out with the candidate paths (see class doc), ascending index.
     static void Candidates(const MpConnectionView& conn, std::vector<uint32_t>& out);
-    /// The candidate with the smallest smoothed RTT and window room for bytes (-1: none).
+    /// The available candidate with the smallest smoothed RTT (-1: none).
     /// Paths whose bit is set in avoidMask are used only if no other qualifies.
     static int32_t MinRttAvailable(const MpConnectionView& conn,
                                    const std::vector<uint32_t>& cand, uint32_t bytes,

@@ -39,6 +39,7 @@ struct MpPathInfo
     double deliveryRateBps{0}; //!< latest valid delivery-rate sample
     double pacingRateBps{0};   //!< current pacing rate (0: not paced)
     Time nextSendTime;         //!< earliest time pacing allows the next packet
+    bool pacingBlocked{false}; //!< pacing forbids sending now (kept current by the sender)
     uint64_t deliveredBytes{0}; //!< cumulative bytes acknowledged
     uint64_t sentBytes{0};     //!< cumulative bytes sent
     uint64_t sentPackets{0};
@@ -63,6 +64,12 @@ struct MpPathInfo
     bool HasWindowRoom(uint32_t bytes) const
     {
         return bytesInFlight + bytes <= cwnd;
+    }
+
+    /// Can take a packet of `bytes` now: not deactivated, window room, not held by pacing.
+    bool IsAvailable(uint32_t bytes) const
+    {
+        return state != MpPathState::DEACTIVATED && !pacingBlocked && HasWindowRoom(bytes);
     }
 
     /// Not deactivated and not in probe timeout ("potentially failed").

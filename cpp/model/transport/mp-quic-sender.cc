@@ -586,6 +586,42 @@ MpQuicSender::SyncCc(Path& path)
 }
 
 void
+MpQuicSender::UpdatePacing(Time now)
+{
+    for (auto& pp : m_paths)
+    {
+        MpPathInfo& info = pp->info;
+        info.pacingBlocked = info.pacingRateBps > 0 && info.nextSendTime > now;
+    }
+}
+
+void
+MpQuicSender::ArmPacingTimer(Time now)
+{
+    // Wake up when the first path held only by pacing may send again.
+    Time earliest = Time::Max();
+    for (auto& pp : m_paths)
+    {
+        const MpPathInfo& info = pp->info;
+        if (info.pacingBlocked && info.state != MpPathState::DEACTIVATED &&
+            info.HasWindowRoom(m_packetBytes) && info.nextSendTime < earliest)
+        {
+            earliest = info.nextSendTime;
+        }
+    }
+    if (earliest == Time::Max())
+    {
+        return;
+    }
+    if (m_pacingEvent.IsPending() && Time(m_pacingEvent.GetTs()) <= earliest)
+    {
+        return;
+    }
+    m_pacingEvent.Cancel();
+    m_pacingEvent = Simulator::Schedule(earliest - now, &MpQuicSender::TrySend, this);
+}
+
+void
 MpQuicSender::TrySend()
 {
     if (!m_running || m_inTrySend)
@@ -595,14 +631,17 @@ MpQuicSender::TrySend()
     m_inTrySend = true;
     Time now = Simulator::Now();
     int32_t blocking = -1;
+    bool haveData = false;
     for (uint32_t guard = 0; guard < 1000000; ++guard)
     {
         int64_t chunk = -1;
         bool retx = false;
-        if (!PeekChunk(chunk, retx))
+        haveData = PeekChunk(chunk, retx);
+        if (!haveData)
         {
             break;
         }
+        UpdatePacing(now);
         MpSchedRequest req;
         req.retransmission = retx;
         req.bytes = ChunkLen(static_cast<uint64_t>(chunk)) + MpQuicDataHeader::kSize;
@@ -613,25 +652,18 @@ MpQuicSender::TrySend()
             break;
         }
         Path& path = *m_paths[p];
-        if (path.info.state == MpPathState::DEACTIVATED || !path.info.HasWindowRoom(req.bytes))
+        if (!path.info.IsAvailable(req.bytes))
         {
-            blocking = p;
-            break;
-        }
-        if (path.info.pacingRateBps > 0 && path.info.nextSendTime > now)
-        {
-            blocking = p;
-            if (!m_pacingEvent.IsPending() || Time(m_pacingEvent.GetTs()) > path.info.nextSendTime)
-            {
-                m_pacingEvent.Cancel();
-                m_pacingEvent = Simulator::Schedule(path.info.nextSendTime - now,
-                                                    &MpQuicSender::TrySend,
-                                                    this);
-            }
+            blocking = p; // the scheduler insists on a path that cannot send now: wait
             break;
         }
         ConsumeChunk(chunk, retx);
         SendPacket(path, chunk, retx, false);
+    }
+    UpdatePacing(now);
+    if (haveData)
+    {
+        ArmPacingTimer(now);
     }
     UpdateAppLimited(blocking);
     m_inTrySend = false;
@@ -640,14 +672,12 @@ MpQuicSender::TrySend()
 void
 MpQuicSender::UpdateAppLimited(int32_t blockingPath)
 {
-    Time now = Simulator::Now();
     for (auto& pp : m_paths)
     {
         Path& path = *pp;
         bool limited = static_cast<int32_t>(path.info.index) != blockingPath &&
                        path.info.state != MpPathState::DEACTIVATED &&
-                       path.info.HasWindowRoom(m_packetBytes) &&
-                       !(path.info.pacingRateBps > 0 && path.info.nextSendTime > now);
+                       path.info.HasWindowRoom(m_packetBytes) && !path.info.pacingBlocked;
         if (limited)
         {
             path.rate.MarkAppLimited(path.lr.GetBytesInFlight());
@@ -712,7 +742,9 @@ MpQuicSender::SendPacket(Path& path, int64_t chunk, bool retx, bool probe)
     if (info.pacingRateBps > 0 && !probe)
     {
         Time start = info.nextSendTime > now ? info.nextSendTime : now;
-        info.nextSendTime = start + Seconds(8.0 * sp.bytes / info.pacingRateBps);
+        // A gap of at most 10 s keeps a degenerate rate from overflowing ns-3's Time.
+        double gap = std::min(8.0 * sp.bytes / info.pacingRateBps, 10.0);
+        info.nextSendTime = start + Seconds(gap);
     }
     ArmLossTimer(path);
 }

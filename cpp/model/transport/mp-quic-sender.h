@@ -147,6 +147,8 @@ class MpQuicSender : public Application, public MpConnectionView
     void Reinject(Path& path);
     void TrySend();
     void UpdateAppLimited(int32_t blockingPath);
+    void UpdatePacing(Time now);
+    void ArmPacingTimer(Time now);
     bool PeekChunk(int64_t& chunk, bool& retx);
     void ConsumeChunk(int64_t chunk, bool retx);
     void SendPacket(Path& path, int64_t chunk, bool retx, bool probe);

@@ -1,24 +1,29 @@
 """The agent role of the ns3-gym protocol: a REP socket that a simulation connects to.
 
-:class:`AgentPeer` owns the ZMQ context and one REP socket per episode (upstream re-binds for
-every episode, and the simulation opens a fresh REQ socket each time). It enforces the order of
-the exchange: ``SimInitMsg`` -> ``SimInitAck``, then ``EnvStateMsg`` -> ``EnvActMsg`` until the
-episode ends; every receive has a deadline.
+:class:`AgentPeer` owns the ZMQ context and the REP socket. Each episode is a new connection from
+the simulation (a new ns-3 process upstream) and starts with a new handshake. The socket itself
+may stay bound between episodes (the client re-binds only after an error). It enforces the order
+of the exchange: ``SimInitMsg`` -> ``SimInitAck``, then ``EnvStateMsg`` -> ``EnvActMsg`` until
+the episode ends; every receive has a deadline.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import TypeVar
 
 import zmq
+from google.protobuf.message import Message
 
 from leogym.ns3gym import messages as pb
-from leogym.ns3gym.errors import Ns3GymError
+from leogym.ns3gym.errors import Ns3GymError, Ns3GymProtocolError
 from leogym.ns3gym.transcript import Transcript
 from leogym.ns3gym.wire import Channel
 
 __all__ = ["AgentPeer"]
+
+M = TypeVar("M", bound=Message)
 
 
 class AgentPeer:
@@ -41,6 +46,13 @@ class AgentPeer:
         self.transcript = transcript
         self._context = zmq.Context()
         self._channel: Channel | None = None
+        #: Whether a message was received and not answered yet (the REP socket owes a reply).
+        self.owes_reply = False
+
+    @property
+    def bound(self) -> bool:
+        """Whether a socket is bound."""
+        return self._channel is not None
 
     @property
     def endpoint(self) -> str:
@@ -95,11 +107,24 @@ class AgentPeer:
         :param liveness: called while waiting; raises if the simulation is known to be gone.
         :return: the init message.
         """
-        channel = self._require()
-        channel.liveness = liveness
-        init = channel.recv(pb.SimInitMsg, "SimInitMsg (handshake)", timeout_s)
-        channel.send(pb.SimInitAck(done=True, stopSimReq=False))
+        self._require().liveness = liveness
+        init = self._recv(pb.SimInitMsg, "SimInitMsg (handshake)", timeout_s)
+        self._send(pb.SimInitAck(done=True, stopSimReq=False))
         return init
+
+    def _recv(self, cls: type[M], expecting: str, timeout_s: float | None) -> M:
+        channel = self._require()
+        try:
+            msg = channel.recv(cls, expecting, timeout_s)
+        except Ns3GymProtocolError:
+            self.owes_reply = True  # a frame arrived, malformed
+            raise
+        self.owes_reply = True
+        return msg
+
+    def _send(self, msg: Message) -> None:
+        self._require().send(msg)
+        self.owes_reply = False
 
     def recv_state(
         self, expecting: str, timeout_s: float | None, liveness: Callable[[], None] | None = None
@@ -111,9 +136,8 @@ class AgentPeer:
         :param liveness: called while waiting.
         :return: the state.
         """
-        channel = self._require()
-        channel.liveness = liveness
-        return channel.recv(pb.EnvStateMsg, expecting, timeout_s)
+        self._require().liveness = liveness
+        return self._recv(pb.EnvStateMsg, expecting, timeout_s)
 
     def send_action(self, act_data: pb.DataContainer) -> None:
         """Answer the pending state with an action.
@@ -122,17 +146,33 @@ class AgentPeer:
         """
         msg = pb.EnvActMsg(stopSimReq=False)
         msg.actData.CopyFrom(act_data)
-        self._require().send(msg)
+        self._send(msg)
 
     def send_stop(self) -> None:
         """Answer the pending state with ``EnvActMsg{stopSimReq: true}`` (no action)."""
-        self._require().send(pb.EnvActMsg(stopSimReq=True))
+        self._send(pb.EnvActMsg(stopSimReq=True))
 
-    def unbind(self) -> None:
-        """Close the current socket, if any (anything unsent is dropped)."""
+    def release(self) -> None:
+        """Best effort after an error: if a reply is owed, answer with a stop request.
+
+        ``EnvActMsg{stopSimReq: true}`` and ``SimInitAck{stopSimReq: true}`` are the same bytes
+        (``10 01``), and an ns-3 scenario exits on either, so the simulation is not left waiting.
+        """
+        if self._channel is not None and self.owes_reply:
+            try:
+                self.send_stop()
+            except (Ns3GymError, zmq.ZMQError):
+                pass
+
+    def unbind(self, linger_s: float = 0.0) -> None:
+        """Close the current socket, if any, releasing the port.
+
+        :param linger_s: time ZMQ may spend delivering the last reply in the background.
+        """
         if self._channel is not None:
-            self._channel.close()
+            self._channel.close(linger_s)
             self._channel = None
+        self.owes_reply = False
 
     def close(self) -> None:
         """Close the socket and the context (idempotent)."""

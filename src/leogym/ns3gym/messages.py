@@ -21,7 +21,13 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from google.protobuf import any_pb2, descriptor_pb2, descriptor_pool, message_factory, unknown_fields
+from google.protobuf import (
+    any_pb2,
+    descriptor_pb2,
+    descriptor_pool,
+    message_factory,
+    unknown_fields,
+)
 from google.protobuf.message import DecodeError, Message
 
 from leogym.ns3gym.errors import Ns3GymProtocolError

@@ -18,7 +18,8 @@ One episode is one connection, as one ns-3 process is upstream:
 Errors are never silent and never hang the server: a malformed or unexpected answer raises
 :class:`~leogym.ns3gym.errors.Ns3GymProtocolError` after a best-effort final state
 (``isGameOver``, SimulationEnd, info ``{"ns3gym_error": ...}``) so the agent is released too; an
-agent that stops answering raises :class:`~leogym.ns3gym.errors.Ns3GymTimeoutError`.
+agent that stops answering (or closes its connection: noticed at once) raises
+:class:`~leogym.ns3gym.errors.Ns3GymTimeoutError`.
 """
 
 from __future__ import annotations
@@ -78,7 +79,6 @@ class Ns3GymServer:
     :param idle_timeout_s: how long to wait for an agent to answer ``SimInitMsg`` (``None``:
         forever). After the first episode, an idle agent ends :meth:`serve` normally: upstream
         agents say no goodbye.
-    :param handshake_retry_s: resend ``SimInitMsg`` on a fresh socket this often.
     :param send_pids: put this process's pid/ppid into ``SimInitMsg`` as ns-3 does. Off by
         default: an upstream client whose ``close()`` worked would SIGTERM those pids.
     :param transcript: where to record decoded traffic, or ``None``.
@@ -94,7 +94,6 @@ class Ns3GymServer:
         seed: int | None = None,
         step_timeout_s: float | None = 300.0,
         idle_timeout_s: float | None = 60.0,
-        handshake_retry_s: float = 1.0,
         send_pids: bool = False,
         transcript: Transcript | None = None,
     ) -> None:
@@ -106,7 +105,6 @@ class Ns3GymServer:
         self.seed = seed
         self.step_timeout_s = step_timeout_s
         self.idle_timeout_s = idle_timeout_s
-        self.handshake_retry_s = handshake_retry_s
         self.transcript = transcript
         self._init = pb.SimInitMsg(
             simProcessId=os.getpid() if send_pids else 0,
@@ -141,7 +139,7 @@ class Ns3GymServer:
         steps = 0
         total = 0.0
         try:
-            ack = peer.handshake(self._init, self.idle_timeout_s, self.handshake_retry_s)
+            ack = peer.handshake(self._init, self.idle_timeout_s)
             if ack is None:
                 return None
             if ack.stopSimReq:

@@ -260,13 +260,15 @@ def description_to_space(
     return spaces.Dict(items)
 
 
-def _checked_ints(flat: np.ndarray, target: np.dtype, where: str, error: type[Exception]) -> np.ndarray:
+def _checked_ints(
+    flat: np.ndarray, target: np.dtype, where: str, error: type[Exception]
+) -> np.ndarray:
     """Convert ``flat`` to integer dtype ``target`` if every value is integral and in range."""
     info = np.iinfo(target)
     if flat.dtype.kind == "f":
         if flat.size and not np.all(np.isfinite(flat) & (flat == np.round(flat))):
             bad = flat[~(np.isfinite(flat) & (flat == np.round(flat)))][0]
-            raise error(f"{where}: value {bad!r} is not an integer, needed for {target}")
+            raise error(f"{where}: value {bad.item()!r} is not an integer, needed for {target}")
     elif flat.dtype.kind not in "iub":
         raise error(f"{where}: values of dtype {flat.dtype} cannot become {target}")
     if flat.size:
@@ -274,7 +276,9 @@ def _checked_ints(flat: np.ndarray, target: np.dtype, where: str, error: type[Ex
         lo, hi = as_obj.min(), as_obj.max()
         if lo < info.min or hi > info.max:
             bad = lo if lo < info.min else hi
-            raise error(f"{where}: value {bad} is outside the {target} range [{info.min}, {info.max}]")
+            raise error(
+                f"{where}: value {bad} is outside the {target} range [{info.min}, {info.max}]"
+            )
     return flat.astype(target)
 
 
@@ -345,7 +349,7 @@ def value_to_container(
                 f"{where}: expected a sequence of {len(space.spaces)} items for {space}"
             )
         payload = pb.TupleDataContainer()
-        for i, (child, item) in enumerate(zip(space.spaces, items)):
+        for i, (child, item) in enumerate(zip(space.spaces, items, strict=True)):
             payload.element.append(
                 value_to_container(child, item, f"{where}[{i}]", upstream_actions=upstream_actions)
             )
@@ -420,7 +424,9 @@ def container_to_value(space: spaces.Space, container: pb.DataContainer, where: 
     payload = pb.unpack_any(container.data, _DATA_PAYLOAD[expected], f"{where}.data")
     if isinstance(space, spaces.Discrete):
         if not 0 <= payload.data < int(space.n):
-            raise Ns3GymProtocolError(f"{where}: Discrete value {payload.data} not in 0..{space.n - 1}")
+            raise Ns3GymProtocolError(
+                f"{where}: Discrete value {payload.data} not in 0..{space.n - 1}"
+            )
         return np.int64(payload.data + int(space.start))
     if expected == pb.SpaceType.Box:
         values = _box_values(payload, where)
@@ -448,10 +454,10 @@ def container_to_value(space: spaces.Space, container: pb.DataContainer, where: 
             )
         return tuple(
             container_to_value(child, element, f"{where}[{i}]")
-            for i, (child, element) in enumerate(zip(space.spaces, elements))
+            for i, (child, element) in enumerate(zip(space.spaces, elements, strict=True))
         )
     by_name: dict[str, pb.DataContainer] = {}
-    for i, element in enumerate(elements):
+    for element in elements:
         if element.name in by_name:
             raise Ns3GymProtocolError(f"{where}: Dict key {element.name!r} appears twice")
         by_name[element.name] = element
@@ -459,7 +465,8 @@ def container_to_value(space: spaces.Space, container: pb.DataContainer, where: 
         missing = sorted(set(space.spaces) - set(by_name))
         extra = sorted(set(by_name) - set(space.spaces))
         raise Ns3GymProtocolError(
-            f"{where}: Dict data keys do not match the space (missing {missing}, unexpected {extra})"
+            f"{where}: Dict data keys do not match the space "
+            f"(missing {missing}, unexpected {extra})"
         )
     return {
         key: container_to_value(child, by_name[key], f"{where}[{key!r}]")

@@ -20,7 +20,8 @@ __all__ = ["Transcript", "message_to_dict", "canonical"]
 
 def _scalar(field: FieldDescriptor, value: Any) -> Any:
     if field.type == FieldDescriptor.TYPE_ENUM:
-        return field.enum_type.values_by_number[value].name if value in field.enum_type.values_by_number else value
+        named = field.enum_type.values_by_number.get(value)
+        return named.name if named is not None else value
     if field.type == FieldDescriptor.TYPE_BYTES:
         return value.hex()
     return value

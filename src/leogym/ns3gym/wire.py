@@ -119,7 +119,11 @@ class Channel:
             self.transcript.record(self._other, msg)
         return msg
 
-    def close(self) -> None:
-        """Close the socket at once, dropping anything unsent (idempotent)."""
+    def close(self, linger_s: float = 0.0) -> None:
+        """Close the socket (idempotent).
+
+        :param linger_s: how long ZMQ may keep flushing messages already sent (in the
+            background); 0 drops them. Use a linger after a final reply such as a stop request.
+        """
         if not self.socket.closed:
-            self.socket.close(linger=0)
+            self.socket.close(linger=int(linger_s * 1000))

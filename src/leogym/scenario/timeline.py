@@ -35,7 +35,12 @@ from leogym.scenario.isl import ShortestPaths, plus_grid
 from leogym.scenario.presets import resolve_constellation
 from leogym.scenario.queues import resolve_queue_packets
 from leogym.scenario.satpath import assemble_satellite_path
-from leogym.scenario.scene import SceneGeometry, max_pass_s, terminal_mask_deg
+from leogym.scenario.scene import (
+    SceneGeometry,
+    make_constellation,
+    max_pass_s,
+    terminal_mask_deg,
+)
 from leogym.scenario.terrestrial import (
     markov_capacity_bps,
     read_mahimahi_trace,
@@ -362,8 +367,6 @@ def build_timeline(cfg: ScenarioConfig, seed: int, *, keep_geometry: bool = Fals
         if h.policy == "longest_visibility":
             alt = resolve_constellation(cfg.constellation).altitude_km
             if alt <= 0:  # TLE: estimate from the elements
-                from leogym.scenario.scene import make_constellation
-
                 alt = float(make_constellation(cfg).altitude_km)
             horizon += min(max_pass_s(max(alt, 100.0), terminal_mask_deg(cfg)), 7200.0)
         scene = SceneGeometry(cfg, horizon)

@@ -1,0 +1,152 @@
+"""The SB3 algorithms leogym trains, and how a config becomes a model.
+
+=================  ======================================  ===============================
+name               class                                   action spaces
+=================  ======================================  ===============================
+``ppo``            ``stable_baselines3.PPO``               Box, Discrete, MultiDiscrete
+``a2c``            ``stable_baselines3.A2C``               Box, Discrete, MultiDiscrete
+``recurrent_ppo``  ``sb3_contrib.RecurrentPPO``            Box, Discrete, MultiDiscrete
+``sac``            ``stable_baselines3.SAC``               Box
+``td3``            ``stable_baselines3.TD3``               Box
+``dqn``            ``stable_baselines3.DQN``               Discrete
+=================  ======================================  ===============================
+
+SB3 is imported lazily, so env workers that only need :mod:`leogym.envs` stay light.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import asdict, dataclass, is_dataclass
+from pathlib import Path
+from typing import Any
+
+from gymnasium import spaces
+
+from leogym.agents.config import ConfigError
+
+__all__ = ["ALGOS", "AlgoSpec", "algo_class", "build_model", "check_action_space", "load_model"]
+
+
+@dataclass(frozen=True)
+class AlgoSpec:
+    """An algorithm: where its class lives and what it can drive.
+
+    :param module: import path of the module holding the class.
+    :param cls: class name.
+    :param action_spaces: supported Gymnasium action space classes.
+    :param off_policy: has a replay buffer (saved with checkpoints).
+    :param recurrent: ``predict`` carries an LSTM state.
+    """
+
+    module: str
+    cls: str
+    action_spaces: tuple[type[spaces.Space], ...]
+    off_policy: bool = False
+    recurrent: bool = False
+
+
+_ALL = (spaces.Box, spaces.Discrete, spaces.MultiDiscrete)
+ALGOS: dict[str, AlgoSpec] = {
+    "ppo": AlgoSpec("stable_baselines3", "PPO", _ALL),
+    "a2c": AlgoSpec("stable_baselines3", "A2C", _ALL),
+    "recurrent_ppo": AlgoSpec("sb3_contrib", "RecurrentPPO", _ALL, recurrent=True),
+    "sac": AlgoSpec("stable_baselines3", "SAC", (spaces.Box,), off_policy=True),
+    "td3": AlgoSpec("stable_baselines3", "TD3", (spaces.Box,), off_policy=True),
+    "dqn": AlgoSpec("stable_baselines3", "DQN", (spaces.Discrete,), off_policy=True),
+}
+
+# Fields of the agent schemas that are not constructor kwargs of the SB3 class.
+_NOT_KWARGS = {"name", "policy", "net_arch", "activation", "extra", "lstm_hidden_size",
+               "n_lstm_layers", "action_noise_std"}
+
+
+def algo_class(name: str) -> type:
+    """The SB3 class of algorithm ``name``."""
+    try:
+        spec = ALGOS[name]
+    except KeyError:
+        raise ConfigError(f"agent.name: unknown agent {name!r}; known: {sorted(ALGOS)}") from None
+    return getattr(importlib.import_module(spec.module), spec.cls)
+
+
+def check_action_space(name: str, space: spaces.Space, env_id: str = "the env") -> None:
+    """Raise :class:`ConfigError` if algorithm ``name`` cannot act in ``space``."""
+    spec = ALGOS[name]
+    if not isinstance(space, spec.action_spaces):
+        allowed = ", ".join(s.__name__ for s in spec.action_spaces)
+        hint = ""
+        if isinstance(space, spaces.MultiDiscrete | spaces.Discrete) and spaces.Box in spec.action_spaces:
+            hint = " (set env.action_mode=continuous)"
+        elif spec.action_spaces == (spaces.Discrete,):
+            hint = " (use env=scheduler env.action_mode=discrete)"
+        raise ConfigError(
+            f"agent.name: {name} needs a {allowed} action space, but {env_id} has "
+            f"{type(space).__name__}{hint}"
+        )
+
+
+def _agent_dict(agent: Any) -> dict[str, Any]:
+    if is_dataclass(agent):
+        return asdict(agent)
+    from omegaconf import OmegaConf
+
+    data = OmegaConf.to_container(agent, resolve=True)
+    assert isinstance(data, dict)
+    return data
+
+
+def sb3_kwargs(agent: Any, action_space: spaces.Space) -> dict[str, Any]:
+    """Constructor kwargs of the SB3 class for an agent config (without ``policy``/``env``)."""
+    import numpy as np
+    import torch
+
+    a = _agent_dict(agent)
+    spec = ALGOS[a["name"]]
+    kwargs = {k: v for k, v in a.items() if k not in _NOT_KWARGS}
+    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[a["activation"]]
+    policy_kwargs: dict[str, Any] = {"net_arch": list(a["net_arch"]), "activation_fn": activation}
+    if spec.recurrent:
+        policy_kwargs["lstm_hidden_size"] = int(a["lstm_hidden_size"])
+        policy_kwargs["n_lstm_layers"] = int(a["n_lstm_layers"])
+    if a["name"] == "sac":
+        coef = str(kwargs["ent_coef"])
+        kwargs["ent_coef"] = coef if coef.startswith("auto") else float(coef)
+    if a["name"] == "td3" and a["action_noise_std"] > 0:
+        from stable_baselines3.common.noise import NormalActionNoise
+
+        n = int(np.prod(action_space.shape))
+        kwargs["action_noise"] = NormalActionNoise(np.zeros(n), np.full(n, a["action_noise_std"]))
+    if a["name"] == "ppo" or spec.recurrent:
+        if kwargs.get("target_kl") is None:
+            kwargs.pop("target_kl", None)
+    extra = dict(a.get("extra") or {})
+    policy_kwargs.update(extra.pop("policy_kwargs", {}) or {})
+    kwargs.update(extra)
+    kwargs["policy_kwargs"] = policy_kwargs
+    return kwargs
+
+
+def build_model(
+    agent: Any, env: Any, *, seed: int, tensorboard_log: str | None = None, verbose: int = 0
+) -> Any:
+    """Create a fresh SB3 model for ``agent`` acting in the VecEnv ``env``.
+
+    :param agent: an agent config (dataclass or ``DictConfig``).
+    :param env: the training VecEnv.
+    :param seed: seeds the model (torch, NumPy, Python) and the VecEnv.
+    :param tensorboard_log: TensorBoard directory, or ``None``.
+    """
+    a = _agent_dict(agent)
+    check_action_space(a["name"], env.action_space, getattr(env, "env_id", "the env"))
+    cls = algo_class(a["name"])
+    return cls(
+        a["policy"], env, seed=seed, verbose=verbose, tensorboard_log=tensorboard_log,
+        **sb3_kwargs(agent, env.action_space),
+    )
+
+
+def load_model(path: str | Path, name: str, *, env: Any = None, device: str = "cpu") -> Any:
+    """Load a saved model of algorithm ``name`` (optionally attached to ``env``)."""
+    cls = algo_class(name)
+    return cls.load(str(path), env=env, device=device)

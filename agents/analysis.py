@@ -1,0 +1,141 @@
+"""Readers and reshaping helpers for the notebooks (and anyone analysing runs).
+
+* :func:`load_progress`, :func:`load_evaluations`: training curves of a training run.
+* :func:`~leogym.agents.results.load_results`, :func:`~leogym.agents.results.load_traces`:
+  an evaluation run's episodes and per-step traces.
+* :func:`handover_aligned`: trace samples re-timed relative to each handover, for
+  "what does the policy do around a handover" plots.
+* :func:`resolve_runs`: accept a benchmark, training or evaluation run directory.
+* :func:`make_demo_runs`: create a small training and evaluation run (scenario ``tiny``) with the
+  command-line apps, for notebooks that were given no run.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from leogym.agents.results import load_results, load_traces
+
+__all__ = ["handover_aligned", "load_evaluations", "load_progress", "load_results", "load_traces",
+           "make_demo_runs", "resolve_runs"]
+
+
+def load_progress(run_dir: str | Path) -> pd.DataFrame:
+    """The SB3 log of a training run (``progress.csv``, then ``progress.1.csv``... of resumed
+    segments), indexed by ``time/total_timesteps`` order."""
+    run_dir = Path(run_dir)
+    files = sorted(run_dir.glob("progress*.csv"),
+                   key=lambda p: 0 if p.name == "progress.csv" else int(p.suffixes[0][1:]))
+    frames = [pd.read_csv(f) for f in files if f.stat().st_size > 0]
+    if not frames:
+        return pd.DataFrame()
+    df = pd.concat(frames, ignore_index=True)
+    return df
+
+
+def load_evaluations(run_dir: str | Path) -> pd.DataFrame:
+    """The periodic evaluations of a training run (``evaluations.csv``; empty if none)."""
+    path = Path(run_dir) / "evaluations.csv"
+    return pd.read_csv(path) if path.is_file() else pd.DataFrame()
+
+
+def resolve_runs(path: str | Path) -> dict[str, Path | None]:
+    """Find the training and evaluation run directories behind ``path``.
+
+    :param path: a benchmark run (with ``train/`` and ``eval/``), a training run or an
+        evaluation run.
+    :return: ``{"train": ..., "eval": ...}``, ``None`` where there is none.
+    """
+    p = Path(path).expanduser()
+    train = p / "train" if (p / "train" / "config.yaml").is_file() else None
+    ev = p / "eval" if (p / "eval" / "results.parquet").is_file() else None
+    if train is None and ((p / "model.zip").is_file() or any(p.glob("progress*.csv"))):
+        train = p
+    if ev is None and (p / "results.parquet").is_file():
+        ev = p
+    return {"train": train, "eval": ev}
+
+
+def handover_aligned(traces: pd.DataFrame, *, before_s: float = 2.0, after_s: float = 4.0,
+                     columns: tuple[str, ...] = ("goodput_bps", "cwnd_bytes", "rtt_s",
+                                                 "delivered_bytes")) -> pd.DataFrame:
+    """Trace rows around every handover, with ``rel_t_s`` = step end time − handover time.
+
+    Each handover of a path selects that episode's rows of the same path whose step ends within
+    ``[t_ho − before_s, t_ho + after_s]``.
+
+    :param traces: from :func:`~leogym.agents.results.load_traces`.
+    :return: columns ``policy``, ``scenario``, ``seed``, ``path``, ``handover``, ``rel_t_s`` and
+        the requested ``columns``.
+    """
+    if traces.empty or "handover" not in traces:
+        return pd.DataFrame()
+    keep = [c for c in columns if c in traces]
+    out = []
+    events = traces[traces["handover"].astype(bool)]
+    for i, ev in enumerate(events.itertuples(index=False)):
+        ep = traces[(traces["key"] == ev.key) & (traces["path"] == ev.path)]
+        rel = ep["t_s"].to_numpy() - ev.handover_time_s
+        sel = (rel >= -before_s) & (rel <= after_s)
+        part = ep.loc[sel, ["policy", "scenario", "seed", "path", *keep]].copy()
+        part["rel_t_s"] = np.round(rel[sel], 6)
+        part["handover"] = i
+        out.append(part)
+    return pd.concat(out, ignore_index=True) if out else pd.DataFrame()
+
+
+def _run_app(module: str, overrides: list[str]) -> None:
+    proc = subprocess.run([sys.executable, "-m", module, *overrides], capture_output=True,
+                          text=True, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{module} failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
+
+
+def make_demo_runs(workdir: str | Path, *, baselines: tuple[str, ...] = ("cubic", "maco"),
+                   seeds: tuple[int, ...] = (0,), timesteps: int = 256,
+                   episode_s: float = 5.0) -> dict[str, Path]:
+    """Train a tiny PPO agent and evaluate it with some baselines on scenario ``tiny``.
+
+    Reuses runs already in ``workdir``. Takes a minute or so on two cores.
+
+    :return: ``{"train": <training run>, "eval": <evaluation run>}``.
+    """
+    workdir = Path(workdir)
+    train_dir, eval_dir = workdir / "train", workdir / "eval"
+    common = ["scenario=tiny", f"env.episode_s={episode_s}", "train.progress=false",
+              "eval.progress=false"]
+    if not (train_dir / "model.zip").is_file():
+        _run_app("leogym.agents.train", [
+            *common, f"train.total_timesteps={timesteps}", "agent.n_steps=64",
+            "agent.batch_size=64", "agent.n_epochs=2", "train.eval_freq=128",
+            "train.eval_episodes=1", "train.checkpoint_freq=128", f"hydra.run.dir={train_dir}",
+        ])
+    if not (eval_dir / "results.parquet").is_file():
+        _run_app("leogym.agents.evaluate", [
+            *common, f"baseline=[{','.join(baselines)}]",
+            f"eval.seeds=[{','.join(str(s) for s in seeds)}]", f"+eval.agents.PPO={train_dir}",
+            f"hydra.run.dir={eval_dir}",
+        ])
+    return {"train": train_dir, "eval": eval_dir}
+
+
+def summary_table(results: pd.DataFrame, metrics: tuple[str, ...] = (
+        "goodput_mbps", "rtt_p95_ms", "completion_time_s", "convergence_time_s",
+        "loss_outage_pkts", "loss_overflow_pkts")) -> pd.DataFrame:
+    """Mean ± std per (scenario, policy) of some metrics, as strings, for display."""
+    rows: list[dict[str, Any]] = []
+    for (scenario, policy), g in results.groupby(["scenario", "policy"], sort=False):
+        row: dict[str, Any] = {"scenario": scenario, "policy": policy, "episodes": len(g)}
+        for m in metrics:
+            if m in g:
+                v = g[m].dropna()
+                row[m] = f"{v.mean():.3g} ± {v.std(ddof=1):.2g}" if len(v) > 1 else (
+                    f"{v.mean():.3g}" if len(v) else "–")
+        rows.append(row)
+    return pd.DataFrame(rows)

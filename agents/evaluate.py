@@ -1,0 +1,263 @@
+"""``leogym-eval``: evaluate trained agents, analytic baselines and classic algorithms over a
+scenario suite × seeds, with one results row per episode.
+
+Examples::
+
+    leogym-eval                                      # the six benchmark baselines, default scenario
+    leogym-eval scenario=tiny 'baseline=[cubic,maco]' 'eval.seeds=[0,1]'
+    leogym-eval +eval.agents.PPO=runs/train/cc-ppo/seed0/2025-01-01_12-00-00
+    leogym-eval 'eval.scenarios=[default,highrate]' eval.n_workers=2
+    leogym-eval resume=runs/eval/cc/2025-01-01_12-30-00    # finish an interrupted evaluation
+
+Every policy runs through the same loop: ``predict(obs) -> action`` and ``env.step``. A baseline
+is a native algorithm selected through env kwargs (``cc="maco"``), so its env ignores the
+(neutral) actions; a control the env leaves to the agent (``cc="external"``) is given to
+``eval.fallback_cc`` / ``eval.fallback_scheduler`` for baselines, so a baseline never runs with a
+frozen window. Trained agents run in the env they were trained in (their run's ``env`` config),
+with the suite's scenario and this config's ``env.episode_s`` and ``env.sample_scenarios``.
+
+Episodes run in worker subprocesses (``eval.n_workers``); results are written episode by
+episode (see :mod:`leogym.agents.results`), then summarised (``summary.parquet``) and plotted
+(``plots/``). Metric definitions: :mod:`leogym.agents.metrics`.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import hydra
+import pandas as pd
+from omegaconf import DictConfig, OmegaConf
+
+from leogym.agents.app import (CONFIG_PATH, configure_logging, prepare_run, scenario_name,
+                               scenario_payload, to_objects, typed)
+from leogym.agents.config import (ConfigError, LeogymConfig, env_kwargs, register_configs,
+                                  validate_config)
+from leogym.agents.env_factory import EnvFactory
+from leogym.agents.results import ResultsStore
+from leogym.agents.rollout import EpisodeTask, PolicyRef, run_task, task_key
+from leogym.agents.storage import atomic_write_json
+
+__all__ = ["agent_policy", "baseline_policy", "build_tasks", "evaluate", "main"]
+
+log = logging.getLogger("leogym.agents.evaluate")
+
+
+def baseline_policy(key: str, spec: Any, c: LeogymConfig) -> tuple[PolicyRef, EnvFactory]:
+    """The policy and env (without scenario) of baseline ``baseline.<key>``."""
+    from leogym.baselines import make_baseline
+
+    if not c.env.id.startswith("leogym/"):
+        raise ConfigError(f"baseline.{key}: baselines run only on leogym envs (env.id={c.env.id!r})")
+    try:
+        native = make_baseline(spec.name, **spec.params)
+    except ValueError as exc:
+        raise ConfigError(f"baseline.{key}.name: {exc}") from exc
+    kwargs = env_kwargs(c.env)
+    kwargs.update(native.env_overrides)
+    kwargs.update(dict(spec.env))
+    if kwargs.get("cc") == "external":
+        kwargs["cc"] = c.eval.fallback_cc
+    if kwargs.get("scheduler") == "external":
+        kwargs["scheduler"] = c.eval.fallback_scheduler
+    if spec.params:
+        target = "cc_params" if "cc" in native.env_overrides else "scheduler_params"
+        kwargs[target] = {**kwargs.get(target, {}), **{k: float(v) for k, v in spec.params.items()}}
+    ref = PolicyRef(label=spec.label or spec.name, kind="baseline", name=spec.name,
+                    params={k: float(v) for k, v in spec.params.items()})
+    return ref, EnvFactory(c.env.id, kwargs)
+
+
+def agent_policy(label: str, path: str, c: LeogymConfig) -> tuple[PolicyRef, EnvFactory]:
+    """The policy and env (without scenario) of a trained agent (run directory or ``.zip``)."""
+    from leogym.agents.checkpoints import find_checkpoint, read_sidecar
+    from leogym.agents.resolvers import find_run_dir
+    from leogym.agents.run_info import read_run_config
+
+    try:
+        model = find_checkpoint(path, c.eval.checkpoint)
+        run_cfg = typed(read_run_config(find_run_dir(model)))
+    except FileNotFoundError as exc:
+        raise ConfigError(f"eval.agents.{label}: {exc}") from exc
+    algo = read_sidecar(model).get("algo") or run_cfg.agent.name
+    trained_env = to_objects(run_cfg).env
+    kwargs = env_kwargs(trained_env)
+    if trained_env.id.startswith("leogym/"):
+        kwargs["episode_s"] = c.env.episode_s
+        kwargs["sample_scenarios"] = c.env.sample_scenarios
+    ref = PolicyRef(label=label, kind="agent", name=str(algo), path=str(model.resolve()),
+                    deterministic=c.eval.deterministic,
+                    model_steps=read_sidecar(model).get("num_timesteps"))
+    return ref, EnvFactory(trained_env.id, kwargs)
+
+
+def _suite(c: LeogymConfig) -> list[tuple[str, Any]]:
+    if not c.eval.scenarios:
+        return [(scenario_name(c.scenario), scenario_payload(c.scenario))]
+    if not c.env.id.startswith("leogym/"):
+        return [(name, None) for name in c.eval.scenarios]
+    from leogym.scenario import load_scenario
+
+    suite = []
+    for i, name in enumerate(c.eval.scenarios):
+        try:
+            load_scenario(name)
+        except ValueError as exc:
+            raise ConfigError(f"eval.scenarios[{i}]: {exc}") from exc
+        suite.append((name, name))
+    return suite
+
+
+def build_tasks(c: LeogymConfig, store: ResultsStore) -> list[EpisodeTask]:
+    """Every (scenario, policy, seed) episode of the evaluation, in a stable order."""
+    policies: list[tuple[PolicyRef, EnvFactory]] = []
+    for label, path in c.eval.agents.items():
+        policies.append(agent_policy(label, path, c))
+    for key, spec in c.baseline.items():
+        policies.append(baseline_policy(key, spec, c))
+    if not policies:
+        raise ConfigError("eval.agents: nothing to evaluate (no agents and an empty baseline list)")
+    labels = [p.label for p, _ in policies]
+    dupes = sorted({x for x in labels if labels.count(x) > 1})
+    if dupes:
+        raise ConfigError(f"eval.agents: policy labels must be unique (repeated: {dupes})")
+    tasks = []
+    for name, payload in _suite(c):
+        for ref, factory in policies:
+            env = EnvFactory(factory.env_id, factory.kwargs, payload)
+            for seed in c.eval.seeds:
+                key = task_key(ref, env, seed)
+                tasks.append(EpisodeTask(
+                    key=key, policy=ref, env=env, scenario=name, seed=int(seed),
+                    metrics=c.eval.metrics,
+                    trace_path=str(store.trace_path(key)) if c.eval.traces else None,
+                ))
+    return tasks
+
+
+def _describe(tasks: list[EpisodeTask]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for t in tasks:
+        seen.setdefault(t.policy.label, {"policy": asdict(t.policy), "env_id": t.env.env_id,
+                                         "env": dict(t.env.kwargs)})
+    return {"policies": list(seen.values()),
+            "scenarios": sorted({t.scenario for t in tasks}),
+            "seeds": sorted({t.seed for t in tasks}), "episodes": len(tasks)}
+
+
+def evaluate(cfg: DictConfig, run_dir: str | Path) -> pd.DataFrame:
+    """Run (or finish) the evaluation; write results, summary and plots under ``run_dir``.
+
+    Episodes already in ``run_dir/results.parquet`` are skipped. Episodes that fail are logged
+    and reported in one error at the end, after everything else has been saved.
+
+    :return: the complete results table.
+    """
+    c = to_objects(cfg)
+    validate_config(c, ("env", "eval"))
+    run_dir = Path(run_dir)
+    store = ResultsStore(run_dir)
+    tasks = build_tasks(c, store)
+    atomic_write_json(run_dir / "policies.json", _describe(tasks))
+    done = store.done_keys()
+    pending = [t for t in tasks if t.key not in done]
+    log.info("evaluation: %d episodes (%d done, %d to run) with %d workers", len(tasks),
+             len(tasks) - len(pending), len(pending), c.eval.n_workers)
+    failures = _run_pending(pending, store, n_workers=c.eval.n_workers,
+                            start_method=c.eval.start_method, progress=c.eval.progress,
+                            total=len(tasks), done=len(tasks) - len(pending))
+    results = store.frame
+    if len(results):
+        store.write_summary()
+        if c.eval.plots:
+            from leogym.agents.plots import plot_all
+
+            keys = {t.key for t in tasks}
+            plot_all(results[results["key"].isin(keys)], run_dir)
+    if failures:
+        msg = "; ".join(f"{t.policy.label}/{t.scenario}/seed={t.seed}: {e}" for t, e in failures[:5])
+        raise RuntimeError(
+            f"{len(failures)} of {len(tasks)} episodes failed ({msg}). The others are saved; "
+            f"rerun with resume={run_dir} to retry the failed ones."
+        )
+    return results
+
+
+def _run_pending(pending: list[EpisodeTask], store: ResultsStore, *, n_workers: int,
+                 start_method: str, progress: bool, total: int, done: int,
+                 ) -> list[tuple[EpisodeTask, str]]:
+    from rich.console import Console
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
+
+    failures: list[tuple[EpisodeTask, str]] = []
+    if not pending:
+        return failures
+    bar = Progress(TextColumn("[bold]evaluating"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("{task.fields[last]}"), TimeElapsedColumn(), TimeRemainingColumn(),
+                   console=Console(stderr=True), disable=not progress)
+    ctx = multiprocessing.get_context(start_method)
+    with bar, ProcessPoolExecutor(max_workers=min(n_workers, len(pending)), mp_context=ctx) as pool:
+        task_id = bar.add_task("evaluating", total=total, completed=done, last="")
+        queue = list(pending)
+        running: dict[Future[dict[str, Any]], EpisodeTask] = {}
+        try:
+            while queue or running:
+                # keep at most 2 tasks per worker in flight, so an interrupt loses little
+                while queue and len(running) < 2 * n_workers:
+                    t = queue.pop(0)
+                    running[pool.submit(run_task, t)] = t
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    t = running.pop(fut)
+                    try:
+                        row = fut.result()
+                    except Exception as exc:  # noqa: BLE001 - reported together at the end
+                        log.error("episode %s/%s/seed=%d failed: %s", t.policy.label, t.scenario,
+                                  t.seed, exc)
+                        failures.append((t, f"{type(exc).__name__}: {exc}"))
+                        if "BrokenProcessPool" in type(exc).__name__:
+                            raise
+                        continue
+                    store.add(row)
+                    bar.update(task_id, advance=1, last=(
+                        f"{t.policy.label} {t.scenario} seed={t.seed}: "
+                        f"{row.get('goodput_mbps', float('nan')):.2f} Mbit/s"))
+        except BaseException:
+            for fut in running:
+                fut.cancel()
+            raise
+    return failures
+
+
+@hydra.main(version_base="1.3", config_path=CONFIG_PATH, config_name="evaluate")
+def _hydra_main(cfg: DictConfig) -> None:
+    configure_logging()
+    # agents are given relative to where the command runs; store absolute paths
+    for label in list(cfg.eval.agents):
+        cfg.eval.agents[label] = str(Path(cfg.eval.agents[label]).expanduser().resolve())
+    ctx = prepare_run(cfg, app="evaluate", seeds={"eval": list(cfg.eval.seeds)})
+    t0 = time.perf_counter()
+    results = evaluate(ctx.cfg, ctx.run_dir)
+    from leogym.agents.leaderboard import leaderboard, print_leaderboard
+
+    print_leaderboard(leaderboard(results, OmegaConf.select(ctx.cfg, "benchmark.sort_by",
+                                                            default="goodput_mbps")),
+                      title="evaluation")
+    log.info("evaluation done in %.1f s: %s", time.perf_counter() - t0, ctx.run_dir)
+
+
+def main() -> None:
+    """Console entry point ``leogym-eval``."""
+    register_configs()
+    _hydra_main()
+
+
+if __name__ == "__main__":
+    main()

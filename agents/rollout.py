@@ -1,0 +1,155 @@
+"""One evaluation episode, run in a worker process: make the env, load the policy, step to the
+end, write the per-step trace, return the episode's results row.
+
+This module is what evaluation workers import, so it stays light: SB3 and torch are imported
+only when a trained agent is loaded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from leogym.agents.env_factory import EnvFactory
+from leogym.agents.metrics import EpisodeRecorder
+
+__all__ = ["EpisodeTask", "PolicyRef", "run_task", "task_key"]
+
+_MODELS: dict[tuple[str, str], Any] = {}
+
+
+@dataclass(frozen=True)
+class PolicyRef:
+    """A policy to evaluate, by reference (picklable; loaded inside the worker).
+
+    :param label: display name (unique within an evaluation).
+    :param kind: ``agent`` (a trained SB3 model) or ``baseline`` (native algorithm).
+    :param name: algorithm key of an agent (``ppo``), or baseline registry name (``maco``).
+    :param path: the model ``.zip`` of an agent.
+    :param params: baseline parameters.
+    :param deterministic: deterministic actions for agents.
+    :param model_steps: training steps of an agent's model (for the results table).
+    """
+
+    label: str
+    kind: str
+    name: str
+    path: str | None = None
+    params: dict[str, float] = field(default_factory=dict)
+    deterministic: bool = True
+    model_steps: int | None = None
+
+
+@dataclass(frozen=True)
+class EpisodeTask:
+    """One (policy, scenario, seed) episode.
+
+    :param key: content hash identifying the episode (resuming skips known keys).
+    :param policy: what acts.
+    :param env: makes the env (with the policy's env overrides applied).
+    :param scenario: the scenario's display name.
+    :param seed: ``reset(seed=...)``.
+    :param metrics: a :class:`~leogym.agents.config.MetricsConfig`.
+    :param trace_path: where to write the per-step trace (``None``: no trace).
+    """
+
+    key: str
+    policy: PolicyRef
+    env: EnvFactory
+    scenario: str
+    seed: int
+    metrics: Any
+    trace_path: str | None = None
+
+
+def task_key(policy: PolicyRef, env: EnvFactory, seed: int) -> str:
+    """A stable hash of everything that determines an episode's outcome."""
+    model_id = None
+    if policy.path is not None:
+        p = Path(policy.path)
+        model_id = [str(p.resolve()), p.stat().st_size if p.exists() else None]
+    payload = {
+        "label": policy.label, "kind": policy.kind, "name": policy.name, "model": model_id,
+        "params": policy.params, "deterministic": policy.deterministic, "env_id": env.env_id,
+        "env": dict(env.kwargs), "scenario": env.scenario, "seed": int(seed),
+    }
+    blob = json.dumps(payload, sort_keys=True, default=str).encode()
+    return hashlib.sha1(blob).hexdigest()[:16]
+
+
+def _load_policy(ref: PolicyRef, env: Any) -> Any:
+    if ref.kind == "baseline":
+        from leogym.baselines import bind, make_baseline
+
+        return bind(make_baseline(ref.name, **ref.params), env)
+    assert ref.path is not None
+    cache_key = (ref.name, ref.path)
+    if cache_key not in _MODELS:
+        import torch
+
+        from leogym.agents.algos import load_model
+
+        torch.set_num_threads(1)
+        _MODELS[cache_key] = load_model(ref.path, ref.name, device="cpu")
+    return _MODELS[cache_key]
+
+
+def run_task(task: EpisodeTask) -> dict[str, Any]:
+    """Run one episode and return its results row (identifying columns + metrics).
+
+    The per-step trace, if requested, is written (atomically) before returning.
+    """
+    t0 = time.perf_counter()
+    env = task.env()
+    try:
+        policy = _load_policy(task.policy, env)
+        obs, _ = env.reset(seed=task.seed)
+        state = None
+        episode_start = np.ones((1,), dtype=bool)
+        rec = EpisodeRecorder()
+        done = False
+        while not done:
+            action, state = policy.predict(obs, state=state, episode_start=episode_start,
+                                           deterministic=task.policy.deterministic)
+            obs, reward, terminated, truncated, info = env.step(action)
+            rec.add(float(reward), info, terminated=terminated, truncated=truncated)
+            episode_start = np.zeros((1,), dtype=bool)
+            done = bool(terminated or truncated)
+    finally:
+        env.close()
+    kwargs = dict(task.env.kwargs)
+    row: dict[str, Any] = {
+        "key": task.key,
+        "policy": task.policy.label,
+        "kind": task.policy.kind,
+        "algorithm": task.policy.name,
+        "env_id": task.env.env_id,
+        "cc": kwargs.get("cc", ""),
+        "scheduler": kwargs.get("scheduler", ""),
+        "scenario": task.scenario,
+        "seed": int(task.seed),
+        "model_steps": task.policy.model_steps,
+        "step_ms": kwargs.get("step_ms"),
+        "episode_s": kwargs.get("episode_s"),
+    }
+    row.update(rec.metrics(task.metrics))
+    row["wall_s"] = time.perf_counter() - t0
+    if task.trace_path is not None:
+        from leogym.agents.storage import atomic_write_parquet
+
+        trace = rec.trace()
+        for col in ("key", "policy", "scenario", "seed"):
+            trace.insert(0, col, row[col])
+        atomic_write_parquet(task.trace_path, trace)
+    return row
+
+
+def policy_to_dict(ref: PolicyRef) -> dict[str, Any]:
+    """A JSON-able description of a policy (for run files)."""
+    return asdict(ref)

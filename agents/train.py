@@ -1,0 +1,181 @@
+"""``leogym-train``: train an SB3 agent on a leogym env under Hydra.
+
+Examples::
+
+    leogym-train                                     # PPO on LeoCC-v0, scenario=default
+    leogym-train agent=sac scenario=tiny train.total_timesteps=20000
+    leogym-train env=scheduler agent=dqn env.action_mode=discrete
+    leogym-train resume=runs/train/cc-ppo/seed0/2025-01-01_12-00-00   # continue a run
+    leogym-train -m agent=ppo,a2c seed=0,1,2         # a sweep, one job after another
+
+Every env (the eval env too) runs in its own subprocess; see :mod:`leogym.agents.env_factory`.
+The run directory holds the resolved config, overrides, provenance (``run_info.json``),
+TensorBoard logs (``tb/``), ``progress*.csv``, periodic ``checkpoints/``, ``evaluations.csv``,
+``best_model.zip`` and the final ``model.zip``.
+
+Resuming (``resume=<run dir or checkpoint .zip>``) loads the newest model of the run (or the given
+checkpoint) with its step count, optimiser state and replay buffer, and trains on with the run's
+saved config up to ``train.total_timesteps`` (which a resume may raise). The envs start fresh
+episodes, reseeded with ``seed + steps``, so a resumed run is reproducible but not bitwise equal
+to an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import hydra
+from omegaconf import DictConfig
+
+from leogym.agents.app import (CONFIG_PATH, configure_logging, prepare_run, scenario_payload,
+                               to_objects)
+from leogym.agents.config import ConfigError, env_kwargs, register_configs, validate_config
+
+__all__ = ["TrainResult", "main", "train"]
+
+log = logging.getLogger("leogym.agents.train")
+
+
+@dataclass
+class TrainResult:
+    """What :func:`train` produced.
+
+    :param run_dir: the run directory.
+    :param model_path: the final model (``model.zip``).
+    :param num_timesteps: the model's step count at the end.
+    :param wall_s: wall-clock seconds of this invocation.
+    """
+
+    run_dir: Path
+    model_path: Path
+    num_timesteps: int
+    wall_s: float
+
+
+def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> TrainResult:
+    """Train (or continue training) the configured agent; write everything under ``run_dir``.
+
+    :param cfg: a composed app config (see :class:`~leogym.agents.config.LeogymConfig`).
+    :param run_dir: the run directory (its provenance files are written by the caller, e.g.
+        :func:`leogym.agents.app.prepare_run`).
+    :param resume: continue from the run's newest model (or the checkpoint named by
+        ``cfg.resume``) instead of starting fresh.
+    """
+    import torch
+    from stable_baselines3.common.logger import CSVOutputFormat, Logger, TensorBoardOutputFormat
+    from stable_baselines3.common.utils import set_random_seed
+
+    from leogym.agents.algos import ALGOS, build_model, check_action_space, load_model
+    from leogym.agents.callbacks import (CheckpointCallback, NetMetricsCallback,
+                                         PeriodicEvalCallback, ProgressCallback)
+    from leogym.agents.checkpoints import FINAL, latest_checkpoint, replay_buffer_path, save_model
+    from leogym.agents.env_factory import EnvFactory, make_vec_env
+
+    t_start = time.perf_counter()
+    run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    c = to_objects(cfg)
+    validate_config(c, ("env", "agent", "train"))
+    algo = c.agent.name
+    spec = ALGOS[algo]
+    torch.set_num_threads(c.train.torch_threads)
+
+    start_from: Path | None = None
+    if resume:
+        explicit = Path(str(cfg.resume)) if cfg.get("resume") else None
+        start_from = explicit if explicit is not None and explicit.is_file() else latest_checkpoint(run_dir)
+        if start_from is None:
+            raise ConfigError(f"resume: {run_dir} holds no model or checkpoint to resume from")
+
+    factory = EnvFactory(c.env.id, env_kwargs(c.env), scenario_payload(c.scenario), record_stats=True)
+    eval_factory = EnvFactory(c.env.id, env_kwargs(c.env), scenario_payload(c.scenario))
+    venv = make_vec_env(factory, c.train.n_envs, seed=c.seed, start_method=c.train.start_method)
+    eval_env = None
+    model: Any = None
+    checkpointer: CheckpointCallback | None = None
+    try:
+        check_action_space(algo, venv.action_space, c.env.id)
+        if start_from is not None:
+            model = load_model(start_from, algo, env=venv, device=c.agent.device)
+            rb = replay_buffer_path(start_from)
+            if spec.off_policy and rb.is_file():
+                model.load_replay_buffer(str(rb))
+            offset = int(model.num_timesteps)
+            set_random_seed(c.seed + offset)
+            venv.seed(c.seed + offset)
+            log.info("resuming %s from %s at step %d", algo, start_from, offset)
+        else:
+            set_random_seed(c.seed)
+            model = build_model(c.agent, venv, seed=c.seed)
+
+        n_csv = len(list(run_dir.glob("progress*.csv")))
+        formats: list[Any] = [CSVOutputFormat(str(run_dir / (
+            "progress.csv" if n_csv == 0 else f"progress.{n_csv}.csv")))]
+        if c.train.tensorboard:
+            formats.append(TensorBoardOutputFormat(str(run_dir / "tb")))
+        model.set_logger(Logger(str(run_dir), formats))
+
+        callbacks: list[Any] = [NetMetricsCallback()]
+        if c.train.eval_freq > 0:
+            eval_env = make_vec_env(eval_factory, 1, seed=c.seed + 10_000,
+                                    start_method=c.train.start_method)
+            callbacks.append(PeriodicEvalCallback(
+                eval_env, c.train.eval_freq, c.train.eval_episodes, run_dir, algo=algo,
+                seed=c.seed + 10_000, metrics_cfg=c.eval.metrics))
+        checkpointer = CheckpointCallback(
+            c.train.checkpoint_freq or 10**15, run_dir, algo=algo,
+            save_replay_buffer=c.train.save_replay_buffer and spec.off_policy)
+        callbacks.append(checkpointer)
+        if c.train.progress:
+            callbacks.append(ProgressCallback(f"{algo} {c.env.name}"))
+
+        remaining = c.train.total_timesteps - int(model.num_timesteps)
+        if remaining > 0:
+            model.learn(total_timesteps=remaining, callback=callbacks,
+                        log_interval=c.train.log_interval, reset_num_timesteps=start_from is None)
+        else:
+            log.info("nothing to do: the model has %d of %d timesteps", model.num_timesteps,
+                     c.train.total_timesteps)
+        model_path = save_model(model, run_dir / FINAL, algo=algo, env_id=c.env.id,
+                                replay_buffer=c.train.save_replay_buffer and spec.off_policy)
+    except KeyboardInterrupt:
+        if model is not None and checkpointer is not None and model.num_timesteps > 0:
+            path = checkpointer.save()
+            log.warning("interrupted: checkpoint saved at %s; continue with resume=%s", path, run_dir)
+        raise
+    finally:
+        venv.close()
+        if eval_env is not None:
+            eval_env.close()
+    wall = time.perf_counter() - t_start
+    from leogym.agents.storage import atomic_write_json
+
+    atomic_write_json(run_dir / "train_summary.json", {
+        "algo": algo, "num_timesteps": int(model.num_timesteps), "wall_s": wall,
+        "resumed_from": str(start_from) if start_from else None,
+    })
+    log.info("trained %s to %d timesteps in %.1f s; model: %s", algo, model.num_timesteps, wall,
+             model_path)
+    return TrainResult(run_dir, model_path, int(model.num_timesteps), wall)
+
+
+@hydra.main(version_base="1.3", config_path=CONFIG_PATH, config_name="train")
+def _hydra_main(cfg: DictConfig) -> None:
+    configure_logging()
+    ctx = prepare_run(cfg, app="train", seeds={"seed": cfg.seed, "train_envs": cfg.seed,
+                                               "eval_env": cfg.seed + 10_000})
+    train(ctx.cfg, ctx.run_dir, resume=ctx.resumed)
+
+
+def main() -> None:
+    """Console entry point ``leogym-train``."""
+    register_configs()
+    _hydra_main()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,59 @@
+"""Every agent config builds its SB3 model with the configured hyperparameters.
+
+Gymnasium's own Pendulum (Box actions) and CartPole (Discrete) stand in for the action spaces
+of the leogym envs, so this needs no simulator.
+"""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import pytest
+import torch
+from stable_baselines3.common.vec_env import DummyVecEnv
+
+from leogym.agents.algos import ALGOS, build_model
+from leogym.agents.app import compose, to_objects
+
+
+def _venv(env_id: str) -> DummyVecEnv:
+    return DummyVecEnv([lambda: gym.make(env_id)])
+
+
+@pytest.mark.parametrize("agent", sorted(ALGOS))
+def test_agent_config_builds_its_model(agent: str) -> None:
+    env_id = "CartPole-v1" if agent == "dqn" else "Pendulum-v1"
+    c = to_objects(compose("train", [f"agent={agent}", "agent.net_arch=[32,16]",
+                                     "agent.learning_rate=0.00123", "agent.gamma=0.97"]))
+    venv = _venv(env_id)
+    try:
+        model = build_model(c.agent, venv, seed=3)
+    finally:
+        venv.close()
+    assert type(model).__name__ == ALGOS[agent].cls
+    assert model.gamma == pytest.approx(0.97)
+    assert model.learning_rate == pytest.approx(0.00123)
+    assert model.seed == 3
+    linears = [m for m in model.policy.modules() if isinstance(m, torch.nn.Linear)]
+    assert any(m.out_features == 32 for m in linears) and any(m.out_features == 16 for m in linears)
+    if agent == "ppo":
+        assert (model.n_steps, model.batch_size, model.n_epochs) == (c.agent.n_steps,
+                                                                    c.agent.batch_size,
+                                                                    c.agent.n_epochs)
+    if agent == "recurrent_ppo":
+        assert model.policy.lstm_actor.hidden_size == c.agent.lstm_hidden_size
+    if agent in ("sac", "td3", "dqn"):
+        assert model.buffer_size == c.agent.buffer_size
+    if agent == "td3":
+        assert model.action_noise is not None
+
+
+def test_extra_kwargs_reach_the_algorithm() -> None:
+    c = to_objects(compose("train", ["agent=ppo", "+agent.extra.normalize_advantage=false",
+                                     "+agent.extra.policy_kwargs.ortho_init=false"]))
+    venv = _venv("Pendulum-v1")
+    try:
+        model = build_model(c.agent, venv, seed=0)
+    finally:
+        venv.close()
+    assert model.normalize_advantage is False
+    assert model.policy.ortho_init is False

@@ -1,0 +1,249 @@
+"""End to end on scenario=tiny: leogym-train -> leogym-eval -> notebooks, resuming both apps,
+multirun, and the main job (quick preset). The apps run as subprocesses, as users run them."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from omegaconf import OmegaConf
+
+ROOT = Path(__file__).resolve().parents[2]
+TINY = ["scenario=tiny", "env.episode_s=4", "train.progress=false", "eval.progress=false"]
+TRAIN = [*TINY, "train.total_timesteps=256", "agent.n_steps=64", "agent.batch_size=64",
+         "agent.n_epochs=2", "train.eval_freq=128", "train.eval_episodes=1",
+         "train.checkpoint_freq=128"]
+
+
+def run_app(module: str, *overrides: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    proc = subprocess.run([sys.executable, "-m", f"leogym.agents.{module}", *overrides],
+                          capture_output=True, text=True, timeout=timeout, check=False)
+    assert proc.returncode == 0, f"{module} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}"
+    return proc
+
+
+def sidecar_steps(model: Path) -> int:
+    return int(json.loads(model.with_suffix(".json").read_text())["num_timesteps"])
+
+
+@pytest.fixture(scope="module")
+def train_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("runs") / "train"
+    run_app("train", *TRAIN, f"hydra.run.dir={out}")
+    return out
+
+
+@pytest.fixture(scope="module")
+def eval_dir(train_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("runs") / "eval"
+    run_app("evaluate", *TINY, "baseline=[cubic,maco]", "eval.seeds=[0,1]",
+            f"+eval.agents.PPO={train_dir}", f"hydra.run.dir={out}")
+    return out
+
+
+# ------------------------------------------------------------------------------------ train
+def test_train_writes_a_complete_run_directory(train_dir: Path) -> None:
+    # 2 envs x 64 steps per rollout: 256 timesteps are exactly two rollouts
+    assert sidecar_steps(train_dir / "model.zip") == 256
+    assert json.loads((train_dir / "model.json").read_text())["algo"] == "ppo"
+    steps = sorted(p.name for p in (train_dir / "checkpoints").glob("step_*.zip"))
+    assert steps == ["step_000000128.zip", "step_000000256.zip"]
+    assert (train_dir / "best_model.zip").is_file()
+    assert len(pd.read_csv(train_dir / "evaluations.csv")) == 2
+    assert list((train_dir / "tb").glob("events.out.tfevents.*"))
+    progress = pd.read_csv(train_dir / "progress.csv")
+    goodput = progress["net/goodput_mbps"].dropna()
+    assert len(goodput) and (goodput > 0).all(), "the agent's connection carried data"
+    # provenance
+    cfg = OmegaConf.load(train_dir / "config.yaml")
+    assert cfg.scenario.name == "tiny" and cfg.train.total_timesteps == 256
+    assert "scenario=tiny" in OmegaConf.load(train_dir / "overrides.yaml")
+    info = json.loads((train_dir / "run_info.json").read_text())
+    assert info["app"] == "train" and info["seeds"]["seed"] == 0
+    assert re.fullmatch(r"[0-9a-f]{40}", info["invocations"][0]["git"]["sha"])
+    for dist in ("leogym", "torch", "stable-baselines3", "gymnasium", "hydra-core"):
+        assert info["versions"][dist], dist
+    assert (train_dir / ".hydra" / "config.yaml").is_file()
+
+
+def test_resume_continues_the_step_count_with_the_same_config(train_dir: Path,
+                                                               tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    shutil.copytree(train_dir, run)
+    config_before = (run / "config.yaml").read_text()
+    run_app("train", f"resume={run}", "train.total_timesteps=512")
+    assert sidecar_steps(run / "model.zip") == 512
+    assert (run / "config.yaml").read_text() == config_before
+    summary = json.loads((run / "train_summary.json").read_text())
+    assert summary["resumed_from"].endswith("step_000000256.zip")
+    second = pd.read_csv(run / "progress.1.csv")["time/total_timesteps"].dropna()
+    assert second.min() > 256, "the resumed segment logs steps after the checkpoint"
+    info = json.loads((run / "run_info.json").read_text())
+    assert len(info["invocations"]) == 2
+    assert [p.name for p in (run / ".hydra").iterdir() if p.name.startswith("resume-")]
+
+
+def test_resume_from_a_checkpoint_file(train_dir: Path, tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    shutil.copytree(train_dir, run)
+    (run / "model.zip").unlink()
+    run_app("train", f"resume={run / 'checkpoints' / 'step_000000128.zip'}")
+    # the run's own target (256) is reached from step 128: one more rollout
+    assert sidecar_steps(run / "model.zip") == 256
+    summary = json.loads((run / "train_summary.json").read_text())
+    assert summary["resumed_from"].endswith("step_000000128.zip")
+
+
+def test_resume_refuses_config_changes(train_dir: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "leogym.agents.train", f"resume={train_dir}",
+                           "agent.learning_rate=0.1"], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert proc.returncode != 0
+    assert "agent.learning_rate: cannot be changed when resuming" in proc.stderr
+
+
+# ------------------------------------------------------------------------------------- eval
+def test_evaluate_writes_results_summary_traces_and_plots(eval_dir: Path) -> None:
+    df = pd.read_parquet(eval_dir / "results.parquet")
+    assert len(df) == 6
+    assert set(df["policy"]) == {"PPO", "CUBIC", "MACO"}
+    assert (df.groupby("policy")["seed"].apply(sorted) == pd.Series([[0, 1]] * 3,
+            index=["CUBIC", "MACO", "PPO"])).all()
+    by = df.set_index("policy")
+    assert by.loc["PPO", "cc"].iloc[0] == "external" and by.loc["PPO", "kind"].iloc[0] == "agent"
+    assert by.loc["CUBIC", "cc"].iloc[0] == "cubic" and by.loc["CUBIC", "scheduler"].iloc[0] == "minrtt"
+    assert by.loc["MACO", "cc"].iloc[0] == "maco"
+    assert (df["scenario"] == "tiny").all()
+    assert (df["goodput_mbps"] > 0).all()
+    assert (df["sim_time_s"].round(6) == 4.0).all()
+    for col in ("rtt_p50_ms", "rtt_p95_ms", "rtt_p99_ms", "convergence_time_s",
+                "loss_outage_pkts", "loss_random_pkts", "loss_overflow_pkts", "jain_paths"):
+        assert col in df
+    summary = pd.read_parquet(eval_dir / "summary.parquet")
+    assert set(summary["policy"]) == {"PPO", "CUBIC", "MACO"}
+    for key in df["key"]:
+        trace = pd.read_parquet(eval_dir / "traces" / f"{key}.parquet")
+        assert trace["step"].max() == 40  # 4 s of 100 ms steps
+    assert {p.name for p in (eval_dir / "plots").glob("*.png")} >= {
+        "goodput.png", "tradeoff.png", "losses.png", "timeseries.png"}
+    info = json.loads((eval_dir / "run_info.json").read_text())
+    assert info["seeds"]["eval"] == [0, 1]
+
+
+def test_interrupted_evaluation_resumes_without_redoing_episodes(eval_dir: Path,
+                                                                 tmp_path: Path) -> None:
+    run = tmp_path / "eval"
+    shutil.copytree(eval_dir, run)
+    full = pd.read_parquet(run / "results.parquet")
+    # an evaluation interrupted after 4 of its 6 episodes
+    kept = full.iloc[:4]
+    kept.to_parquet(run / "results.parquet", index=False)
+    run_app("evaluate", f"resume={run}")
+    after = pd.read_parquet(run / "results.parquet")
+    assert sorted(after["key"]) == sorted(full["key"])
+    old = kept.set_index("key")
+    new = after.set_index("key")
+    # finished episodes are kept as they were (their wall time included), not rerun
+    pd.testing.assert_frame_equal(new.loc[old.index], old)
+    # the rerun episodes reproduce the original ones exactly (same seed, same trajectory)
+    redo = full.iloc[4:].set_index("key")
+    cols = ["return", "goodput_mbps", "rtt_p95_ms", "loss_overflow_pkts"]
+    pd.testing.assert_frame_equal(new.loc[redo.index, cols], redo[cols])
+
+
+def test_sigint_leaves_a_resumable_evaluation(tmp_path: Path) -> None:
+    run = tmp_path / "eval"
+    args = [sys.executable, "-m", "leogym.agents.evaluate", *TINY, "baseline=[cubic]",
+            "eval.seeds=[0,1,2,3]", "eval.n_workers=1", f"hydra.run.dir={run}"]
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    results = run / "results.parquet"
+    deadline = time.monotonic() + 240
+    while not results.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert results.exists(), proc.stderr.read() if proc.poll() is not None else "timeout"
+    os.killpg(proc.pid, signal.SIGINT)
+    proc.wait(timeout=120)
+    partial = pd.read_parquet(results)
+    assert 1 <= len(partial) < 4
+    run_app("evaluate", f"resume={run}")
+    final = pd.read_parquet(results)
+    assert sorted(final["seed"]) == [0, 1, 2, 3]
+    pd.testing.assert_frame_equal(final.iloc[: len(partial)], partial)
+
+
+# -------------------------------------------------------------------------------- notebooks
+@pytest.mark.parametrize("name", ["01_scenario_anatomy", "02_baseline_comparison",
+                                  "03_training_and_handovers"])
+def test_notebook_runs_on_the_apps_outputs(name: str, train_dir: Path, eval_dir: Path,
+                                           monkeypatch: pytest.MonkeyPatch,
+                                           tmp_path: Path) -> None:
+    import nbformat
+    from nbclient import NotebookClient
+
+    monkeypatch.setenv("JUPYTER_PLATFORM_DIRS", "1")
+    monkeypatch.setenv("LEOGYM_SCENARIO", "tiny")
+    monkeypatch.setenv("LEOGYM_TRAIN_DIR", str(train_dir))
+    monkeypatch.setenv("LEOGYM_EVAL_DIR", str(eval_dir))
+    monkeypatch.setenv("LEOGYM_DEMO_DIR", str(tmp_path / "must-not-be-used"))
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    path = ROOT / "notebooks" / f"{name}.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code"), \
+        "notebooks are committed with outputs stripped"
+    NotebookClient(nb, timeout=300, kernel_name="python3", resources={
+        "metadata": {"path": str(tmp_path)}}).execute()
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
+              if o.output_type == "error"]
+    assert not errors
+    assert not (tmp_path / "must-not-be-used").exists(), "the notebook ignored its inputs"
+    images = sum("image/png" in o.get("data", {}) for c in nb.cells if c.cell_type == "code"
+                 for o in c.outputs)
+    assert images >= 1
+
+
+# ------------------------------------------------------------------- multirun and main job
+def test_multirun_jobs_share_one_process_safely(tmp_path: Path) -> None:
+    """Hydra's basic launcher runs both jobs in one process: fine, because a job never hosts
+    a simulator itself (every env lives in a subprocess)."""
+    sweep = tmp_path / "sweep"
+    run_app("train", "-m", *TRAIN, "seed=0,1", "train.total_timesteps=128",
+            "train.eval_freq=0", f"hydra.sweep.dir={sweep}")
+    models = sorted(sweep.glob("*/model.zip"))
+    assert [m.parent.name for m in models] == ["0_cc-ppo-seed0", "1_cc-ppo-seed1"]
+    assert all(sidecar_steps(m) == 128 for m in models)
+
+
+def test_main_job_quick(tmp_path: Path) -> None:
+    out = tmp_path / "bench"
+    proc = run_app("benchmark", "experiment=quick", "env.episode_s=3", "train.progress=false",
+                   "eval.progress=false", f"hydra.run.dir={out}", timeout=600)
+    board = pd.read_csv(out / "leaderboard.csv")
+    assert set(board["policy"]) == {"PPO", "MACO", "freeze+CUBIC", "CUBIC", "OLIA", "minRTT",
+                                    "ALCS"}
+    assert (out / "leaderboard.md").read_text().count("| PPO |") == 1
+    assert "leogym benchmark" in proc.stdout
+    assert (out / "train" / "model.zip").is_file()
+    assert (out / "eval" / "plots" / "goodput.png").is_file()
+    # a second invocation resumes: nothing left to train or evaluate
+    run_app("benchmark", f"resume={out}")
+    assert len(pd.read_parquet(out / "eval" / "results.parquet")) == 7
+
+
+def test_ray_launcher_with_a_local_instance(tmp_path: Path) -> None:
+    pytest.importorskip("hydra_plugins.hydra_ray_launcher")
+    sweep = tmp_path / "sweep"
+    run_app("train", "-m", "hydra/launcher=ray_local", *TRAIN, "seed=0,1",
+            "train.total_timesteps=128", "train.eval_freq=0",
+            "hydra.launcher.ray.init.num_cpus=2", "hydra.launcher.ray.remote.num_cpus=1",
+            f"hydra.sweep.dir={sweep}", timeout=600)
+    assert len(list(sweep.glob("*/model.zip"))) == 2
