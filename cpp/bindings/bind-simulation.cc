@@ -199,9 +199,9 @@ ConfigFromDict(py::handle config)
         else if (key == "start_s")
         {
             c.startS = ToDouble(v, f);
-            if (!std::isfinite(c.startS) || c.startS < 0)
+            if (!std::isfinite(c.startS) || c.startS < 0 || c.startS > 1e6)
             {
-                throw std::invalid_argument(f + ": must be finite and >= 0");
+                throw std::invalid_argument(f + ": must be in [0, 1e6] seconds");
             }
         }
         else if (key == "subflow_paths")
@@ -345,9 +345,9 @@ class PySimulation
     py::dict Step(double dtS)
     {
         Check();
-        if (!std::isfinite(dtS) || dtS <= 0)
+        if (!std::isfinite(dtS) || dtS <= 0 || dtS > 1e6)
         {
-            throw std::invalid_argument("dt_s: must be finite and > 0");
+            throw std::invalid_argument("dt_s: must be in (0, 1e6] seconds");
         }
         {
             py::gil_scoped_release release;
@@ -512,8 +512,8 @@ LEOGYM_REGISTER_BINDINGS(simulation)
 {
     py::class_<PySimulation>(m,
                              "Simulation",
-                             R"doc(One packet-level simulation: LEO paths, a multipath QUIC-like connection
-(server -> client bulk or file transfer), cross traffic, per-step measurements.
+                             R"doc(One packet-level simulation: LEO paths, a multipath QUIC-like
+connection (server -> client bulk or file transfer), cross traffic, per-step measurements.
 
 ns-3 runs one simulation per process: creating a second one while this one is open raises
 RuntimeError. ``close()`` (idempotent, also on ``with`` exit) destroys the simulator.

@@ -307,7 +307,9 @@ class CongestionProbe : public MpConnectionView
                                m_now);
     }
 
-    static std::vector<MpSentPacket> Packets(const std::vector<std::tuple<uint64_t, double, uint32_t>>& pk)
+    using PacketTuples = std::vector<std::tuple<uint64_t, double, uint32_t>>;
+
+    static std::vector<MpSentPacket> Packets(const PacketTuples& pk)
     {
         std::vector<MpSentPacket> out;
         for (const auto& [pn, t, bytes] : pk)

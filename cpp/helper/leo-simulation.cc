@@ -87,9 +87,17 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg, std::vector<LeoPath
     {
         throw std::invalid_argument("file_bytes: must be > 0 for workload 'file'");
     }
-    if (!std::isfinite(m_cfg.startS) || m_cfg.startS < 0)
+    if (!std::isfinite(m_cfg.startS) || m_cfg.startS < 0 || m_cfg.startS > 1e6)
     {
-        throw std::invalid_argument("start_s: must be finite and >= 0");
+        throw std::invalid_argument("start_s: must be in [0, 1e6] seconds");
+    }
+    if (!std::isfinite(m_cfg.maxAckDelayS) || m_cfg.maxAckDelayS < 0 || m_cfg.maxAckDelayS > 10)
+    {
+        throw std::invalid_argument("max_ack_delay_s: must be in [0, 10] seconds");
+    }
+    if (!std::isfinite(m_cfg.initialRttS) || m_cfg.initialRttS < 1e-6 || m_cfg.initialRttS > 60)
+    {
+        throw std::invalid_argument("initial_rtt_s: must be in [1e-6, 60] seconds");
     }
     if (!slantRangeM.empty() && slantRangeM.size() != schedules.size())
     {
@@ -282,9 +290,9 @@ void
 LeoSimulation::Step(double dtS)
 {
     CheckOpen();
-    if (!std::isfinite(dtS) || dtS <= 0)
+    if (!std::isfinite(dtS) || dtS <= 0 || dtS > 1e6)
     {
-        throw std::invalid_argument("dt_s: must be finite and > 0");
+        throw std::invalid_argument("dt_s: must be in (0, 1e6] seconds");
     }
     Simulator::Stop(Seconds(dtS));
     Simulator::Run();
@@ -341,10 +349,10 @@ LeoSimulation::SetPacingRate(const std::vector<double>& bps)
     }
     for (std::size_t i = 0; i < bps.size(); ++i)
     {
-        if (!std::isfinite(bps[i]) || bps[i] < 0)
+        if (!std::isfinite(bps[i]) || bps[i] < 0 || (bps[i] > 0 && bps[i] < 1e3) || bps[i] > 1e13)
         {
             throw std::invalid_argument("set_pacing_rate: rate[" + std::to_string(i) +
-                                        "] must be finite and >= 0 bit/s");
+                                        "] must be 0 (unpaced) or in [1e3, 1e13] bit/s");
         }
     }
     for (uint32_t i = 0; i < m_nPaths; ++i)

@@ -179,6 +179,11 @@ def test_algorithm_listings(core: ModuleType) -> None:
         ({"initial_path_states": ["active", "asleep"]},
          r"config.initial_path_states\[1\]: unknown path state 'asleep'"),
         ({"start_s": -1.0}, r"config.start_s"),
+        ({"start_s": 1e300}, r"config.start_s"),
+        ({"cc": "bbr", "cc_params": {"RtPropFilterLength": 1e300}},
+         r"config.cc_params.RtPropFilterLength"),
+        ({"cc": "bbr", "cc_params": {"RtPropFilterLength": 1e-6}},
+         r"config.cc_params.RtPropFilterLength.*range"),
         ({"cross_traffic": [{"kind": "tcp_bulk", "path": 0, "tcp_variant": "Nope"}]},
          r"cross_traffic\[0\]"),
         ({"receive_window_bytes": 10}, r"config.receive_window_bytes"),
@@ -229,6 +234,8 @@ def test_bad_actions(core: ModuleType, two_paths) -> None:
             sim.step(0.0)
         with pytest.raises(ValueError, match="dt_s"):
             sim.step(float("inf"))
+        with pytest.raises(ValueError, match="dt_s"):
+            sim.step(1e300)
         with pytest.raises(ValueError, match="state: unknown path state"):
             sim.set_path_state(0, "off")
         with pytest.raises(ValueError, match="path"):
@@ -240,6 +247,8 @@ def test_bad_actions(core: ModuleType, two_paths) -> None:
             sim.set_cwnd(np.array([1e5, np.nan]))
         with pytest.raises(ValueError, match=r"rate\[0\]"):
             sim.set_pacing_rate(np.array([-1.0, 0.0]))
+        with pytest.raises(ValueError, match=r"rate\[1\]"):
+            sim.set_pacing_rate(np.array([0.0, 1e-300]))
         with pytest.raises(ValueError, match=r"weights\[1\]"):
             sim.set_weights(np.array([1.0, -1.0]))
         with pytest.raises(ValueError, match="at least one weight"):
@@ -251,3 +260,26 @@ def test_bad_actions(core: ModuleType, two_paths) -> None:
         with pytest.raises(ValueError, match="cwnd"):
             sim.set_cwnd("large")
         sim.step(0.1)  # still usable after the errors
+
+
+EXTREMES = [-1e300, -1.0, 0.0, 0.5, 1.0, 3.0, 1e9, 1e300, float("nan"), float("inf")]
+
+
+@pytest.mark.parametrize("kind", ["cc", "scheduler"])
+def test_every_parameter_accepts_or_rejects_cleanly(core: ModuleType, kind: str) -> None:
+    """Any number for any attribute either validates or raises ValueError naming it; what
+    validates also builds (never an abort)."""
+    names = core.cc_algorithms() if kind == "cc" else core.schedulers()
+    for name in names:
+        if name.endswith("+"):
+            continue
+        for attr in core.algorithm_parameters(kind, name):
+            for value in EXTREMES:
+                cfg = {kind: name, f"{kind}_params": {attr: value}}
+                try:
+                    core.validate_simulation_config(cfg)
+                except ValueError as e:
+                    assert f"{kind}_params.{attr}" in str(e)
+                    continue
+                if kind == "cc":
+                    core.testing.CongestionProbe(name, params={attr: value})

@@ -174,7 +174,8 @@ def test_lia_increase_is_rfc6356(core: ModuleType) -> None:
     assert w == [12000, 6000]
     r = [0.1, 0.05]
     total = sum(w)
-    alpha = total * max(w[i] / r[i] ** 2 for i in range(2)) / sum(w[i] / r[i] for i in range(2)) ** 2
+    best = max(w[i] / r[i] ** 2 for i in range(2))
+    alpha = total * best / sum(w[i] / r[i] for i in range(2)) ** 2
     ack_bytes(p, 0, MSS, 1.1, 1.2, pn0=5000)
     inc = min(alpha * MSS * MSS / total, MSS * MSS / w[0])
     assert p.cwnd(0) == int(w[0] + inc)

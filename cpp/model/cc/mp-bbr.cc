@@ -255,7 +255,8 @@ MpBbr::IsNextCyclePhase(Time now, uint64_t priorInflight, uint64_t lost) const
     }
     if (m_pacingGain > 1.0)
     {
-        return fullLength && (lost > 0 || static_cast<double>(priorInflight) >= Inflight(m_pacingGain));
+        return fullLength &&
+               (lost > 0 || static_cast<double>(priorInflight) >= Inflight(m_pacingGain));
     }
     return fullLength || static_cast<double>(priorInflight) <= Inflight(1.0);
 }

@@ -188,6 +188,10 @@ MpAlgorithmRegistry::MakeValue(TypeId tid, const std::string& key, double value,
     }
     else if (type == "ns3::TimeValue")
     {
+        if (std::fabs(value) > 1e9)
+        {
+            throw std::invalid_argument(fieldName + ": a time in seconds, |value| <= 1e9");
+        }
         v = ns3::Create<TimeValue>(Seconds(value));
     }
     else

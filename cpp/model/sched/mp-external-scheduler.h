@@ -22,7 +22,8 @@ namespace ns3
  *     value; a packet goes to the candidate with window room, weight > 0 and the smallest
  *     pass (ties: lowest index), whose pass then grows by bytes / weight. A path cannot bank
  *     credit while it cannot send: its pass is kept within one packet's stride of the
- *     virtual time (the pass of the path chosen last). Paths that can send thus share packets in proportion to their weights.
+ *     virtual time (the pass of the path chosen last). Paths that can send thus share
+ *     packets in proportion to their weights.
  *   path choice (SetPathChoice): every packet goes to that path; wait while it has no room.
  */
 class MpExternalScheduler : public MpScheduler

@@ -36,8 +36,8 @@ struct MpSchedRequest
  * and wake-up timers, on path changes). The return value is a path index, or -1 (WAIT): send
  * nothing now. A path is available (MpPathInfo::IsAvailable) when it is not deactivated, has
  * congestion-window room and pacing lets it send now; a scheduler that returns an unavailable
- * path also makes the transport wait. A scheduler that waits while nothing is in flight must RequestWakeup() to be
- * asked again.
+ * path also makes the transport wait. A scheduler that waits while nothing is in flight must
+ * RequestWakeup() to be asked again.
  *
  * Candidate paths (Candidates()): active paths that are not in probe timeout; if there are
  * none, standby paths that are not; if there are none, active and then standby paths in

@@ -742,7 +742,9 @@ MpQuicSender::SendPacket(Path& path, int64_t chunk, bool retx, bool probe)
     if (info.pacingRateBps > 0 && !probe)
     {
         Time start = info.nextSendTime > now ? info.nextSendTime : now;
-        info.nextSendTime = start + Seconds(8.0 * sp.bytes / info.pacingRateBps);
+        // A gap of at most 10 s keeps a degenerate rate from overflowing ns-3's Time.
+        double gap = std::min(8.0 * sp.bytes / info.pacingRateBps, 10.0);
+        info.nextSendTime = start + Seconds(gap);
     }
     ArmLossTimer(path);
 }

@@ -55,7 +55,8 @@ MpReassembly::OnFrame(uint64_t offset, uint32_t length, bool fin, Time now)
         if (segEnd > m_delivered)
         {
             uint64_t fresh = segEnd - m_delivered;
-            m_holByteSeconds += static_cast<double>(fresh) * (nowS - it->second.arrival.GetSeconds());
+            double waited = nowS - it->second.arrival.GetSeconds();
+            m_holByteSeconds += static_cast<double>(fresh) * waited;
             m_delivered = segEnd;
         }
         else
