@@ -56,14 +56,15 @@ class EnvFactory:
 
 
 def make_vec_env(factory: EnvFactory, n_envs: int, *, seed: int, start_method: str) -> Any:
-    """A ``SubprocVecEnv`` of ``n_envs`` copies of ``factory``'s env, seeded ``seed + i``.
+    """A subprocess VecEnv (:class:`~leogym.agents.vecenv.LeoSubprocVecEnv`) of ``n_envs`` copies
+    of ``factory``'s env, seeded ``seed + i``.
 
     Always a subprocess VecEnv, even for one env: the calling process must never own a
     simulator (see the module docstring).
     """
-    from stable_baselines3.common.vec_env import SubprocVecEnv
+    from leogym.agents.vecenv import LeoSubprocVecEnv
 
-    venv = SubprocVecEnv([factory] * n_envs, start_method=start_method)
+    venv = LeoSubprocVecEnv([factory] * n_envs, start_method=start_method)
     venv.seed(seed)
     venv.env_id = factory.env_id  # type: ignore[attr-defined]
     return venv

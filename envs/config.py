@@ -123,20 +123,20 @@ class EnvConfig:
 
     def validate(self) -> None:
         """Raise :class:`ValueError` naming the first invalid field."""
-        if self.cc not in CC_NAMES:
+        if not isinstance(self.cc, str) or self.cc not in CC_NAMES:
             raise ValueError(f"env.cc: unknown congestion controller {self.cc!r}; known: {CC_NAMES}")
-        if self.scheduler not in SCHEDULER_NAMES:
+        if not isinstance(self.scheduler, str) or self.scheduler not in SCHEDULER_NAMES:
             raise ValueError(
                 f"env.scheduler: unknown scheduler {self.scheduler!r}; known: {SCHEDULER_NAMES}"
             )
         _positive("env.step_ms", self.step_ms, lo=1.0, hi=60_000.0)
         _positive("env.episode_s", self.episode_s, lo=self.step_ms / 1000.0, hi=86_400.0)
-        if self.action_mode not in ("continuous", "discrete"):
+        if not isinstance(self.action_mode, str) or self.action_mode not in ("continuous", "discrete"):
             raise ValueError(
                 f"env.action_mode: must be 'continuous' or 'discrete' (got {self.action_mode!r})"
             )
         _positive("env.action_scale", self.action_scale, lo=1e-6, hi=10.0)
-        if self.cc_target not in ("cwnd", "pacing"):
+        if not isinstance(self.cc_target, str) or self.cc_target not in ("cwnd", "pacing"):
             raise ValueError(f"env.cc_target: must be 'cwnd' or 'pacing' (got {self.cc_target!r})")
         obs = self.observation
         if not isinstance(obs.history, int) or not 1 <= obs.history <= 64:

@@ -8,6 +8,7 @@ be constructed in a parent process (for space inspection) and stepped in worker 
 
 from __future__ import annotations
 
+import weakref
 from collections import deque
 from typing import Any, ClassVar
 
@@ -25,18 +26,27 @@ __all__ = ["LeoEnv"]
 
 _MAX_SEED = 2**31 - 2
 
+# ns-3 runs one simulator per process. The env that last reset owns it; a later reset of
+# another env in the same process takes it over and the earlier env must be reset again
+# (its step() says so). Vectorised envs live in separate processes and never meet here.
+_OWNER: weakref.ReferenceType[LeoEnv] | None = None
+
 
 class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
     """Base class; use :class:`LeoCCEnv`, :class:`LeoSchedulerEnv` or :class:`LeoJointEnv`."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 10}
     #: Defaults that differ per env: which controls the agent owns.
     default_cc: ClassVar[str] = "external"
     default_scheduler: ClassVar[str] = "minrtt"
 
     def __init__(self, render_mode: str | None = None, **kwargs: Any) -> None:
-        if render_mode is not None:
-            raise ValueError(f"render_mode: leogym envs do not render (got {render_mode!r})")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode: must be None or one of {self.metadata['render_modes']} "
+                f"(got {render_mode!r})"
+            )
+        self.render_mode = render_mode
         kwargs.setdefault("cc", self.default_cc)
         kwargs.setdefault("scheduler", self.default_scheduler)
         scenario = kwargs.pop("scenario", "tiny")
@@ -112,17 +122,16 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         self.timeline = build_timeline(scenario, seed=episode_seed)
         self._oracle = TimelineOracle(self.timeline)
         native_cfg = self._native_config(scenario, episode_seed)
-        try:
-            self._sim = core().Simulation(native_cfg, self.timeline.to_native())
-        except RuntimeError as exc:
-            if "one" in str(exc).lower() and "simulation" in str(exc).lower():
-                raise RuntimeError(
-                    f"{exc}. ns-3 allows one simulator per process: step several leogym envs "
-                    "in subprocesses (gymnasium AsyncVectorEnv or SB3 SubprocVecEnv)"
-                ) from exc
-            raise
+        global _OWNER
+        previous = _OWNER() if _OWNER is not None else None
+        if previous is not None and previous is not self:
+            previous._close_sim(taken_over=True)
+        self._sim = core().Simulation(native_cfg, self.timeline.to_native())
+        self._taken_over = False
+        _OWNER = weakref.ref(self)
         self._steps = 0
         self._min_rtt = np.inf
+        self._last: dict[str, np.ndarray] | None = None
         self._reset_controls()
         frame = self._frame(self._zero_measurements(), 0.0)
         self._frames.clear()
@@ -134,6 +143,12 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self._sim is None:
+            if getattr(self, "_taken_over", False):
+                raise RuntimeError(
+                    "another leogym env in this process has reset since this one did, and ns-3 "
+                    "runs one simulator per process: call reset() on this env again, or step "
+                    "several envs in subprocesses (AsyncVectorEnv / SubprocVecEnv)"
+                )
             raise RuntimeError("call reset() before step()")
         checked = check_action(self.action_space, action)
         self._apply_action(checked)
@@ -152,12 +167,33 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         info = self._info(m, metrics, t0, t1)
         return self._observation(), reward, terminated, truncated, info
 
+    def render(self) -> np.ndarray | None:
+        """With ``render_mode="rgb_array"``: a per-path dashboard (see :mod:`.render`)."""
+        if self.render_mode != "rgb_array":
+            return None
+        from leogym.envs.render import render_paths
+
+        if self._oracle is None:
+            return render_paths(np.zeros(0), np.zeros(0), np.zeros(0), np.zeros(0, bool))
+        t = float(self._sim.now) if self._sim is not None else 0.0
+        last = self._last or self._zero_measurements()
+        capacity = self._oracle.capacity(t)
+        rate = np.asarray(last["delivery_rate_bps"], dtype=np.float64)
+        utilisation = np.divide(rate, capacity, out=np.zeros_like(rate), where=capacity > 0)
+        return render_paths(
+            utilisation,
+            np.asarray(last["srtt_s"], dtype=np.float64),
+            self._oracle.time_to_handover(t),
+            capacity == 0,
+        )
+
     def close(self) -> None:
         self._close_sim()
         super().close()
 
     # ------------------------------------------------------------------ internals
-    def _close_sim(self) -> None:
+    def _close_sim(self, taken_over: bool = False) -> None:
+        self._taken_over = taken_over
         if self._sim is not None:
             try:
                 self._sim.close()
@@ -255,7 +291,8 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
             "delay_s": metrics.delay_s,
             "loss_rate": metrics.loss_rate,
             "capacity_bps": metrics.capacity_bps,
-            "rtt_s": np.asarray(m["srtt_s"], dtype=np.float64).copy(),
+            # 0 = no RTT sample yet on that path (the core reports NaN there).
+            "rtt_s": np.nan_to_num(np.asarray(m["srtt_s"], dtype=np.float64), nan=0.0),
             "cwnd_bytes": np.asarray(m["cwnd_bytes"], dtype=np.float64).copy(),
             "delivered_bytes": np.asarray(m["delivered_bytes"], dtype=np.float64).copy(),
             "losses": {
@@ -268,5 +305,11 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
             "handover_times_s": np.array([t for _, t in handovers], dtype=np.float64),
             "reorder_buffer_bytes": float(np.asarray(m["reorder_buffer_bytes"]).item()),
             "hol_delay_s": float(np.asarray(m["hol_delay_s"]).item()),
-            "completion_time_s": float(np.asarray(m["completion_time_s"]).item()),
+            "completion_time_s": _finite_or_none(np.asarray(m["completion_time_s"]).item()),
         }
+
+
+def _finite_or_none(x: float) -> float | None:
+    """NaN (not completed) becomes None, which compares equal to itself in env checkers."""
+    x = float(x)
+    return x if np.isfinite(x) else None

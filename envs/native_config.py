@@ -29,21 +29,22 @@ def native_config(cfg: EnvConfig, scenario: Any, episode_seed: int) -> dict[str,
         ns-3 ``RngRun`` so that every random stream in the simulator follows it.
     """
     cc, freeze = split_cc(cfg.cc)
-    return {
+    out: dict[str, Any] = {
         "seed": 1,
         "run": int(episode_seed),
         "cc": cc,
-        "freeze": bool(freeze),
         "cc_params": {k: float(v) for k, v in cfg.cc_params.items()},
         "scheduler": cfg.scheduler,
         "scheduler_params": {k: float(v) for k, v in cfg.scheduler_params.items()},
-        "cc_target": cfg.cc_target,
         "packet_bytes": int(scenario.traffic.packet_bytes),
         "workload": scenario.traffic.workload,
         "file_bytes": int(scenario.traffic.file_bytes),
         "start_s": float(scenario.traffic.start_s),
         "cross_traffic": cross_traffic(scenario),
     }
+    if freeze:
+        out["freeze"] = True
+    return out
 
 
 def cross_traffic(scenario: Any) -> list[dict[str, Any]]:

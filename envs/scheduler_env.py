@@ -73,7 +73,11 @@ class LeoSchedulerEnv(LeoEnv):
     def _apply_scheduler_action(self, action: np.ndarray) -> None:
         if self.config.action_mode == "discrete":
             choice = int(np.asarray(action).reshape(()))
-            self._sim.set_path_choice(choice if choice < self.n_paths else -1)
+            if choice >= self.n_paths:  # a padded index: the lowest-RTT real path
+                srtt = self._last["srtt_s"] if self._last is not None else np.zeros(self.n_paths)
+                srtt = np.where(np.asarray(srtt) > 0, srtt, np.inf)
+                choice = int(np.argmin(srtt)) if np.isfinite(srtt).any() else 0
+            self._sim.set_path_choice(choice)
             return
         w = self._weights_now * multiplicative_factor(
             action[: self.n_paths], self.config.action_scale

@@ -7,8 +7,12 @@ import math
 import numpy as np
 
 from leogym.scenario.config import QueueConfig
+from leogym.scenario.errors import field_error
 
-__all__ = ["resolve_queue_packets"]
+__all__ = ["MAX_QUEUE_PACKETS", "resolve_queue_packets"]
+
+#: The native core's limit on a drop-tail queue (``queue_packets`` of a path).
+MAX_QUEUE_PACKETS = 100_000_000
 
 
 def resolve_queue_packets(
@@ -18,6 +22,7 @@ def resolve_queue_packets(
     rtt_s: np.ndarray,
     outages: np.ndarray,
     times: np.ndarray,
+    field: str = "scenario.paths[].queue.size",
 ) -> int:
     """Queue limit in packets of ``packet_bytes``.
 
@@ -30,7 +35,10 @@ def resolve_queue_packets(
     :param rtt_s: the propagation RTT of the path over time.
     :param outages: ``(k, 2)`` outage intervals, excluded from the means.
     :param times: sample times.
+    :param field: the queue's config field, named in errors.
     :return: at least ``queue.min_packets``.
+    :raises ScenarioConfigError: the queue resolves to more than :data:`MAX_QUEUE_PACKETS`
+        packets (e.g. a BDP multiple of an absurd rate or delay).
     """
     if queue.unit == "packets":
         packets = float(queue.size)
@@ -44,4 +52,11 @@ def resolve_queue_packets(
             up[:] = True
         bdp_bytes = float(np.mean(rate_bps[up])) * float(np.mean(rtt_s[up])) / 8.0
         packets = queue.size * bdp_bytes / packet_bytes
+    if not math.isfinite(packets) or max(packets, queue.min_packets) > MAX_QUEUE_PACKETS:
+        raise field_error(
+            field,
+            f"resolves to {packets:.4g} packets of {packet_bytes} B, more than the "
+            f"{MAX_QUEUE_PACKETS:g} a path's queue may hold (check the path's rates and delays)",
+            queue.size,
+        )
     return max(int(queue.min_packets), int(math.ceil(packets - 1e-9)))

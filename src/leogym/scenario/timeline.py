@@ -489,6 +489,7 @@ def build_timeline(cfg: ScenarioConfig, seed: int, *, keep_geometry: bool = Fals
             a["delay_down_s"] + a["delay_up_s"],
             a["outages"],
             times,
+            field=f"scenario.paths[{i}].queue.size",
         )
         paths.append(
             PathTimeline(

@@ -20,6 +20,7 @@ from leogym.scenario.config import (
 from leogym.scenario.errors import ScenarioConfigError, field_error
 from leogym.scenario.frames import parse_utc
 from leogym.scenario.presets import PRESETS, resolve_constellation
+from leogym.scenario.queues import MAX_QUEUE_PACKETS
 from leogym.scenario.terrestrial import read_mahimahi_trace
 from leogym.scenario.tle import read_tle_file
 from leogym.scenario.visibility import POLICIES
@@ -200,8 +201,11 @@ def _validate_path(cfg: ScenarioConfig, i: int, path: PathConfig, gs_names: set[
     _positive(f"{p}.queue.size", q.size)
     if q.unit == "packets" and float(q.size) != int(q.size):
         raise field_error(f"{p}.queue.size", "must be a whole number of packets", q.size)
-    if _int(f"{p}.queue.min_packets", q.min_packets) < 1:
-        raise field_error(f"{p}.queue.min_packets", "must be >= 1", q.min_packets)
+    if not 1 <= _int(f"{p}.queue.min_packets", q.min_packets) <= MAX_QUEUE_PACKETS:
+        raise field_error(f"{p}.queue.min_packets", f"must be in [1, {MAX_QUEUE_PACKETS}]",
+                          q.min_packets)
+    if q.unit == "packets" and q.size > MAX_QUEUE_PACKETS:
+        raise field_error(f"{p}.queue.size", f"must be <= {MAX_QUEUE_PACKETS} packets", q.size)
     if path.kind == "satellite":
         s = path.satellite
         sp = f"{p}.satellite"

@@ -1,0 +1,125 @@
+"""A subprocess VecEnv for SB3 whose workers stay light.
+
+SB3's ``SubprocVecEnv`` runs its worker loop from a module inside ``stable_baselines3``, so every
+worker process imports SB3 and torch (seconds per worker). leogym's workers run
+:func:`leogym.agents.subproc_worker.worker` instead, which needs only NumPy, Gymnasium and the
+envs, with the same observable behaviour (auto-reset, ``terminal_observation``,
+``TimeLimit.truncated``). One env per process: ns-3 is one simulator per process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+
+from leogym.agents.subproc_worker import worker
+
+__all__ = ["LeoSubprocVecEnv"]
+
+
+def _stack(obs: Sequence[Any]) -> np.ndarray:
+    return np.stack([np.asarray(o) for o in obs])
+
+
+class LeoSubprocVecEnv(VecEnv):
+    """One worker process per env.
+
+    :param env_fns: picklable callables that make an env (e.g. ``EnvFactory``).
+    :param start_method: ``forkserver``, ``spawn`` or ``fork``.
+    """
+
+    def __init__(self, env_fns: list[Callable[[], gym.Env]], start_method: str = "forkserver") -> None:
+        self.waiting = False
+        self.closed = False
+        ctx = multiprocessing.get_context(start_method)
+        pipes = [ctx.Pipe() for _ in env_fns]
+        self.remotes = [p[0] for p in pipes]
+        self.processes = []
+        for (remote, work_remote), fn in zip(pipes, env_fns, strict=True):
+            proc = ctx.Process(target=worker, args=(work_remote, remote, fn), daemon=True)
+            proc.start()
+            self.processes.append(proc)
+            work_remote.close()
+        self.remotes[0].send(("spaces", None))
+        observation_space, action_space = self.remotes[0].recv()
+        super().__init__(len(env_fns), observation_space, action_space)
+
+    # ----------------------------------------------------------------------------- stepping
+    def step_async(self, actions: np.ndarray) -> None:
+        for remote, action in zip(self.remotes, actions, strict=True):
+            remote.send(("step", action))
+        self.waiting = True
+
+    def step_wait(self) -> Any:
+        results = [remote.recv() for remote in self.remotes]
+        self.waiting = False
+        obs, rewards, dones, infos, self.reset_infos = zip(*results, strict=True)
+        return (_stack(obs), np.asarray(rewards, dtype=np.float32), np.asarray(dones, dtype=bool),
+                list(infos))
+
+    def reset(self) -> np.ndarray:
+        for i, remote in enumerate(self.remotes):
+            remote.send(("reset", (self._seeds[i], self._options[i])))
+        results = [remote.recv() for remote in self.remotes]
+        obs, self.reset_infos = zip(*results, strict=True)
+        self._reset_seeds()
+        self._reset_options()
+        return _stack(obs)
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        if self.waiting:
+            for remote in self.remotes:
+                remote.recv()
+        for remote in self.remotes:
+            try:
+                remote.send(("close", None))
+            except (BrokenPipeError, OSError):
+                pass
+        for proc in self.processes:
+            proc.join(timeout=60)
+            if proc.is_alive():
+                proc.terminate()
+        self.closed = True
+
+    # -------------------------------------------------------------------------- attributes
+    def _targets(self, indices: None | int | Iterable[int]) -> list[Any]:
+        return [self.remotes[i] for i in self._get_indices(indices)]
+
+    def get_attr(self, attr_name: str, indices: None | int | Iterable[int] = None) -> list[Any]:
+        targets = self._targets(indices)
+        for remote in targets:
+            remote.send(("get_attr", attr_name))
+        return [remote.recv() for remote in targets]
+
+    def set_attr(self, attr_name: str, value: Any, indices: None | int | Iterable[int] = None) -> None:
+        targets = self._targets(indices)
+        for remote in targets:
+            remote.send(("set_attr", (attr_name, value)))
+        for remote in targets:
+            remote.recv()
+
+    def env_method(self, method_name: str, *method_args: Any,
+                   indices: None | int | Iterable[int] = None, **method_kwargs: Any) -> list[Any]:
+        targets = self._targets(indices)
+        for remote in targets:
+            remote.send(("env_method", (method_name, method_args, method_kwargs)))
+        return [remote.recv() for remote in targets]
+
+    def env_is_wrapped(self, wrapper_class: type[gym.Wrapper],
+                       indices: None | int | Iterable[int] = None) -> list[bool]:
+        targets = self._targets(indices)
+        for remote in targets:
+            remote.send(("is_wrapped", wrapper_class))
+        return [remote.recv() for remote in targets]
+
+    def get_images(self) -> Sequence[np.ndarray | None]:
+        for remote in self.remotes:
+            remote.send(("render", None))
+        return [remote.recv() for remote in self.remotes]
