@@ -203,7 +203,8 @@ def run_simulation(
         completion_time_s=completion,
         wall_s=time.perf_counter() - t0,
         meta={"handovers": [np.asarray(p.handovers) for p in tl.paths],
-              "outages": [np.asarray(p.outages) for p in tl.paths]},
+              "outages": [np.asarray(p.outages) for p in tl.paths],
+              "rate_down_mean_bps": [float(np.mean(p.rate_down_bps)) for p in tl.paths]},
     )
 
 

@@ -76,3 +76,5 @@ def test_recovery_time_definition():
     assert n == 3
     assert ss == pytest.approx([0.04])  # 100 -> 10 (a restart), back at 100 four samples later
     assert ca == pytest.approx([0.05, 0.03])  # the last one is cut short by the end of the run
+    ss, ca, n = recovery_times(c, 0.01, ss_target=40.0)
+    assert ss == pytest.approx([0.02])  # a restart converges at min(100, 40)
