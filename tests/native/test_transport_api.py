@@ -160,7 +160,7 @@ def test_algorithm_listings(core: ModuleType) -> None:
         ({"seed": 0}, r"config.seed"),
         ({"seed": "1"}, r"config.seed"),
         ({"cc": "vegas"}, r"config.cc: unknown congestion control 'vegas'"),
-        ({"cc": "freeze+cubic"}, r"config.cc: unknown wrapper 'freeze'"),
+        ({"cc": "frost+cubic"}, r"config.cc: unknown wrapper 'frost'"),
         ({"scheduler": "fastest"}, r"config.scheduler: unknown scheduler 'fastest'"),
         ({"cc": "cubic", "cc_params": {"Beta": 2.0}}, r"config.cc_params.Beta.*range"),
         ({"cc": "cubic", "cc_params": {"beta": 0.5}}, r"config.cc_params.beta: unknown parameter"),
