@@ -42,17 +42,31 @@ def native_params(params: Any, only_changed: bool = False) -> dict[str, float]:
 def make_params(cls: type[P], prefix: str, **kwargs: Any) -> P:
     """Build ``cls(**kwargs)``; an unknown or mistyped keyword is a ``ValueError`` naming it.
 
+    Keywords are the dataclass's field names (``gamma``) or the native attribute names they
+    set (``Gamma``), so that configs written with either work.
+
     :param cls: the parameter dataclass.
     :param prefix: how the parameters are called in errors, e.g. ``"baseline.maco"``.
     """
     names = [f.name for f in dataclasses.fields(cls)]
-    default = cls()
+    aliases = {f.metadata["native"]: f.name for f in dataclasses.fields(cls)
+               if "native" in f.metadata}
+    renamed: dict[str, Any] = {}
     for key, value in kwargs.items():
+        field_name = aliases.get(key, key)
+        if field_name in renamed:
+            raise ValueError(f"{prefix}.{field_name}: given twice (as {key!r} too)")
+        renamed[field_name] = value
+    kwargs = renamed
+    default = cls()
+    for key, value in list(kwargs.items()):
         if key not in names:
             raise ValueError(f"{prefix}.{key}: unknown parameter (known: {', '.join(names)})")
         if isinstance(getattr(default, key), bool):
-            if not isinstance(value, bool):
-                raise ValueError(f"{prefix}.{key}: must be a bool, got {value!r}")
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and value in (0, 1):
+                kwargs[key] = bool(value)  # native booleans are given as 0 / 1
+            elif not isinstance(value, bool):
+                raise ValueError(f"{prefix}.{key}: must be a bool (or 0 / 1), got {value!r}")
         elif isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ValueError(f"{prefix}.{key}: must be a number, got {value!r}")
     obj = cls(**kwargs)

@@ -80,7 +80,7 @@ def test_changed_parameters_travel_in_the_env_overrides():
     [
         ("maco", {"gamma": 0.0}, "baseline.maco.gamma"),
         ("maco", {"gama": 0.5}, "baseline.maco.gama"),
-        ("maco", {"proactive_clamp": 1}, "baseline.maco.proactive_clamp"),
+        ("maco", {"proactive_clamp": "yes"}, "baseline.maco.proactive_clamp"),
         ("alcs", {"alpha": 2.0}, "baseline.alcs.alpha"),
         ("alcs", {"k_mode": 5}, "baseline.alcs.k_mode"),
         ("freeze+cubic", {"before_s": -0.1}, "baseline.freeze.before_s"),
@@ -90,6 +90,18 @@ def test_changed_parameters_travel_in_the_env_overrides():
 def test_bad_parameters_name_the_field(name, kwargs, field):
     with pytest.raises(ValueError, match=field.replace(".", r"\.")):
         make_baseline(name, **kwargs)
+
+
+def test_native_attribute_names_are_accepted():
+    a = make_baseline("maco", Gamma=0.25)
+    b = make_baseline("maco", gamma=0.25)
+    assert a.env_overrides == b.env_overrides == {"cc": "maco", "cc_params": {"Gamma": 0.25}}
+    assert make_baseline("alcs", GuardRtts=2.0).params["GuardRtts"] == 2.0
+    with pytest.raises(ValueError, match="given twice"):
+        make_baseline("maco", Gamma=0.25, gamma=0.3)
+    assert make_baseline("maco", ProactiveClamp=1.0).params["ProactiveClamp"] == 1.0
+    with pytest.raises(ValueError, match="must be a bool"):
+        make_baseline("maco", ProactiveClamp=2.0)
 
 
 def test_native_params_only_changed():
