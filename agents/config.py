@@ -331,8 +331,9 @@ class BaselineSpec:
 
     :param name: name in the :mod:`leogym.baselines` registry.
     :param label: display name in tables and plots (default: ``name``).
-    :param params: algorithm parameters (ns-3 attribute names), passed to the native
-        implementation through ``cc_params`` or ``scheduler_params``.
+    :param params: algorithm parameters, as the baseline's factory names them (e.g. MACO's
+        ``gamma``; see ``leogym.baselines.<name>``); they reach the native implementation
+        through the env's ``cc_params`` or ``scheduler_params``.
     :param env: extra env kwargs for this baseline (e.g. ``{cc: olia}`` to pair a scheduler
         with a coupled CC).
     """

@@ -60,15 +60,21 @@ def baseline_policy(key: str, spec: Any, c: LeogymConfig) -> tuple[PolicyRef, En
     except ValueError as exc:
         raise ConfigError(f"baseline.{key}.name: {exc}") from exc
     kwargs = env_kwargs(c.env)
-    kwargs.update(native.env_overrides)
-    kwargs.update(dict(spec.env))
+    overrides = dict(native.env_overrides)
+    target = "cc_params" if "cc" in overrides else "scheduler_params"
+    if spec.params and not any(k in overrides for k in ("cc_params", "scheduler_params")):
+        # a baseline whose factory does not route its parameters itself: they are native
+        # attribute values of the algorithm it selects
+        overrides[target] = {k: float(v) for k, v in native.params.items()}
+    for key, value in {**overrides, **dict(spec.env)}.items():
+        if key in ("cc_params", "scheduler_params"):
+            kwargs[key] = {**kwargs.get(key, {}), **dict(value)}
+        else:
+            kwargs[key] = value
     if kwargs.get("cc") == "external":
         kwargs["cc"] = c.eval.fallback_cc
     if kwargs.get("scheduler") == "external":
         kwargs["scheduler"] = c.eval.fallback_scheduler
-    if spec.params:
-        target = "cc_params" if "cc" in native.env_overrides else "scheduler_params"
-        kwargs[target] = {**kwargs.get(target, {}), **{k: float(v) for k, v in spec.params.items()}}
     ref = PolicyRef(label=spec.label or spec.name, kind="baseline", name=spec.name,
                     params={k: float(v) for k, v in spec.params.items()})
     return ref, EnvFactory(c.env.id, kwargs)
@@ -192,19 +198,15 @@ def evaluate(cfg: DictConfig, run_dir: str | Path) -> pd.DataFrame:
 def _run_pending(pending: list[EpisodeTask], store: ResultsStore, *, n_workers: int,
                  start_method: str, progress: bool, total: int, done: int,
                  ) -> list[tuple[EpisodeTask, str]]:
-    from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                               TimeElapsedColumn, TimeRemainingColumn)
+    from leogym.agents.progress import ProgressReporter
 
     failures: list[tuple[EpisodeTask, str]] = []
     if not pending:
         return failures
-    bar = Progress(TextColumn("[bold]evaluating"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("{task.fields[last]}"), TimeElapsedColumn(), TimeRemainingColumn(),
-                   console=Console(stderr=True), disable=not progress)
+    bar = ProgressReporter("evaluating", total, completed=done, enabled=progress,
+                           unit="episodes", log_every_s=10.0)
     ctx = multiprocessing.get_context(start_method)
     with bar, ProcessPoolExecutor(max_workers=min(n_workers, len(pending)), mp_context=ctx) as pool:
-        task_id = bar.add_task("evaluating", total=total, completed=done, last="")
         queue = list(pending)
         running: dict[Future[dict[str, Any]], EpisodeTask] = {}
         try:
@@ -226,7 +228,7 @@ def _run_pending(pending: list[EpisodeTask], store: ResultsStore, *, n_workers: 
                             raise
                         continue
                     store.add(row)
-                    bar.update(task_id, advance=1, last=(
+                    bar.advance(1, note=(
                         f"{t.policy.label} {t.scenario} seed={t.seed}: "
                         f"{row.get('goodput_mbps', float('nan')):.2f} Mbit/s"))
         except BaseException:
