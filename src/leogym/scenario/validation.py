@@ -364,12 +364,14 @@ def validate_scenario(cfg: ScenarioConfig) -> None:
     _validate_handover(cfg.handover, duration)
     lb = cfg.link_budget
     lp = f"{ROOT}.link_budget"
-    _num(f"{lp}.tx_power_dbm", lb.tx_power_dbm)
-    _num(f"{lp}.tx_gain_dbi", lb.tx_gain_dbi)
-    _num(f"{lp}.rx_gain_dbi", lb.rx_gain_dbi)
-    _positive(f"{lp}.wavelength_m", lb.wavelength_m)
-    _positive(f"{lp}.noise_psd_w_hz", lb.noise_psd_w_hz)
-    _positive(f"{lp}.bandwidth_hz", lb.bandwidth_hz)
+    # Physical ranges, wide enough for any radio link and narrow enough that eqs. (2)-(3)
+    # cannot overflow to an infinite SNR or capacity.
+    _range(f"{lp}.tx_power_dbm", lb.tx_power_dbm, -100.0, 100.0)
+    _range(f"{lp}.tx_gain_dbi", lb.tx_gain_dbi, -50.0, 100.0)
+    _range(f"{lp}.rx_gain_dbi", lb.rx_gain_dbi, -50.0, 100.0)
+    _range(f"{lp}.wavelength_m", lb.wavelength_m, 1e-4, 100.0)
+    _range(f"{lp}.noise_psd_w_hz", lb.noise_psd_w_hz, 1e-30, 1e-10)
+    _range(f"{lp}.bandwidth_hz", lb.bandwidth_hz, 1.0, 1e12)
     e = _num(f"{lp}.efficiency", lb.efficiency)
     if not 0 < e <= 1:
         raise field_error(f"{lp}.efficiency", "must be in (0, 1]", lb.efficiency)
@@ -377,9 +379,11 @@ def validate_scenario(cfg: ScenarioConfig) -> None:
     rain = cfg.rain
     rp = f"{ROOT}.rain"
     _choice(f"{rp}.mode", rain.mode, ("off", "constant", "markov"))
-    _nonneg(f"{rp}.specific_attenuation_db_km", rain.specific_attenuation_db_km)
-    _positive(f"{rp}.rain_height_km", rain.rain_height_km)
-    _nonneg(f"{rp}.station_height_km", rain.station_height_km)
+    _range(f"{rp}.specific_attenuation_db_km", rain.specific_attenuation_db_km, 0.0, 1000.0)
+    _range(f"{rp}.rain_height_km", rain.rain_height_km, 0.0, 100.0)
+    if rain.rain_height_km <= 0:
+        raise field_error(f"{rp}.rain_height_km", "must be > 0", rain.rain_height_km)
+    _range(f"{rp}.station_height_km", rain.station_height_km, 0.0, 100.0)
     _positive(f"{rp}.mean_clear_s", rain.mean_clear_s)
     _positive(f"{rp}.mean_rain_s", rain.mean_rain_s)
     _prob(f"{rp}.extra_loss", rain.extra_loss)
@@ -446,7 +450,7 @@ def validate_scenario(cfg: ScenarioConfig) -> None:
     _interval(f"{sp}.terminal_lat_deg", sm.terminal_lat_deg, -90.0, 90.0)
     _interval(f"{sp}.terminal_lon_deg", sm.terminal_lon_deg, -180.0, 360.0)
     _interval(f"{sp}.trace_offset_s", sm.trace_offset_s, 0.0)
-    _interval(f"{sp}.rain_attenuation_db_km", sm.rain_attenuation_db_km, 0.0)
+    _interval(f"{sp}.rain_attenuation_db_km", sm.rain_attenuation_db_km, 0.0, 1000.0)
     for j, f in enumerate(sm.trace_choices):
         read_mahimahi_trace(f, f"{sp}.trace_choices[{j}]")
     for name in ("satellite_loss_choices", "terrestrial_loss_choices"):
