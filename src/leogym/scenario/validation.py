@@ -8,7 +8,9 @@ number before any simulation starts.
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import typing
 from typing import Any
 
 from leogym.scenario.config import (
@@ -75,7 +77,7 @@ def _prob(path: str, value: Any, open_one: bool = True) -> float:
 
 
 def _choice(path: str, value: Any, choices: tuple[str, ...]) -> str:
-    if value not in choices:
+    if not isinstance(value, str) or value not in choices:
         raise field_error(path, f"must be one of {', '.join(choices)}", value)
     return str(value)
 
@@ -292,6 +294,35 @@ def _validate_path(cfg: ScenarioConfig, i: int, path: PathConfig, gs_names: set[
             _positive(f"{tp}.markov_mean_dwell_s", t.markov_mean_dwell_s)
 
 
+def _check_structure(obj: Any, path: str) -> None:
+    """Sections and lists have the right container types (configs built by hand in Python
+    skip the loader's conversion, so ``cfg.handover = {...}`` must be caught here)."""
+    hints = typing.get_type_hints(type(obj))
+    for f in dataclasses.fields(obj):
+        value = getattr(obj, f.name)
+        tp = hints[f.name]
+        where = f"{path}.{f.name}"
+        if dataclasses.is_dataclass(tp):
+            if not isinstance(value, tp):
+                raise field_error(where, f"must be a {tp.__name__}", type(value).__name__)
+            _check_structure(value, where)
+        elif typing.get_origin(tp) is list:
+            if not isinstance(value, list):
+                raise field_error(where, "must be a list", type(value).__name__)
+            (elem,) = typing.get_args(tp)
+            for i, item in enumerate(value):
+                if dataclasses.is_dataclass(elem):
+                    if not isinstance(item, elem):
+                        raise field_error(f"{where}[{i}]", f"must be a {elem.__name__}",
+                                          type(item).__name__)
+                    _check_structure(item, f"{where}[{i}]")
+                elif elem is float and (isinstance(item, bool)
+                                        or not isinstance(item, (int, float))):
+                    raise field_error(f"{where}[{i}]", "must be a number", item)
+                elif elem is str and not isinstance(item, str):
+                    raise field_error(f"{where}[{i}]", "must be a string", item)
+
+
 def validate_scenario(cfg: ScenarioConfig) -> None:
     """Validate a whole scenario; see the module docstring.
 
@@ -300,6 +331,7 @@ def validate_scenario(cfg: ScenarioConfig) -> None:
     """
     if not isinstance(cfg, ScenarioConfig):
         raise ScenarioConfigError(ROOT, f"expected a ScenarioConfig, got {type(cfg).__name__}")
+    _check_structure(cfg, ROOT)
     if not isinstance(cfg.name, str) or not cfg.name:
         raise field_error(f"{ROOT}.name", "must be a non-empty string", cfg.name)
     duration = _positive(f"{ROOT}.duration_s", cfg.duration_s)
