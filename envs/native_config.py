@@ -37,6 +37,8 @@ def native_config(cfg: EnvConfig, scenario: Any, episode_seed: int) -> dict[str,
         "scheduler": cfg.scheduler,
         "scheduler_params": {k: float(v) for k, v in cfg.scheduler_params.items()},
         "packet_bytes": int(scenario.traffic.packet_bytes),
+        # jumbo packets (the scenario allows up to 9000 B) need an MTU that carries them
+        "mtu": max(1500, int(scenario.traffic.packet_bytes) + 28),
         "workload": scenario.traffic.workload,
         "file_bytes": int(scenario.traffic.file_bytes),
         "start_s": float(scenario.traffic.start_s),
