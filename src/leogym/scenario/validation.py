@@ -452,8 +452,8 @@ def validate_scenario(cfg: ScenarioConfig) -> None:
     tr = cfg.traffic
     trp = f"{ROOT}.traffic"
     _choice(f"{trp}.workload", tr.workload, ("bulk", "file"))
-    if _int(f"{trp}.file_bytes", tr.file_bytes) <= 0:
-        raise field_error(f"{trp}.file_bytes", "must be > 0", tr.file_bytes)
+    if not 0 < _int(f"{trp}.file_bytes", tr.file_bytes) <= 2**50:
+        raise field_error(f"{trp}.file_bytes", "must be in [1, 2**50] (1 PiB)", tr.file_bytes)
     pb = _int(f"{trp}.packet_bytes", tr.packet_bytes)
     if not 64 <= pb <= 9000:
         raise field_error(f"{trp}.packet_bytes", "must be in [64, 9000]", pb)
@@ -464,8 +464,8 @@ def validate_scenario(cfg: ScenarioConfig) -> None:
             raise field_error(f"{xp}.path", f"must be a path index in [0, {len(paths)})", x.path)
         _choice(f"{xp}.kind", x.kind, ("tcp_bulk", "udp_onoff"))
         _choice(f"{xp}.direction", x.direction, ("down", "up"))
-        if _int(f"{xp}.count", x.count) < 1:
-            raise field_error(f"{xp}.count", "must be >= 1", x.count)
+        if not 1 <= _int(f"{xp}.count", x.count) <= 1000:
+            raise field_error(f"{xp}.count", "must be in [1, 1000]", x.count)
         _positive(f"{xp}.rate_mbps", x.rate_mbps)
         _positive(f"{xp}.on_s", x.on_s)
         _nonneg(f"{xp}.off_s", x.off_s)
