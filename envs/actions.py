@@ -51,15 +51,19 @@ def check_action(space: spaces.Space, action: object) -> np.ndarray:
             raise InvalidActionError(f"action must be numeric, got {action!r}") from None
         if a.shape != space.shape:
             raise InvalidActionError(f"action has shape {a.shape}, expected {space.shape}")
-        if not np.all(np.isfinite(a)):
+        if not np.isfinite(a).all():
             raise InvalidActionError(f"action contains NaN or infinity: {a.tolist()}")
+        low, high = space.low, space.high
+        # Inside the bounds (the usual case) there is nothing to clip.
+        if (a >= low).all() and (a <= high).all():
+            return a
         tol = 1e-6
-        if np.any(a < space.low - tol) or np.any(a > space.high + tol):
+        if (a < low - tol).any() or (a > high + tol).any():
             raise InvalidActionError(
                 f"action {a.tolist()} is outside the action space [{space.low.min()}, "
                 f"{space.high.max()}]; rescale it, or wrap the env in gymnasium.wrappers.ClipAction"
             )
-        return np.clip(a, space.low, space.high)
+        return np.clip(a, low, high)
     if isinstance(space, (spaces.Discrete, spaces.MultiDiscrete)):
         a = np.asarray(action)
         if a.dtype.kind == "f":
