@@ -252,6 +252,10 @@ DoubleVector(py::handle o, const std::string& field)
     {
         throw std::invalid_argument(field + ": must be a 1-D numeric array");
     }
+    if (leogym::IsComplex(o))
+    {
+        throw std::invalid_argument(field + ": must be real, got complex values");
+    }
     DoubleArray a = DoubleArray::ensure(o);
     if (!a || a.ndim() != 1)
     {
