@@ -18,7 +18,9 @@ per-step, per-path trace. Definitions (``Δ_k`` is the duration of step ``k``, `
     time is the end time of the earliest step from which the smoothed goodput stays within
     ``±convergence_tolerance·G`` for the rest of the episode, ignoring steps that end less than
     ``handover_guard_s`` after a handover (a handover dip is not a failure to converge). NaN if
-    ``G = 0`` or the goodput is still outside the band at the end.
+    ``G = 0`` or the goodput is still outside the band at the end. Under capacity that keeps
+    changing (Markov terrestrial links, handovers every 15 s) many episodes never settle by
+    this definition; the leaderboard reports how many did.
 ``rtt_pXX_ms``
     Percentiles of the smoothed RTT over (step, path) samples of paths that delivered data in
     that step.
