@@ -115,8 +115,16 @@ class EnvConfig:
             else:
                 kwargs["reward"] = _section(RewardConfig, reward, "reward")
         for key in ("cc_params", "scheduler_params"):
-            if key in kwargs and kwargs[key] is not None:
-                kwargs[key] = dict(kwargs[key])
+            if key in kwargs and kwargs[key] is None:
+                kwargs[key] = {}
+            elif key in kwargs:
+                try:
+                    kwargs[key] = dict(kwargs[key])
+                except (TypeError, ValueError):
+                    raise ValueError(
+                        f"env.{key}: must be a mapping of parameter name to number "
+                        f"(got {kwargs[key]!r})"
+                    ) from None
         cfg = cls(**kwargs)
         cfg.validate()
         return cfg
