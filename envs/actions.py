@@ -46,9 +46,12 @@ def check_action(space: spaces.Space, action: object) -> np.ndarray:
     """
     if isinstance(space, spaces.Box):
         try:
-            a = np.asarray(action, dtype=np.float64)
+            raw = np.asarray(action)
+            if raw.dtype.kind == "c":  # a cast would drop the imaginary part with a warning
+                raise TypeError("complex")
+            a = raw.astype(np.float64, copy=False)
         except (TypeError, ValueError):
-            raise InvalidActionError(f"action must be numeric, got {action!r}") from None
+            raise InvalidActionError(f"action must be real and numeric, got {action!r}") from None
         if a.shape != space.shape:
             raise InvalidActionError(f"action has shape {a.shape}, expected {space.shape}")
         if not np.isfinite(a).all():
@@ -65,7 +68,10 @@ def check_action(space: spaces.Space, action: object) -> np.ndarray:
             )
         return np.clip(a, low, high)
     if isinstance(space, (spaces.Discrete, spaces.MultiDiscrete)):
-        a = np.asarray(action)
+        try:
+            a = np.asarray(action)
+        except (TypeError, ValueError):  # ragged nested sequences
+            raise InvalidActionError(f"discrete action must be integral, got {action!r}") from None
         if a.dtype.kind == "f":
             if not np.all(np.isfinite(a)) or not np.all(a == np.round(a)):
                 raise InvalidActionError(f"discrete action must be integral, got {a.tolist()}")
