@@ -226,6 +226,21 @@ def test_multirun_jobs_share_one_process_safely(tmp_path: Path) -> None:
     models = sorted(sweep.glob("*/model.zip"))
     assert [m.parent.name for m in models] == ["0_cc-ppo-seed0", "1_cc-ppo-seed1"]
     assert all(sidecar_steps(m) == 128 for m in models)
+    assert len({_job_pid(m.parent) for m in models}) == 1
+
+
+def _job_pid(run_dir: Path) -> int:
+    return json.loads((run_dir / "run_info.json").read_text())["invocations"][0]["pid"]
+
+
+def test_multirun_with_a_fresh_process_per_job(tmp_path: Path) -> None:
+    pytest.importorskip("hydra_plugins.hydra_submitit_launcher")
+    sweep = tmp_path / "sweep"
+    run_app("train", "-m", "hydra/launcher=local", *TRAIN, "seed=0,1",
+            "train.total_timesteps=128", "train.eval_freq=0", f"hydra.sweep.dir={sweep}")
+    runs = sorted(m.parent for m in sweep.glob("*/model.zip"))
+    assert len(runs) == 2
+    assert len({_job_pid(r) for r in runs}) == 2
 
 
 def test_main_job_quick(tmp_path: Path) -> None:
