@@ -81,6 +81,7 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         self._frames: deque[np.ndarray] = deque(maxlen=self.config.observation.history)
         self._steps = 0
         self._packet_bytes = int(self.scenario.traffic.packet_bytes)
+        self._rate_scale = 1.0
 
     # ------------------------------------------------------------------ subclass hooks
     def _make_action_space(self) -> spaces.Space:
@@ -120,6 +121,9 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
             scenario = sample_scenario(scenario, self.np_random)
         self.episode_scenario = scenario
         self.timeline = build_timeline(scenario, seed=episode_seed)
+        # rate_scale k: the simulation runs at 1/k of the rates; throughput figures are
+        # scaled back up by k (docs/benchmarks.md, "Fidelity knobs").
+        self._rate_scale = float(self.timeline.rate_scale)
         self._oracle = TimelineOracle(self.timeline)
         native_cfg = self._native_config(scenario, episode_seed)
         global _OWNER
@@ -236,7 +240,7 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         raw[:, 2] = m["srtt_s"]
         raw[:, 3] = m["min_rtt_s"]
         raw[:, 4] = m["rttvar_s"]
-        raw[:, 5] = m["delivery_rate_bps"]
+        np.multiply(m["delivery_rate_bps"], self._rate_scale, out=raw[:, 5])
         sent = np.asarray(m["sent_packets"], dtype=np.float64) if "sent_packets" in m else None
         lost = np.asarray(m["lost_packets"], dtype=np.float64)
         if sent is None:
@@ -254,7 +258,7 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
             rtt_after, cap_after = oracle.after_handover(t)
             raw[:, col] = tth
             raw[:, col + 1] = rtt_after
-            raw[:, col + 2] = cap_after
+            np.multiply(cap_after, self._rate_scale, out=raw[:, col + 2])
             col += 3
         if obs_cfg.snr_features:
             raw[:, col] = oracle.snr_db(t)
@@ -269,7 +273,7 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
 
     def _step_metrics(self, m: dict[str, np.ndarray], t0: float, t1: float) -> StepMetrics:
         dt = max(t1 - t0, 1e-9)
-        goodput_bps = float(m["goodput_bytes"]) * 8.0 / dt
+        goodput_bps = float(m["goodput_bytes"]) * 8.0 / dt * self._rate_scale
         delivered = np.asarray(m["delivered_bytes"], dtype=np.float64)
         srtt = np.asarray(m["srtt_s"], dtype=np.float64)
         valid = srtt > 0
@@ -292,7 +296,7 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         sent = float(np.asarray(m["sent_packets"]).sum()) if "sent_packets" in m else 0.0
         lost = float(np.asarray(m["lost_packets"]).sum())
         assert self._oracle is not None
-        capacity = float(self._oracle.capacity(0.5 * (t0 + t1)).sum())
+        capacity = float(self._oracle.capacity(0.5 * (t0 + t1)).sum()) * self._rate_scale
         return StepMetrics(
             goodput_bps=goodput_bps,
             delay_s=delay,

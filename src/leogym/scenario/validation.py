@@ -344,6 +344,7 @@ def validate_scenario(cfg: ScenarioConfig) -> None:
             f"gives more than {MAX_TIMELINE_SAMPLES} samples; increase it",
             dt,
         )
+    _range(f"{ROOT}.rate_scale", cfg.rate_scale, 1.0, 1000.0)
     gdt = _positive(f"{ROOT}.geometry_dt_s", cfg.geometry_dt_s)
     if gdt < dt:
         raise field_error(f"{ROOT}.geometry_dt_s", f"must be >= timeline_dt_s ({dt:g})", gdt)
