@@ -251,6 +251,10 @@ class TrainConfig:
     :param tensorboard: write TensorBoard event files under ``<run>/tb``.
     :param log_interval: SB3 log interval (in rollouts for on-policy, episodes for off-policy).
     :param torch_threads: torch intra-op threads in the trainer process.
+    :param on_worker_death: when an env worker process dies (killed, crashed, or its env
+        raised): ``stop`` (save a checkpoint, report the worker's env and seed, exit) or
+        ``restart`` (report, replace the envs, truncate their episodes, train on; at most 3
+        times). See :mod:`leogym.agents.worker_faults`.
     """
 
     total_timesteps: int = 100_000
@@ -264,6 +268,7 @@ class TrainConfig:
     tensorboard: bool = True
     log_interval: int = 1
     torch_threads: int = 1
+    on_worker_death: str = "stop"
 
 
 # --------------------------------------------------------------------------------------- eval
@@ -498,6 +503,9 @@ def _validate_train(train: Any) -> None:
     _int_range("train.checkpoint_freq", train.checkpoint_freq, 0, 10**12)
     _int_range("train.log_interval", train.log_interval, 1, 10**9)
     _int_range("train.torch_threads", train.torch_threads, 1, 1024)
+    if train.on_worker_death not in ("stop", "restart"):
+        raise ConfigError("train.on_worker_death: must be 'stop' or 'restart' "
+                          f"(got {train.on_worker_death!r})")
 
 
 def _validate_eval(ev: Any, baselines: Any) -> None:

@@ -75,6 +75,7 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
                                          PeriodicEvalCallback, ProgressCallback)
     from leogym.agents.checkpoints import FINAL, latest_checkpoint, replay_buffer_path, save_model
     from leogym.agents.env_factory import EnvFactory, make_vec_env
+    from leogym.agents.worker_faults import WorkerDiedError
 
     t_start = time.perf_counter()
     run_dir = Path(run_dir)
@@ -94,7 +95,8 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
 
     factory = EnvFactory(c.env.id, env_kwargs(c.env), scenario_payload(c.scenario), record_stats=True)
     eval_factory = EnvFactory(c.env.id, env_kwargs(c.env), scenario_payload(c.scenario))
-    venv = make_vec_env(factory, c.train.n_envs, seed=c.seed, start_method=c.train.start_method)
+    venv = make_vec_env(factory, c.train.n_envs, seed=c.seed, start_method=c.train.start_method,
+                        on_worker_death=c.train.on_worker_death)
     eval_env = None
     model: Any = None
     checkpointer: CheckpointCallback | None = None
@@ -149,6 +151,13 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
         if model is not None and checkpointer is not None and model.num_timesteps > 0:
             path = checkpointer.save()
             log.warning("interrupted: checkpoint saved at %s; continue with resume=%s", path, run_dir)
+        raise
+    except WorkerDiedError:
+        # the model is intact, only an env process is gone: keep what was learnt
+        if model is not None and checkpointer is not None and model.num_timesteps > 0:
+            path = checkpointer.save()
+            log.error("an env worker died: checkpoint saved at %s; continue with resume=%s",
+                      path, run_dir)
         raise
     finally:
         restore_sigterm()
