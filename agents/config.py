@@ -313,6 +313,10 @@ class EvalConfig:
     :param plots: write the summary plots.
     :param progress: show a progress bar.
     :param metrics: metric parameters.
+    :param on_worker_death: when a worker process dies (killed, crashed) mid-episode:
+        ``continue`` (record that episode as failed with its env and seed, rerun the other
+        episodes it interrupted in fresh workers; at most 3 times) or ``stop`` (report and
+        exit; finished episodes are saved either way, and ``resume`` retries failed ones).
     """
 
     scenarios: list[str] = field(default_factory=list)
@@ -328,6 +332,7 @@ class EvalConfig:
     plots: bool = True
     progress: bool = True
     metrics: MetricsConfig = field(default_factory=MetricsConfig)
+    on_worker_death: str = "continue"
 
 
 @dataclass
@@ -523,6 +528,9 @@ def _validate_eval(ev: Any, baselines: Any) -> None:
             f"eval.checkpoint: must be 'final', 'best' or 'latest' (got {ev.checkpoint!r})"
         )
     _int_range("eval.n_workers", ev.n_workers, 1, 256)
+    if ev.on_worker_death not in ("continue", "stop"):
+        raise ConfigError("eval.on_worker_death: must be 'continue' or 'stop' "
+                          f"(got {ev.on_worker_death!r})")
     _start_method("eval.start_method", ev.start_method)
     m = ev.metrics
     if not 0.0 < m.convergence_tolerance < 1.0:
