@@ -168,8 +168,20 @@ class WorkerFaultWrapper(VecEnvWrapper):
         self._drain()
         try:
             self.venv.close()
-        except PIPE_ERRORS:  # a dead worker's pipe; the live ones were closed before
-            pass
+        except PIPE_ERRORS:
+            # SB3's SubprocVecEnv stops at the first dead pipe, before telling the rest to
+            # close or joining any worker: do both here, so no worker outlives the VecEnv.
+            for remote in getattr(self.venv, "remotes", []):
+                try:
+                    remote.send(("close", None))
+                except PIPE_ERRORS:
+                    pass
+            for proc in getattr(self.venv, "processes", []):
+                proc.join(timeout=5.0)
+                if proc.is_alive():
+                    proc.terminate()
+                    proc.join(timeout=5.0)
+            self.venv.closed = True
 
     def _drain(self) -> None:
         """Read the replies live workers may still owe, then mark the VecEnv idle.
