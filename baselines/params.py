@@ -1,0 +1,76 @@
+"""Shared plumbing of the paper baselines: typed parameters → native attributes → a policy.
+
+Each paper baseline (:mod:`~leogym.baselines.maco`, :mod:`~leogym.baselines.alcs`,
+:mod:`~leogym.baselines.freeze`) declares its parameters as a dataclass whose fields carry the
+name of the ns-3 attribute they set (``metadata={"native": "Gamma"}``). This module turns an
+instance into the ``cc_params`` / ``scheduler_params`` dict the native core takes, and builds
+the :class:`~leogym.baselines.base.NativePolicy`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, TypeVar
+
+from leogym.baselines.base import NativePolicy
+
+__all__ = ["native_params", "make_params", "native_policy"]
+
+P = TypeVar("P")
+
+
+def native_params(params: Any, only_changed: bool = False) -> dict[str, float]:
+    """The native attribute dict of a parameter dataclass.
+
+    :param params: a parameter dataclass instance.
+    :param only_changed: keep only the values that differ from the dataclass defaults.
+    :return: ``{native attribute name: float}`` (booleans become 0/1).
+    """
+    out: dict[str, float] = {}
+    default = type(params)()
+    for f in dataclasses.fields(params):
+        native = f.metadata.get("native")
+        if native is None:
+            continue
+        value = getattr(params, f.name)
+        if only_changed and value == getattr(default, f.name):
+            continue
+        out[native] = float(value)
+    return out
+
+
+def make_params(cls: type[P], prefix: str, **kwargs: Any) -> P:
+    """Build ``cls(**kwargs)``; an unknown or mistyped keyword is a ``ValueError`` naming it.
+
+    :param cls: the parameter dataclass.
+    :param prefix: how the parameters are called in errors, e.g. ``"baseline.maco"``.
+    """
+    names = [f.name for f in dataclasses.fields(cls)]
+    default = cls()
+    for key, value in kwargs.items():
+        if key not in names:
+            raise ValueError(f"{prefix}.{key}: unknown parameter (known: {', '.join(names)})")
+        if isinstance(getattr(default, key), bool):
+            if not isinstance(value, bool):
+                raise ValueError(f"{prefix}.{key}: must be a bool, got {value!r}")
+        elif isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueError(f"{prefix}.{key}: must be a number, got {value!r}")
+    obj = cls(**kwargs)
+    validate = getattr(obj, "validate", None)
+    if validate is not None:
+        validate(prefix)
+    return obj
+
+
+def native_policy(
+    name: str, overrides: dict[str, Any], citation: str, params: Any, params_key: str
+) -> NativePolicy:
+    """A :class:`NativePolicy` whose ``env_overrides`` select the algorithm and carry the
+    parameters that differ from the paper defaults (under ``params_key``: ``"cc_params"`` or
+    ``"scheduler_params"``); ``params`` holds the full native attribute dict."""
+    env = dict(overrides)
+    changed = native_params(params, only_changed=True)
+    if changed:
+        env[params_key] = changed
+    return NativePolicy(name=name, env_overrides=env, citation=citation,
+                        params=native_params(params))

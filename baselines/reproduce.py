@@ -1,0 +1,150 @@
+"""``leogym-reproduce NAME``: rerun a paper's headline experiment and compare with the paper.
+
+NAME is one of ``maco`` (Yang et al., TMC 2024), ``alcs`` (Wang et al.), ``freeze`` (Kamel et
+al., StarQUIC, LEO-NET '24) or ``mptcp_leo`` (Du et al., IWCMC 2015). The command runs the
+native simulations (``leogym._core``), prints tables with the paper's numbers and ours side by
+side, writes them as CSV, and exits 0. ``--quick`` is a reduced size for CI; the numbers in
+``docs/reproduction.md`` are from the full size.
+
+Example::
+
+    leogym-reproduce freeze --quick
+    leogym-reproduce maco --jobs 2 --out results/maco
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+__all__ = ["EXPERIMENTS", "main", "run_experiment"]
+
+#: NAME -> module (each defines SIZES, tasks(size, seeds), run_task(task), summarise(results,
+#: size) and directions(results)).
+EXPERIMENTS = {
+    "maco": "leogym.baselines.repro_maco",
+    "alcs": "leogym.baselines.repro_alcs",
+    "freeze": "leogym.baselines.repro_freeze",
+    "mptcp_leo": "leogym.baselines.repro_mptcp_leo",
+}
+
+
+def _module(name: str) -> ModuleType:
+    import importlib
+
+    return importlib.import_module(EXPERIMENTS[name])
+
+
+def _worker(args: tuple[str, dict[str, Any]]) -> dict[str, Any]:
+    name, task = args
+    return _module(name).run_task(task)
+
+
+def run_experiment(
+    name: str,
+    size: str = "full",
+    seeds: int | None = None,
+    jobs: int = 1,
+    show_progress: bool = True,
+) -> tuple[list[Any], list[dict[str, Any]]]:
+    """Run experiment ``name`` and return ``(tables, per-run results)``.
+
+    :param name: a key of :data:`EXPERIMENTS`.
+    :param size: ``"full"`` or ``"quick"``.
+    :param seeds: override the size's number of seeds.
+    :param jobs: worker processes (ns-3 runs one simulator per process).
+    :param show_progress: show a tqdm progress bar over the runs.
+    """
+    if name not in EXPERIMENTS:
+        raise ValueError(f"reproduce: unknown experiment {name!r}; known: {sorted(EXPERIMENTS)}")
+    if size not in ("full", "quick"):
+        raise ValueError(f"reproduce.size: 'full' or 'quick', got {size!r}")
+    if seeds is not None and seeds < 1:
+        raise ValueError(f"reproduce.seeds: must be >= 1, got {seeds}")
+    if jobs < 1:
+        raise ValueError(f"reproduce.jobs: must be >= 1, got {jobs}")
+    from tqdm import tqdm
+
+    mod = _module(name)
+    tasks = mod.tasks(size, seeds)
+    results: list[dict[str, Any]] = []
+    bar = tqdm(total=len(tasks), desc=f"{name} ({size})", unit="run", disable=not show_progress)
+    try:
+        if jobs == 1:
+            for task in tasks:
+                results.append(mod.run_task(task))
+                bar.update(1)
+        else:
+            ctx = mp.get_context("spawn")
+            with ctx.Pool(jobs, maxtasksperchild=8) as pool:
+                for res in pool.imap(_worker, [(name, t) for t in tasks]):
+                    results.append(res)
+                    bar.update(1)
+    finally:
+        bar.close()
+    return mod.summarise(results, size), results
+
+
+def _jsonable(x: Any) -> Any:
+    import numpy as np
+
+    if isinstance(x, dict):
+        return {str(k): _jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    if isinstance(x, (np.floating, np.integer, np.bool_)):
+        return x.item()
+    return x
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Console entry point (``leogym-reproduce``)."""
+    parser = argparse.ArgumentParser(
+        prog="leogym-reproduce",
+        description="Rerun a paper's headline experiment on the native core and print the "
+        "paper's numbers and ours side by side.",
+    )
+    parser.add_argument("name", choices=sorted(EXPERIMENTS), help="the experiment")
+    parser.add_argument("--quick", action="store_true", help="reduced size (CI)")
+    parser.add_argument("--seeds", type=int, default=None, help="override the number of seeds")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="folder for the CSV tables (default: outputs/reproduce/NAME)")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    args = parser.parse_args(argv)
+    size = "quick" if args.quick else "full"
+    out = args.out if args.out is not None else Path("outputs") / "reproduce" / args.name
+    t0 = time.perf_counter()
+    try:
+        tables, results = run_experiment(args.name, size, args.seeds, args.jobs,
+                                          show_progress=not args.no_progress)
+    except ValueError as exc:
+        parser.error(str(exc))
+    mod = _module(args.name)
+    out.mkdir(parents=True, exist_ok=True)
+    for i, table in enumerate(tables):
+        print()
+        print(table.render())
+        table.write_csv(out / f"{args.name}_{size}_{i + 1}.csv")
+    dirs = {k: bool(v) for k, v in mod.directions(results).items()}
+    print()
+    print("paper directions: " + ", ".join(f"{k}={'yes' if v else 'NO'}" for k, v in
+                                           dirs.items()))
+    (out / f"{args.name}_{size}_runs.json").write_text(
+        json.dumps({"size": size, "results": _jsonable(results), "directions": dirs}, indent=1)
+    )
+    print(f"\n{len(results)} runs in {time.perf_counter() - t0:.0f} s; tables in {out}/")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

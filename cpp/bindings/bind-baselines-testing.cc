@@ -1,0 +1,1009 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// _core.testing (baselines part): probes that evaluate the native MACO, freeze and ALCS code
+// on constructed inputs, so unit tests check the equations of the C++ implementation itself.
+
+#include "bindings/registry.h"
+#include "model/cc/mp-cc-registry.h"
+#include "model/cc/mp-congestion-ops.h"
+#include "model/cc/mp-freeze.h"
+#include "model/cc/mp-maco.h"
+#include "model/sched/mp-alcs-scheduler.h"
+#include "model/sched/mp-scheduler.h"
+#include "model/transport/mp-connection-view.h"
+#include "model/transport/mp-path-oracle.h"
+
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace
+{
+
+using namespace ns3;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+double
+Finite(double v, const std::string& field)
+{
+    if (!std::isfinite(v))
+    {
+        throw std::invalid_argument(field + ": must be finite");
+    }
+    return v;
+}
+
+Time
+NonNegSeconds(double s, const std::string& field)
+{
+    if (!std::isfinite(s) || s < 0)
+    {
+        throw std::invalid_argument(field + ": must be finite and >= 0");
+    }
+    return Seconds(s);
+}
+
+double
+Get(const py::dict& d, const char* key, double dflt)
+{
+    return d.contains(key) ? py::cast<double>(d[key]) : dflt;
+}
+
+/// A path oracle from a Python description: piecewise-constant link states, handover
+/// instants and outage intervals.
+class ScriptedOracle : public MpPathOracle
+{
+  public:
+    explicit ScriptedOracle(const py::dict& spec)
+    {
+        m_satellite = spec.contains("satellite") ? py::cast<bool>(spec["satellite"]) : true;
+        if (spec.contains("states"))
+        {
+            for (auto item : py::cast<py::list>(spec["states"]))
+            {
+                auto s = py::cast<py::dict>(item);
+                LinkState ls;
+                ls.time = Get(s, "t", 0.0);
+                ls.delayDownS = Get(s, "delay_down_s", 0.05);
+                ls.delayUpS = Get(s, "delay_up_s", ls.delayDownS);
+                ls.capacityDownBps = Get(s, "capacity_down_bps", 0.0);
+                ls.capacityUpBps = Get(s, "capacity_up_bps", ls.capacityDownBps);
+                ls.snrDb = Get(s, "snr_db", kNaN);
+                ls.elevationDeg = Get(s, "elevation_deg", kNaN);
+                ls.slantRangeM = Get(s, "slant_range_m", kNaN);
+                ls.servingSat = s.contains("serving_sat") ? py::cast<int32_t>(s["serving_sat"]) : -1;
+                m_states.push_back(ls);
+            }
+        }
+        if (m_states.empty())
+        {
+            m_states.push_back(LinkState());
+        }
+        std::sort(m_states.begin(), m_states.end(), [](const LinkState& a, const LinkState& b) {
+            return a.time < b.time;
+        });
+        if (spec.contains("handovers"))
+        {
+            m_handovers = py::cast<std::vector<double>>(spec["handovers"]);
+            std::sort(m_handovers.begin(), m_handovers.end());
+        }
+        if (spec.contains("outages"))
+        {
+            m_outages = py::cast<std::vector<std::pair<double, double>>>(spec["outages"]);
+            std::sort(m_outages.begin(), m_outages.end());
+            for (const auto& [a, b] : m_outages)
+            {
+                if (!(b > a))
+                {
+                    throw std::invalid_argument("outages: each interval needs end > start");
+                }
+            }
+        }
+    }
+
+    bool IsSatellite() const override
+    {
+        return m_satellite;
+    }
+
+    LinkState StateAt(double t) const override
+    {
+        LinkState out = m_states.front();
+        for (const auto& s : m_states)
+        {
+            if (s.time <= t)
+            {
+                out = s;
+            }
+        }
+        out.time = t;
+        return out;
+    }
+
+    double NextHandoverAfter(double t) const override
+    {
+        auto it = std::upper_bound(m_handovers.begin(), m_handovers.end(), t);
+        return it == m_handovers.end() ? kInf : *it;
+    }
+
+    double LastHandoverAtOrBefore(double t) const override
+    {
+        auto it = std::upper_bound(m_handovers.begin(), m_handovers.end(), t);
+        return it == m_handovers.begin() ? -kInf : *(it - 1);
+    }
+
+    uint32_t CountHandovers(double t1, double t2) const override
+    {
+        return static_cast<uint32_t>(std::count_if(m_handovers.begin(),
+                                                   m_handovers.end(),
+                                                   [&](double h) { return h >= t1 && h < t2; }));
+    }
+
+    bool InOutage(double t) const override
+    {
+        for (const auto& [a, b] : m_outages)
+        {
+            if (t >= a && t < b)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    std::pair<double, double> NextOutageAfter(double t) const override
+    {
+        for (const auto& o : m_outages)
+        {
+            if (o.first >= t)
+            {
+                return o;
+            }
+        }
+        return {kInf, kInf};
+    }
+
+    LinkState NextPathAfterHandover(double t) const override
+    {
+        double h = NextHandoverAfter(t);
+        if (!std::isfinite(h))
+        {
+            LinkState s;
+            s.time = kInf;
+            return s;
+        }
+        double at = h;
+        for (const auto& [a, b] : m_outages)
+        {
+            if (at >= a && at < b)
+            {
+                at = b;
+            }
+        }
+        // The first state row after the handover (and its outage).
+        for (const auto& s : m_states)
+        {
+            if (s.time > at)
+            {
+                return s;
+            }
+        }
+        LinkState s = StateAt(at);
+        s.time = at;
+        return s;
+    }
+
+  private:
+    bool m_satellite{true};
+    std::vector<LinkState> m_states;
+    std::vector<double> m_handovers;
+    std::vector<std::pair<double, double>> m_outages;
+};
+
+/// Shared connection-view plumbing of the probes: n paths with RTT estimators and oracles.
+class ProbeConnection : public MpConnectionView
+{
+  public:
+    ProbeConnection(uint32_t nPaths, uint32_t mss, const py::list& oracles)
+        : m_mss(mss)
+    {
+        if (nPaths < 1 || nPaths > 32)
+        {
+            throw std::invalid_argument("n_paths: must be in [1, 32]");
+        }
+        if (mss < 64 || mss > 65000)
+        {
+            throw std::invalid_argument("mss: must be in [64, 65000]");
+        }
+        if (!oracles.empty() && oracles.size() != nPaths)
+        {
+            throw std::invalid_argument("oracles: one per path (or none)");
+        }
+        m_rtt.resize(nPaths);
+        m_info.resize(nPaths);
+        for (uint32_t i = 0; i < nPaths; ++i)
+        {
+            m_info[i].index = i;
+            m_info[i].rtt = &m_rtt[i];
+        }
+        for (std::size_t i = 0; i < oracles.size(); ++i)
+        {
+            if (oracles[i].is_none())
+            {
+                m_oracles.emplace_back();
+                continue;
+            }
+            m_oracles.push_back(std::make_unique<ScriptedOracle>(py::cast<py::dict>(oracles[i])));
+            m_info[i].oracle = m_oracles.back().get();
+        }
+    }
+
+    Time Now() const override
+    {
+        return m_now;
+    }
+
+    uint32_t GetNPaths() const override
+    {
+        return static_cast<uint32_t>(m_info.size());
+    }
+
+    const MpPathInfo& GetPath(uint32_t i) const override
+    {
+        return m_info[i];
+    }
+
+    uint32_t GetMaxDatagramSize() const override
+    {
+        return m_mss;
+    }
+
+    uint64_t GetPendingBytes() const override
+    {
+        return m_pending;
+    }
+
+    uint64_t GetFlowControlCredit() const override
+    {
+        return std::numeric_limits<uint64_t>::max();
+    }
+
+    uint64_t GetReceiveWindow() const override
+    {
+        return std::numeric_limits<uint64_t>::max();
+    }
+
+    uint64_t GetUnackedStreamBytes() const override
+    {
+        return 0;
+    }
+
+    void SetPathState(uint32_t i, MpPathState s) override
+    {
+        m_info[Check(i)].state = s;
+    }
+
+    void RequestWakeup(Time at) override
+    {
+        if (!m_haveWakeup || at < m_wakeup)
+        {
+            m_wakeup = at;
+        }
+        m_haveWakeup = true;
+    }
+
+    uint32_t Check(uint32_t i) const
+    {
+        if (i >= m_info.size())
+        {
+            throw std::invalid_argument("path " + std::to_string(i) + " out of range");
+        }
+        return i;
+    }
+
+    void SetNow(double s)
+    {
+        m_now = NonNegSeconds(s, "now_s");
+    }
+
+    void RttSamples(uint32_t i, const std::vector<double>& samples, double nowS)
+    {
+        SetNow(nowS);
+        for (double r : samples)
+        {
+            m_info[Check(i)].rtt = &m_rtt[i];
+            m_rtt[i].Update(NonNegSeconds(r, "rtt_s"), Time(0), MilliSeconds(25), m_now);
+        }
+    }
+
+    py::object Wakeup() const
+    {
+        if (!m_haveWakeup)
+        {
+            return py::none();
+        }
+        return py::float_(m_wakeup.GetSeconds());
+    }
+
+    void ClearWakeup()
+    {
+        m_haveWakeup = false;
+    }
+
+    MpPathInfo& Info(uint32_t i)
+    {
+        return m_info[Check(i)];
+    }
+
+    const MpRttEstimator& Rtt(uint32_t i) const
+    {
+        return m_rtt[Check(i)];
+    }
+
+  protected:
+    uint32_t m_mss;
+    Time m_now{0};
+    uint64_t m_pending{0};
+    std::vector<MpRttEstimator> m_rtt;
+    std::vector<MpPathInfo> m_info;
+    std::vector<std::unique_ptr<ScriptedOracle>> m_oracles;
+    Time m_wakeup{0};
+    bool m_haveWakeup{false};
+};
+
+MpAlgorithmRegistry::Params
+ParamsFrom(const py::dict& params)
+{
+    MpAlgorithmRegistry::Params ps;
+    for (auto item : params)
+    {
+        ps[py::cast<std::string>(item.first)] = py::cast<double>(item.second);
+    }
+    return ps;
+}
+
+using PacketList = std::vector<std::tuple<uint64_t, double, uint32_t>>;
+
+std::vector<MpSentPacket>
+Packets(const PacketList& pk)
+{
+    std::vector<MpSentPacket> out;
+    for (const auto& [pn, t, bytes] : pk)
+    {
+        MpSentPacket p;
+        p.pn = pn;
+        p.sentTime = NonNegSeconds(t, "sent_time_s");
+        p.bytes = bytes;
+        out.push_back(p);
+    }
+    std::sort(out.begin(), out.end(), [](const MpSentPacket& a, const MpSentPacket& b) {
+        return a.pn < b.pn;
+    });
+    return out;
+}
+
+/// Congestion controllers (any registry name) of an n-path connection with scripted oracles.
+class CcProbe : public ProbeConnection
+{
+  public:
+    CcProbe(const std::string& name, uint32_t nPaths, const py::dict& params, uint32_t mss,
+            const py::list& oracles, double startS)
+        : ProbeConnection(nPaths, mss, oracles)
+    {
+        SetNow(startS);
+        auto ps = ParamsFrom(params);
+        for (uint32_t i = 0; i < nPaths; ++i)
+        {
+            Ptr<Object> o = MpAlgorithmRegistry::Cc().Create(name, ps, "name", "params");
+            m_cc.push_back(DynamicCast<MpCongestionOps>(o));
+        }
+        for (uint32_t i = 0; i < nPaths; ++i)
+        {
+            m_cc[i]->AssignStreams(100 + i);
+            m_cc[i]->Init(Ctx(i));
+            Sync(i);
+        }
+    }
+
+    MpCongestionOps* GetPathCc(uint32_t i) const override
+    {
+        return PeekPointer(m_cc[i]);
+    }
+
+    MpCcContext Ctx(uint32_t i)
+    {
+        return MpCcContext{this, i};
+    }
+
+    void Sync(uint32_t i)
+    {
+        m_info[i].cwnd = m_cc[i]->GetCwnd();
+        m_info[i].ssthresh = m_cc[i]->GetSsthresh();
+        m_info[i].pacingRateBps = m_cc[i]->GetPacingRate();
+    }
+
+    void OnSent(uint32_t i, uint64_t pn, double tS, uint32_t bytes)
+    {
+        Check(i);
+        SetNow(tS);
+        MpSentPacket p;
+        p.pn = pn;
+        p.sentTime = m_now;
+        p.bytes = bytes;
+        m_info[i].bytesInFlight += bytes;
+        m_info[i].sentBytes += bytes;
+        m_cc[i]->OnPacketSent(Ctx(i), p);
+        Sync(i);
+    }
+
+    void OnAck(uint32_t i, const PacketList& pk, double nowS, double rttS)
+    {
+        Check(i);
+        SetNow(nowS);
+        auto packets = Packets(pk);
+        MpAckEvent ev;
+        ev.now = m_now;
+        ev.priorBytesInFlight = m_info[i].bytesInFlight;
+        for (const auto& p : packets)
+        {
+            ev.bytesAcked += p.bytes;
+            ++ev.packetsAcked;
+            m_info[i].bytesInFlight -= std::min<uint64_t>(m_info[i].bytesInFlight, p.bytes);
+        }
+        m_info[i].deliveredBytes += ev.bytesAcked;
+        ev.acked = packets.data();
+        ev.nAcked = packets.size();
+        if (rttS >= 0)
+        {
+            m_rtt[i].Update(Seconds(rttS), Time(0), MilliSeconds(25), m_now);
+            ev.rttSampled = true;
+            ev.latestRtt = Seconds(rttS);
+        }
+        MpRateSample rs;
+        ev.rate = &rs;
+        m_cc[i]->OnAck(Ctx(i), ev);
+        Sync(i);
+    }
+
+    void OnLoss(uint32_t i, const PacketList& pk, double nowS, bool persistent)
+    {
+        Check(i);
+        SetNow(nowS);
+        auto packets = Packets(pk);
+        if (packets.empty())
+        {
+            throw std::invalid_argument("packets: at least one lost packet");
+        }
+        MpLossEvent ev;
+        ev.now = m_now;
+        for (const auto& p : packets)
+        {
+            ev.lostBytes += p.bytes;
+            m_info[i].bytesInFlight -= std::min<uint64_t>(m_info[i].bytesInFlight, p.bytes);
+        }
+        ev.lost = packets.data();
+        ev.nLost = packets.size();
+        ev.largestLostSentTime = packets.back().sentTime;
+        ev.persistentCongestion = persistent;
+        m_cc[i]->OnPacketsLost(Ctx(i), ev);
+        if (persistent)
+        {
+            m_cc[i]->OnPersistentCongestion(Ctx(i));
+        }
+        Sync(i);
+    }
+
+    void OnPto(uint32_t i, uint32_t count, double nowS)
+    {
+        Check(i);
+        SetNow(nowS);
+        m_info[i].ptoCount = count;
+        m_cc[i]->OnPtoExpired(Ctx(i), count);
+        Sync(i);
+    }
+
+    void PathEvent(uint32_t i, const std::string& kind, double nowS)
+    {
+        Check(i);
+        SetNow(nowS);
+        MpPathEvent ev;
+        ev.time = m_now;
+        ev.state = m_info[i].state;
+        if (kind == "handover")
+            ev.kind = MpPathEventKind::HANDOVER;
+        else if (kind == "outage_start")
+            ev.kind = MpPathEventKind::OUTAGE_START;
+        else if (kind == "outage_end")
+            ev.kind = MpPathEventKind::OUTAGE_END;
+        else if (kind == "state_changed")
+            ev.kind = MpPathEventKind::STATE_CHANGED;
+        else
+            throw std::invalid_argument("kind: 'handover' | 'outage_start' | 'outage_end' | "
+                                        "'state_changed', got '" + kind + "'");
+        m_cc[i]->OnPathEvent(Ctx(i), ev);
+        Sync(i);
+    }
+
+    bool ConsiderPc(uint32_t i, uint64_t pn, double sentS)
+    {
+        MpSentPacket p;
+        p.pn = pn;
+        p.sentTime = NonNegSeconds(sentS, "sent_time_s");
+        return m_cc[Check(i)]->ConsiderForPersistentCongestion(Ctx(i), p);
+    }
+
+    Ptr<MpCongestionOps> Cc(uint32_t i) const
+    {
+        return m_cc[Check(i)];
+    }
+
+    const MpMaco& Maco(uint32_t i) const
+    {
+        Ptr<MpCongestionOps> cc = Cc(i);
+        for (int depth = 0; cc && depth < 4; ++depth)
+        {
+            if (auto m = DynamicCast<MpMaco>(cc))
+            {
+                return *m;
+            }
+            auto w = DynamicCast<MpCongestionOpsWrapper>(cc);
+            cc = w ? w->GetInner() : nullptr;
+        }
+        throw std::invalid_argument("path " + std::to_string(i) + " does not run maco");
+    }
+
+    const MpFreeze& Freeze(uint32_t i) const
+    {
+        auto f = DynamicCast<MpFreeze>(Cc(i));
+        if (!f)
+        {
+            throw std::invalid_argument("path " + std::to_string(i) + " does not run freeze+");
+        }
+        return *f;
+    }
+
+  private:
+    std::vector<Ptr<MpCongestionOps>> m_cc;
+};
+
+/// A scheduler over n paths whose windows, RTTs and backlog the test sets.
+class SchedulerProbe : public ProbeConnection
+{
+  public:
+    SchedulerProbe(const std::string& name, uint32_t nPaths, const py::dict& params,
+                   uint32_t mss, const py::list& oracles, double startS)
+        : ProbeConnection(nPaths, mss, oracles)
+    {
+        SetNow(startS);
+        Ptr<Object> o =
+            MpAlgorithmRegistry::Scheduler().Create(name, ParamsFrom(params), "name", "params");
+        m_sched = DynamicCast<MpScheduler>(o);
+        for (uint32_t i = 0; i < nPaths; ++i)
+        {
+            m_info[i].cwnd = 10 * static_cast<uint64_t>(mss);
+        }
+        m_sched->Init(*this);
+    }
+
+    MpCongestionOps* GetPathCc(uint32_t) const override
+    {
+        return nullptr;
+    }
+
+    void SetWindow(uint32_t i, uint64_t cwnd, uint64_t inflight)
+    {
+        m_info[Check(i)].cwnd = cwnd;
+        m_info[i].bytesInFlight = inflight;
+    }
+
+    void SetPending(uint64_t b)
+    {
+        m_pending = b;
+    }
+
+    void SetPto(uint32_t i, uint32_t c)
+    {
+        m_info[Check(i)].ptoCount = c;
+    }
+
+    void SetState(uint32_t i, const std::string& s)
+    {
+        if (s == "active")
+            m_info[Check(i)].state = MpPathState::ACTIVE;
+        else if (s == "standby")
+            m_info[Check(i)].state = MpPathState::STANDBY;
+        else if (s == "deactivated")
+            m_info[Check(i)].state = MpPathState::DEACTIVATED;
+        else
+            throw std::invalid_argument("state: 'active' | 'standby' | 'deactivated'");
+    }
+
+    int32_t Select(double nowS, uint32_t bytes, bool retx, uint32_t mask)
+    {
+        SetNow(nowS);
+        MpSchedRequest req;
+        req.bytes = bytes == 0 ? m_mss : bytes;
+        req.retransmission = retx;
+        req.pathMask = mask;
+        return m_sched->SelectPath(*this, req);
+    }
+
+    void OnAck(uint32_t i, uint32_t packets, double nowS)
+    {
+        Check(i);
+        SetNow(nowS);
+        MpAckEvent ev;
+        ev.now = m_now;
+        ev.packetsAcked = packets;
+        ev.bytesAcked = static_cast<uint64_t>(packets) * m_mss;
+        m_sched->OnAck(*this, i, ev);
+    }
+
+    void OnSent(uint32_t i, double nowS)
+    {
+        Check(i);
+        SetNow(nowS);
+        MpSentPacket p;
+        p.sentTime = m_now;
+        p.bytes = m_mss;
+        m_sched->OnPacketSent(*this, i, p);
+    }
+
+    std::string StateName(uint32_t i) const
+    {
+        return MpPathStateName(m_info[Check(i)].state);
+    }
+
+    const MpAlcsScheduler& Alcs() const
+    {
+        auto a = DynamicCast<MpAlcsScheduler>(m_sched);
+        if (!a)
+        {
+            throw std::invalid_argument("the scheduler is not alcs");
+        }
+        return *a;
+    }
+
+  private:
+    Ptr<MpScheduler> m_sched;
+};
+
+py::dict
+MacoState(const MpMaco& m)
+{
+    py::dict d;
+    d["w_pkts"] = m.GetWindowPackets();
+    d["ssthresh_pkts"] = m.GetSsthreshPackets();
+    d["slow_start"] = m.InSlowStart();
+    d["cap_access_bps"] = m.GetAccessCapacity();
+    d["cap_network_bps"] = m.GetNetworkCapacity();
+    d["tp_bps"] = m.GetThroughput();
+    d["prop_rtt_s"] = m.GetPropagationRtt();
+    d["bdp_pkts"] = m.GetBdpPackets();
+    d["delta_r_s"] = m.GetDeltaR();
+    d["tau_s"] = m.GetLatestRtt();
+    d["t_max_s"] = m.GetMaxRtt();
+    d["d_terr_s"] = m.GetDTerr();
+    d["history_max_pkts"] = m.GetHistoryMax();
+    d["congestion_events"] = m.GetCongestionEvents();
+    d["quick_starts"] = m.GetQuickStarts();
+    d["suppressed_losses"] = m.GetSuppressedLosses();
+    return d;
+}
+
+MpMaco::LinkBudget
+Budget(double txPowerDbm, double g1, double g2, double lambda, double n0, double w, double eta)
+{
+    MpMaco::LinkBudget lb;
+    lb.txPowerDbm = Finite(txPowerDbm, "tx_power_dbm");
+    lb.txGainDbi = Finite(g1, "tx_gain_dbi");
+    lb.rxGainDbi = Finite(g2, "rx_gain_dbi");
+    lb.wavelengthM = Finite(lambda, "wavelength_m");
+    lb.noisePsdWPerHz = Finite(n0, "noise_psd_w_hz");
+    lb.bandwidthHz = Finite(w, "bandwidth_hz");
+    lb.efficiency = Finite(eta, "efficiency");
+    if (lb.wavelengthM <= 0 || lb.noisePsdWPerHz <= 0 || lb.bandwidthHz <= 0 ||
+        lb.efficiency <= 0)
+    {
+        throw std::invalid_argument("wavelength_m, noise_psd_w_hz, bandwidth_hz and efficiency "
+                                    "must be > 0");
+    }
+    return lb;
+}
+
+} // namespace
+
+LEOGYM_REGISTER_BINDINGS(baselines_testing)
+{
+    py::module_ t = m.def_submodule("testing", "Probes for unit tests of native components.");
+
+    // ---- MACO equations ----
+#define LB_ARGS                                                                                    \
+    py::arg("tx_power_dbm") = 35.12, py::arg("tx_gain_dbi") = 37.7,                                \
+    py::arg("rx_gain_dbi") = 37.1, py::arg("wavelength_m") = 0.086,                                \
+    py::arg("noise_psd_w_hz") = 1.6e-20, py::arg("bandwidth_hz") = 12.5e6,                          \
+    py::arg("efficiency") = 0.98
+    t.def(
+        "maco_snr_db",
+        [](double d, double p, double g1, double g2, double l, double n0, double w, double eta) {
+            if (!std::isfinite(d) || d <= 0)
+            {
+                throw std::invalid_argument("distance_m: must be > 0");
+            }
+            return 10.0 * std::log10(Budget(p, g1, g2, l, n0, w, eta).Snr(d));
+        },
+        py::arg("distance_m"),
+        LB_ARGS,
+        "MACO eq. (2): SNR (dB) at a slant range (native MpMaco::LinkBudget).");
+    t.def(
+        "maco_capacity_bps",
+        [](double d, double p, double g1, double g2, double l, double n0, double w, double eta) {
+            if (!std::isfinite(d) || d <= 0)
+            {
+                throw std::invalid_argument("distance_m: must be > 0");
+            }
+            return Budget(p, g1, g2, l, n0, w, eta).Capacity(d);
+        },
+        py::arg("distance_m"),
+        LB_ARGS,
+        "MACO eqs. (2)-(3): access capacity C^A (bit/s) at a slant range.");
+#undef LB_ARGS
+    t.def("maco_prop_rtt",
+          &MpMaco::PropagationRtt,
+          py::arg("d_ul_s"),
+          py::arg("d_dl_s"),
+          py::arg("d_terr_s"),
+          "MACO eq. (11): D = 2 (D_ul + D_dl + D_terr).");
+    t.def(
+        "maco_quick_start_window",
+        [](double bdp, py::object own, py::object other, double gamma, double init) {
+            double o = own.is_none() ? kNaN : py::cast<double>(own);
+            double q = other.is_none() ? kNaN : py::cast<double>(other);
+            return MpMaco::QuickStartWindow(bdp, o, q, gamma, init);
+        },
+        py::arg("bdp_pkts"),
+        py::arg("own_history_max") = py::none(),
+        py::arg("other_history_max") = py::none(),
+        py::arg("gamma") = 0.5,
+        py::arg("init_pkts") = 4.0,
+        "MACO Algorithm 2, eqs. (15)-(16): the quick-start window (packets).");
+    t.def(
+        "maco_ca_increment",
+        [](const std::vector<double>& w, const std::vector<double>& tau,
+           const std::vector<double>& T, std::size_t r) {
+            if (w.empty() || w.size() != tau.size() || w.size() != T.size() || r >= w.size())
+            {
+                throw std::invalid_argument("w, tau, T: same non-zero length; r < len(w)");
+            }
+            for (std::size_t i = 0; i < w.size(); ++i)
+            {
+                if (!(tau[i] > 0) || !(T[i] > 0) || !(w[i] >= 0))
+                {
+                    throw std::invalid_argument("tau, T must be > 0 and w >= 0");
+                }
+            }
+            return MpMaco::CaIncrement(w.data(), tau.data(), T.data(), w.size(), r);
+        },
+        py::arg("w"),
+        py::arg("tau"),
+        py::arg("t_max"),
+        py::arg("r"),
+        "MACO eq. (26): per-ACK increase (packets) of path r.");
+    t.def("maco_is_congestion",
+          &MpMaco::IsCongestion,
+          py::arg("tp_bps"),
+          py::arg("capacity_bps"),
+          py::arg("tau_s"),
+          py::arg("prop_rtt_s"),
+          py::arg("delta_r_s"),
+          "MACO eq. (17): TP < C and tau > D + Delta_R.");
+    t.def(
+        "maco_time_average",
+        [](const std::vector<std::pair<double, double>>& s, double t1, double t2) {
+            std::deque<std::pair<double, double>> d(s.begin(), s.end());
+            return MpMaco::TimeAverage(d, t1, t2);
+        },
+        py::arg("samples"),
+        py::arg("t1"),
+        py::arg("t2"),
+        "MACO eq. (14) discretised: trapezoid time average of (t, value) over [t1, t2].");
+
+    py::class_<MpMaco::Akf>(t, "MacoAkf", "MACO's adaptive Kalman filter, eqs. (5)-(10).")
+        .def(py::init<>())
+        .def("reset",
+             &MpMaco::Akf::Reset,
+             py::arg("c0"),
+             py::arg("window") = 20,
+             py::arg("adaptive") = true)
+        .def("update", &MpMaco::Akf::Update, py::arg("y"), py::arg("c_access"))
+        .def_property_readonly("estimate", &MpMaco::Akf::Estimate)
+        .def_property_readonly("z", &MpMaco::Akf::Z)
+        .def_property_readonly("q", &MpMaco::Akf::Q)
+        .def_property_readonly("r", &MpMaco::Akf::R)
+        .def_property_readonly("gain", &MpMaco::Akf::Gain);
+
+    // ---- freeze ----
+    t.def(
+        "freeze_in_schedule_window",
+        [](double t, double offset, double period, double before, double after, double phase,
+           double deltaOff) {
+            auto us = [](double s) { return static_cast<int64_t>(std::llround(s * 1e6)); };
+            return MpFreeze::InScheduleWindow(us(Finite(t, "t_s") + phase + deltaOff),
+                                              us(offset),
+                                              us(period),
+                                              us(before),
+                                              us(after));
+        },
+        py::arg("t_s"),
+        py::arg("offset_s") = 12.0,
+        py::arg("period_s") = 15.0,
+        py::arg("before_s") = 0.1,
+        py::arg("after_s") = 0.1,
+        py::arg("epoch_phase_s") = 0.0,
+        py::arg("delta_off_s") = 0.0,
+        "StarQUIC's freeze predicate on the fixed grid (integer microseconds).");
+
+    // ---- ALCS equations ----
+    t.def("alcs_latency",
+          &MpAlcsScheduler::Latency,
+          py::arg("k"),
+          py::arg("inflight"),
+          py::arg("queued"),
+          py::arg("cwnd"),
+          py::arg("rtt_s"),
+          py::arg("delta_s"),
+          py::arg("sigma") = 1.0,
+          "ALCS eqs. (1)-(4): (k + i + q) / cwnd * (rtt + Delta) * sigma.");
+    t.def("alcs_update_sigma",
+          &MpAlcsScheduler::UpdateSigma,
+          py::arg("sigma"),
+          py::arg("atp"),
+          py::arg("etp"),
+          py::arg("alpha") = 0.99,
+          py::arg("sigma_min") = 0.5,
+          py::arg("sigma_max") = 2.0,
+          "ALCS eqs. (7)/(10): one compensation step, clamped.");
+
+    // ---- probes ----
+    py::class_<CcProbe>(t,
+                        "CcProbe",
+                        "Congestion controllers of an n-path connection with scripted path "
+                        "oracles (dicts: satellite, states=[{t, slant_range_m, delay_down_s, "
+                        "delay_up_s, capacity_down_bps, snr_db, serving_sat}], handovers, "
+                        "outages), driven by hand.")
+        .def(py::init<const std::string&, uint32_t, const py::dict&, uint32_t, const py::list&,
+                      double>(),
+             py::arg("name"),
+             py::arg("n_paths") = 1,
+             py::arg("params") = py::dict(),
+             py::arg("mss") = 1500,
+             py::arg("oracles") = py::list(),
+             py::arg("start_s") = 0.0)
+        .def("on_sent",
+             &CcProbe::OnSent,
+             py::arg("path"),
+             py::arg("pn"),
+             py::arg("time_s"),
+             py::arg("bytes") = 1500)
+        .def("on_ack",
+             &CcProbe::OnAck,
+             py::arg("path"),
+             py::arg("packets"),
+             py::arg("now_s"),
+             py::arg("rtt_s") = -1.0,
+             "packets: [(pn, sent_time_s, bytes), ...]; rtt_s < 0: no RTT sample.")
+        .def("on_loss",
+             &CcProbe::OnLoss,
+             py::arg("path"),
+             py::arg("packets"),
+             py::arg("now_s"),
+             py::arg("persistent") = false)
+        .def("on_pto", &CcProbe::OnPto, py::arg("path"), py::arg("count"), py::arg("now_s"))
+        .def("path_event",
+             &CcProbe::PathEvent,
+             py::arg("path"),
+             py::arg("kind"),
+             py::arg("now_s"))
+        .def("consider_for_persistent_congestion",
+             &CcProbe::ConsiderPc,
+             py::arg("path"),
+             py::arg("pn"),
+             py::arg("sent_time_s"))
+        .def("set_state",
+             [](CcProbe& p, uint32_t i, const std::string& s) {
+                 p.Info(i).state = s == "deactivated" ? MpPathState::DEACTIVATED
+                                   : s == "standby"   ? MpPathState::STANDBY
+                                                      : MpPathState::ACTIVE;
+             })
+        .def("set_app_limited",
+             [](CcProbe& p, uint32_t i, bool v) { p.Info(i).appLimited = v; })
+        .def("cwnd", [](CcProbe& p, uint32_t i) { return p.Cc(i)->GetCwnd(); })
+        .def("ssthresh", [](CcProbe& p, uint32_t i) { return p.Cc(i)->GetSsthresh(); })
+        .def("in_slow_start", [](CcProbe& p, uint32_t i) { return p.Cc(i)->InSlowStart(); })
+        .def("suppressed_losses",
+             [](CcProbe& p, uint32_t i) { return p.Cc(i)->GetSuppressedLosses(); })
+        .def("name", [](CcProbe& p, uint32_t i) { return p.Cc(i)->GetName(); })
+        .def("maco_state", [](CcProbe& p, uint32_t i) { return MacoState(p.Maco(i)); })
+        .def("freeze_counts",
+             [](CcProbe& p, uint32_t i) {
+                 const MpFreeze& f = p.Freeze(i);
+                 py::dict d;
+                 d["frozen"] = f.GetFrozenLosses();
+                 d["acted"] = f.GetActedLosses();
+                 return d;
+             })
+        .def("is_frozen", [](CcProbe& p, uint32_t i, double sentS) {
+            return p.Freeze(i).IsFrozen(p.Ctx(i), NonNegSeconds(sentS, "sent_time_s"));
+        });
+
+    py::class_<SchedulerProbe>(t,
+                               "SchedulerProbe",
+                               "A scheduler over n paths whose windows, RTT samples, backlog "
+                               "and oracles the test sets.")
+        .def(py::init<const std::string&, uint32_t, const py::dict&, uint32_t, const py::list&,
+                      double>(),
+             py::arg("name"),
+             py::arg("n_paths") = 2,
+             py::arg("params") = py::dict(),
+             py::arg("mss") = 1448,
+             py::arg("oracles") = py::list(),
+             py::arg("start_s") = 0.0)
+        .def("rtt_samples",
+             &SchedulerProbe::RttSamples,
+             py::arg("path"),
+             py::arg("samples_s"),
+             py::arg("now_s") = 0.0,
+             "Feed RTT samples to the path's RFC 9002 estimator.")
+        .def("set_window",
+             &SchedulerProbe::SetWindow,
+             py::arg("path"),
+             py::arg("cwnd_bytes"),
+             py::arg("inflight_bytes"))
+        .def("set_pending", &SchedulerProbe::SetPending, py::arg("bytes"))
+        .def("set_pto", &SchedulerProbe::SetPto, py::arg("path"), py::arg("count"))
+        .def("set_state", &SchedulerProbe::SetState, py::arg("path"), py::arg("state"))
+        .def("select",
+             &SchedulerProbe::Select,
+             py::arg("now_s"),
+             py::arg("bytes") = 0,
+             py::arg("retransmission") = false,
+             py::arg("path_mask") = 0,
+             "The scheduler's choice (-1: wait).")
+        .def("on_ack",
+             &SchedulerProbe::OnAck,
+             py::arg("path"),
+             py::arg("packets"),
+             py::arg("now_s"))
+        .def("on_sent", &SchedulerProbe::OnSent, py::arg("path"), py::arg("now_s"))
+        .def("state", &SchedulerProbe::StateName, py::arg("path"))
+        .def("srtt", [](SchedulerProbe& p, uint32_t i) { return p.Rtt(i).GetSmoothed().GetSeconds(); })
+        .def("rttvar",
+             [](SchedulerProbe& p, uint32_t i) { return p.Rtt(i).GetRttVar().GetSeconds(); })
+        .def_property_readonly("wakeup", &SchedulerProbe::Wakeup)
+        .def("clear_wakeup", &SchedulerProbe::ClearWakeup)
+        .def("alcs_state", [](SchedulerProbe& p, uint32_t i) {
+            const MpAlcsScheduler& a = p.Alcs();
+            py::dict d;
+            d["sigma"] = a.GetSigma(i);
+            d["deactivated"] = a.IsDeactivated(i);
+            d["atp"] = a.GetAtp(i);
+            d["etp"] = a.GetEtp(i);
+            d["waits"] = a.GetWaits();
+            d["deactivations"] = a.GetDeactivations();
+            d["last_update_s"] = a.GetLastUpdate();
+            return d;
+        });
+}

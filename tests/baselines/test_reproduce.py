@@ -1,0 +1,78 @@
+"""Smoke tests of ``leogym-reproduce``: each experiment runs at a reduced size and shows the
+paper's direction where it holds robustly in our simulator (docs/reproduction.md says where it
+does not, and why)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from leogym.baselines import reproduce
+from leogym.baselines.repro_maco import recovery_times
+
+
+def test_unknown_experiment_is_rejected():
+    with pytest.raises(ValueError, match="unknown experiment"):
+        reproduce.run_experiment("nope")
+    with pytest.raises(ValueError, match="seeds"):
+        reproduce.run_experiment("freeze", "quick", seeds=0)
+
+
+def test_cli_writes_tables_and_exits_zero(tmp_path, capsys):
+    rc = reproduce.main(["mptcp_leo", "--quick", "--no-progress", "--out", str(tmp_path)])
+    assert rc == 0
+    out = capsys.readouterr().out
+    assert "paper" in out and "multipath LIA" in out
+    assert sorted(p.name for p in tmp_path.glob("*.csv")) == [
+        "mptcp_leo_quick_1.csv", "mptcp_leo_quick_2.csv"]
+    runs = json.loads((tmp_path / "mptcp_leo_quick_runs.json").read_text())
+    assert runs["size"] == "quick" and len(runs["results"]) == 3
+
+
+def test_mptcp_leo_multipath_survives_handovers():
+    """Du et al.: single-path throughput falls to zero at every handover, multipath does not."""
+    _, results = reproduce.run_experiment("mptcp_leo", "quick", show_progress=False)
+    d = reproduce._module("mptcp_leo").directions(results)
+    assert d["single_path_zero_at_every_handover"]
+    assert d["multipath_mostly_above_zero"]
+    assert d["multipath_min_above_single"]
+
+
+def test_freeze_shortens_newreno_under_lossy_handovers():
+    """StarQUIC: the freeze shortens a loss-based controller's completion time when handovers
+    lose packets."""
+    _, results = reproduce.run_experiment("freeze", "quick", seeds=1, show_progress=False)
+    d = reproduce._module("freeze").directions(results)
+    assert d and all(d.values()), d
+    frozen = [r["frozen"] for r in results if r["freeze"]]
+    assert all(f > 0 for f in frozen)
+    assert all(r["frozen"] == 0 for r in results if not r["freeze"])
+
+
+def test_alcs_avoids_handover_losses():
+    """ALCS's proactive deactivation: far fewer packets lost in handover outages than the
+    baselines (paper Fig. 7). Its completion-time advantage (Table III) does not reproduce in
+    our transport; docs/reproduction.md explains why, so it is not asserted here."""
+    tables, results = reproduce.run_experiment("alcs", "quick", show_progress=False)
+    d = reproduce._module("alcs").directions(results)
+    assert d["alcs_fewest_handover_drops"]
+    assert len(tables) == 3
+
+
+@pytest.mark.slow
+def test_maco_above_olia_and_bbr():
+    """MACO: higher throughput than OLIA and single-path BBR."""
+    _, results = reproduce.run_experiment("maco", "quick", show_progress=False)
+    d = reproduce._module("maco").directions(results)
+    assert d["maco_above_olia"] and d["maco_above_bbr"]
+
+
+def test_recovery_time_definition():
+    import numpy as np
+
+    c = np.array([100, 100, 50, 60, 70, 80, 90, 100, 100, 10, 20, 40, 80, 100, 100, 40, 45, 50.0])
+    ss, ca, n = recovery_times(c, 0.01)
+    assert n == 3
+    assert ss == pytest.approx([0.04])  # 100 -> 10 (a restart), back at 100 four samples later
+    assert ca == pytest.approx([0.05, 0.03])  # the last one is cut short by the end of the run
