@@ -48,13 +48,13 @@ def _section_runner(name: str, quick: bool, repeats: int, ray_path: str | None
         return lambda: vec_rows(quick, repeats)
     if name == "training":
         from benchmarks.bench_vec import ppo_rows
-        return lambda: ppo_rows(quick)
+        return lambda: ppo_rows(quick, max(1, (repeats + 1) // 2))
     if name == "memory":
         from benchmarks.bench_env import memory_rows
         return lambda: memory_rows(quick)
     if name == "fidelity":
         from benchmarks.bench_env import fidelity_rows
-        return lambda: fidelity_rows(quick)
+        return lambda: fidelity_rows(quick, seeds=repeats)
     if name == "sweep":
         from benchmarks.bench_sweep import rows
         return lambda: rows(quick, ray_path)
@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="tiny sizes (smoke test)")
     ap.add_argument("--only", default=",".join(SECTIONS),
                     help=f"comma-separated sections (default: all of {','.join(SECTIONS)})")
-    ap.add_argument("--repeats", type=int, default=3, help="measurements per figure (median)")
+    ap.add_argument("--repeats", type=int, default=5, help="measurements per figure (median)")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="folder for the CSV files")
     ap.add_argument("--ray-path", default=None,
                     help="folder(s) with ray + hydra-ray-launcher (default: $LEOGYM_RAY_PATH)")

@@ -3,8 +3,8 @@
 Run: ``python -m benchmarks.bench_sweep [--quick] [--ray-path DIR[:DIR]]`` (or through
 ``python -m benchmarks``).
 
-The same ``leogym-eval -m`` sweep (scenario ``tiny``, CUBIC and OLIA, seeds 0 and 1, swept over
-``env.step_ms``) runs with
+The same ``leogym-eval -m`` sweep (scenario ``default``, 20 s episodes, CUBIC and OLIA, seeds
+0-2, two jobs over ``env.step_ms=100,200``; with ``--quick``: ``tiny``, 3 s, seeds 0-1) runs with
 
 * Hydra's ``basic`` launcher (the jobs one after another in one process),
 * ``hydra/launcher=local`` (hydra-submitit-launcher: one process per job, in parallel), and
@@ -34,8 +34,8 @@ from benchmarks.common import Row, measure  # noqa: E402
 
 __all__ = ["run_sweep", "compare_sweeps", "ray_available", "rows"]
 
-SWEEP = ["scenario=tiny", "baseline=[cubic,olia]", "eval.n_workers=1", "eval.plots=false",
-         "eval.traces=false", "eval.progress=false"]
+SWEEP = ["baseline=[cubic,olia]", "eval.n_workers=1", "eval.plots=false", "eval.traces=false",
+         "eval.progress=false"]
 LAUNCHERS = {"basic": [], "local": ["hydra/launcher=local"],
              "ray": ["hydra/launcher=ray_local", "hydra.launcher.ray.init.num_cpus=2",
                      "hydra.launcher.ray.remote.num_cpus=1"]}
@@ -64,13 +64,15 @@ def ray_available(ray_path: str | None) -> str:
 
 
 def run_sweep(launcher: str, sweep_dir: Path, step_ms: list[int], episode_s: float,
-              ray_path: str | None = None) -> float:
+              ray_path: str | None = None, scenario: str = "tiny",
+              seeds: tuple[int, ...] = (0, 1)) -> float:
     """Run the evaluation sweep with ``launcher``; return its wall-clock seconds.
 
     :raises RuntimeError: the sweep failed (with the end of its output).
     """
     args = [sys.executable, "-m", "leogym.agents.evaluate", "-m", *LAUNCHERS[launcher], *SWEEP,
-            f"env.episode_s={episode_s:g}", "eval.seeds=[0,1]",
+            f"scenario={scenario}", f"env.episode_s={episode_s:g}",
+            "eval.seeds=[" + ",".join(str(x) for x in seeds) + "]",
             "env.step_ms=" + ",".join(str(s) for s in step_ms), f"hydra.sweep.dir={sweep_dir}"]
     t0 = time.perf_counter()
     proc = subprocess.run(args, capture_output=True, text=True, env=_env(ray_path),
@@ -129,15 +131,18 @@ def rows(quick: bool = False, ray_path: str | None = None) -> list[Row]:
     """Wall time of the sweep per launcher, parallelism, and result identity across them."""
     ray_path = ray_path or os.environ.get("LEOGYM_RAY_PATH") or None
     step_ms = [100, 200]
-    episode_s = 3.0 if quick else 8.0
+    episode_s = 3.0 if quick else 20.0
+    scenario = "tiny" if quick else "default"
+    seeds = (0, 1) if quick else (0, 1, 2)
     root = Path(tempfile.mkdtemp(prefix="leogym-bench-sweep-"))
     out: list[Row] = []
     try:
         walls: dict[str, float] = {}
-        note = (f"leogym-eval -m: tiny, {episode_s:g} s episodes, CUBIC+OLIA x seeds 0,1, "
-                f"env.step_ms={step_ms}: {len(step_ms)} jobs")
+        note = (f"leogym-eval -m: {scenario}, {episode_s:g} s episodes, CUBIC+OLIA x seeds "
+                f"{list(seeds)}, env.step_ms={step_ms}: {len(step_ms)} jobs")
         for launcher in ("basic", "local"):
-            walls[launcher] = run_sweep(launcher, root / launcher, step_ms, episode_s)
+            walls[launcher] = run_sweep(launcher, root / launcher, step_ms, episode_s,
+                                        scenario=scenario, seeds=seeds)
             out.append(measure("sweep", f"{launcher} launcher: sweep wall time", "s",
                                [walls[launcher]], note=note if launcher == "basic" else
                                f"jobs ran in parallel: {jobs_overlap(root / launcher)}"))
@@ -150,12 +155,14 @@ def rows(quick: bool = False, ray_path: str | None = None) -> list[Row]:
                            note=f"{n} episodes compared" + (f"; {diffs[:3]}" if diffs else "")))
         why = ray_available(ray_path)
         if why:
-            for metric in ("ray_local launcher: sweep wall time", "results identical: ray vs local"):
+            for metric in ("ray_local launcher: sweep wall time",
+                           "results identical: ray vs local"):
                 out.append(Row("sweep", metric, float("nan"), "", 0, status="skipped",
                                note=f"Ray not importable ({why}); pip install -e '.[ray]' or "
                                     "--ray-path DIR (docs/workflows.md)"))
             return out
-        walls["ray"] = run_sweep("ray", root / "ray", step_ms, episode_s, ray_path)
+        walls["ray"] = run_sweep("ray", root / "ray", step_ms, episode_s, ray_path,
+                                 scenario=scenario, seeds=seeds)
         out.append(measure("sweep", "ray_local launcher: sweep wall time", "s", [walls["ray"]],
                            note="includes starting the local Ray instance; jobs ran in "
                                 f"parallel: {jobs_overlap(root / 'ray')}"))

@@ -87,8 +87,14 @@ def vec_steps_per_s(n_envs: int, steps: int, scenario: str = "default") -> tuple
     return n_envs * steps / wall, 1e3 * cpu / (n_envs * steps)
 
 
-def ppo_steps_per_s(n_envs: int, timesteps: int, scenario: str = "tiny") -> float:
-    """Env steps per second of SB3 PPO's ``learn`` over ``SubprocVecEnv(n_envs)``."""
+def ppo_steps_per_s(n_envs: int, timesteps: int, scenario: str = "tiny"
+                    ) -> tuple[float, float, float]:
+    """Env steps per second of SB3 PPO's ``learn`` over ``SubprocVecEnv(n_envs)``.
+
+    :return: ``(env steps per wall second, CPU ms per env step in the env workers, CPU ms per
+        env step in the learner process)``.
+    """
+    import psutil
     import torch
     from stable_baselines3 import PPO
     from stable_baselines3.common.vec_env import SubprocVecEnv
@@ -96,21 +102,26 @@ def ppo_steps_per_s(n_envs: int, timesteps: int, scenario: str = "tiny") -> floa
     import leogym  # noqa: F401
 
     torch.set_num_threads(1)
+    # cc=cubic: the env ignores the actions, so every env does the same packet work whatever the
+    # untrained policy does (with cc=external, random windows make the envs' loads differ).
     kwargs = _kwargs(scenario)
-    kwargs["cc"] = "external"  # the agent sets the windows, as in training
     venv = SubprocVecEnv([_MakeEnv(kwargs)] * n_envs, start_method="forkserver")
     try:
         n_steps = 128
         model = PPO("MlpPolicy", venv, n_steps=n_steps, batch_size=64, n_epochs=4, seed=0,
                     device="cpu", verbose=0)
         model.learn(n_steps * n_envs)  # warm-up rollout and update
+        workers = [psutil.Process(p.pid) for p in venv.processes]
+        me = [psutil.Process()]
+        w0, m0 = _cpu_s(workers), _cpu_s(me)
         t0 = time.perf_counter()
         model.learn(timesteps, reset_num_timesteps=False)
         wall = time.perf_counter() - t0
+        w1, m1 = _cpu_s(workers), _cpu_s(me)
         done = model.num_timesteps - n_steps * n_envs
     finally:
         venv.close()
-    return done / wall
+    return done / wall, 1e3 * (w1 - w0) / done, 1e3 * (m1 - m0) / done
 
 
 def vec_rows(quick: bool = False, repeats: int = 3) -> list[Row]:
@@ -118,7 +129,7 @@ def vec_rows(quick: bool = False, repeats: int = 3) -> list[Row]:
     cores = os.cpu_count() or 1
     counts = list(range(1, max(cores, 2) + 1))
     scenario = "tiny" if quick else "default"
-    steps = 20 if quick else 100
+    steps = 20 if quick else 200
     if quick:
         repeats = 1
     sps: dict[int, list[float]] = {n: [] for n in counts}
@@ -146,21 +157,40 @@ def vec_rows(quick: bool = False, repeats: int = 3) -> list[Row]:
     return out
 
 
-def ppo_rows(quick: bool = False, repeats: int = 1) -> list[Row]:
+def ppo_rows(quick: bool = False, repeats: int = 3) -> list[Row]:
     """PPO env steps per second with 1 and n subprocess envs."""
     cores = os.cpu_count() or 1
     n = max(cores, 2)
     out = []
+    scenario = "tiny" if quick else "default"
     sps: dict[int, list[float]] = {1: [], n: []}
-    for _ in range(repeats):
+    env_cpu: dict[int, list[float]] = {1: [], n: []}
+    learner_cpu: dict[int, list[float]] = {1: [], n: []}
+    for _ in range(1 if quick else repeats):
         for k in (1, n):
-            sps[k].append(ppo_steps_per_s(k, 128 * k * (1 if quick else 4)))
+            rate, w, m = ppo_steps_per_s(k, 128 * k * (1 if quick else 4), scenario)
+            sps[k].append(rate)
+            env_cpu[k].append(w)
+            learner_cpu[k].append(m)
     for k in (1, n):
-        out.append(measure("training", f"PPO tiny, {k} SubprocVecEnv env(s): env steps/s",
+        out.append(measure("training", f"PPO {scenario}, {k} SubprocVecEnv env(s): env steps/s",
                            "steps/s", sps[k],
-                           note="LeoCC cc=external, 100 ms steps; n_steps=128, batch 64, "
-                                "4 epochs; updates included"))
-    out.append(ratio_row("training", f"PPO scaling at {n} envs", sps[n], sps[1]))
+                           note="LeoCC cc=cubic (same packet work per env), 100 ms steps; "
+                                "n_steps=128, batch 64, 4 epochs; updates included"))
+        out.append(measure("training", f"PPO {scenario}, {k} env(s): CPU per step, env workers",
+                           "ms", env_cpu[k]))
+        out.append(measure("training", f"PPO {scenario}, {k} env(s): CPU per step, learner",
+                           "ms", learner_cpu[k],
+                           note="policy inference, IPC, rollout buffer and gradient updates"))
+    out.append(ratio_row("training", f"PPO scaling at {n} envs", sps[n], sps[1],
+                         note="wall clock, on the machine as loaded"))
+    # With n free cores the envs step in parallel while the learner waits, then the learner
+    # works alone: wall per env step = (env CPU + n x learner CPU) / n.
+    projected = [n * (e1 + l1) / (en + n * ln) for e1, l1, en, ln in
+                 zip(env_cpu[1], learner_cpu[1], env_cpu[n], learner_cpu[n], strict=True)]
+    out.append(measure("training", f"PPO projected scaling at {n} envs on {n} free cores", "x",
+                       projected, note="from the CPU per step: n (env1 + learner1) / "
+                                       "(env_n + n learner_n)"))
     return out
 
 

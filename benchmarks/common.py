@@ -171,5 +171,5 @@ def format_table(rows: Sequence[Row], markdown: bool = False) -> str:
     width = [max(len(h), *(len(b[i]) for b in body)) if body else len(h)
              for i, h in enumerate(head)]
     width[-1] = len(head[-1])  # the note is left unpadded
-    fmt = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, width)).rstrip()  # noqa: E731
+    fmt = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, width, strict=True)).rstrip()  # noqa: E731
     return "\n".join([fmt(head), fmt(["-" * w for w in width])] + [fmt(b) for b in body])

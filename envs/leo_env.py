@@ -18,7 +18,7 @@ from gymnasium import spaces
 
 from leogym.envs.actions import check_action
 from leogym.envs.config import EnvConfig
-from leogym.envs.features import FeatureTable, PathSignals
+from leogym.envs.features import FeatureTable
 from leogym.envs.oracle import TimelineOracle
 from leogym.envs.rewards import RewardWeights, StepMetrics, get_reward
 

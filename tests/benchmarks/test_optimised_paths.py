@@ -13,12 +13,12 @@ from __future__ import annotations
 import gymnasium as gym
 import numpy as np
 import pytest
-
-import leogym  # noqa: F401
 from leogym.envs.config import ObservationConfig
 from leogym.envs.features import NO_HANDOVER_HORIZON_S, FeatureTable, PathSignals
 from leogym.envs.native_config import native_config
 from leogym.envs.oracle import TimelineOracle
+
+import leogym  # noqa: F401
 from leogym.scenario import build_timeline, load_scenario
 from leogym.scenario.errors import ScenarioConfigError
 
