@@ -50,9 +50,12 @@ def read_mahimahi_trace(path: str | Path, field: str) -> np.ndarray:
             text = raw.strip()
             if not text:
                 continue
-            if not text.isdigit():
+            # isdigit() alone admits '²' and other Unicode digits that int() refuses
+            if not (text.isascii() and text.isdigit()) or len(text) > 15:
                 raise ScenarioConfigError(
-                    field, f"{p}:{lineno}: expected a non-negative integer (ms), got {text[:40]!r}"
+                    field,
+                    f"{p}:{lineno}: expected a non-negative integer below 1e15 (ms), got "
+                    f"{text[:40]!r}",
                 )
             value = int(text)
             if value < previous:
