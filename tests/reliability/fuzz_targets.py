@@ -12,9 +12,13 @@ Every target turns one hypothesis example into an :class:`Outcome`:
     (``scenario.paths[0].queue.size: ...``, ``config.cc_params.Beta: ...``, ``env.step_ms: ...``).
 ``unclear_error``
     any other exception (wrong type, or a message that names no field).
+``clear_error_late``
+    a clear error naming the field, but raised by a later step than the one given the input
+    (e.g. a native parameter checked when the simulation starts rather than when it is
+    built); not a defect of the message, listed so the check can move earlier.
 ``late_error``
-    the input was accepted by the first layer and rejected (or crashed) by a later one: a
-    validation gap.
+    the input was accepted by the first layer and rejected (or crashed) by a later one without
+    naming the field: a validation gap.
 ``wrongly_rejected``
     a valid input (by construction) was refused.
 ``not_recovered``
@@ -31,6 +35,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import json
 import math
 import re
 import time
@@ -90,6 +95,15 @@ def _in_leogym(e: BaseException) -> bool:
 
 def _pybind_signature_error(e: BaseException) -> bool:
     return isinstance(e, TypeError) and "incompatible function arguments" in str(e)
+
+
+def _late(e: BaseException) -> Outcome:
+    """An input the constructor accepted was refused by a later step: still clear if the
+    message names the field (``clear_error_late``: the check runs too late, inside the first
+    step), a validation gap otherwise."""
+    if isinstance(e, ValueError) and _names_a_field(e):
+        return Outcome("clear_error_late", _exc(e))
+    return Outcome("late_error", _exc(e))
 
 
 def _step_native(sim: Any) -> None:
@@ -515,7 +529,7 @@ class SimConfigTarget(Target):
             try:
                 _step_native(sim)
             except Exception as e:  # noqa: BLE001 - classified
-                return Outcome("late_error", _exc(e))
+                return _late(e)
             return Outcome("accepted")
         finally:
             if sim is not None:
@@ -665,7 +679,7 @@ class SimPathsTarget(Target):
             try:
                 _step_native(sim)
             except Exception as e:  # noqa: BLE001 - classified
-                return Outcome("late_error", _exc(e))
+                return _late(e)
             return Outcome("accepted")
         finally:
             if sim is not None:
@@ -743,6 +757,267 @@ class SimMethodsTarget(Target):
             self.sim = None
 
 
+# ----------------------------------------------------------------------------- corrupt files
+_JUNK_LINES = ["-5", "1.5", "abc", "", "   ", "1" * 40, "\u00b2", "\u0661\u0662\u0663", "0x10",
+               "1e3", "\x00", "\t7", "+5", "9" * 400, "12 13", "\ufeff12", "NaN", "-0"]
+
+
+@st.composite
+def _corrupt_text(draw: st.DrawFn, base: bytes, lines_junk: list[str],
+                  fix: Any = None) -> tuple[bytes, list[str]]:
+    """``base`` with 1..3 corruptions: truncation, byte flips, junk lines, deleted, duplicated
+    or swapped lines, garbage, other encodings. ``fix`` post-processes text (checksums)."""
+    data, notes = base, []
+    for _ in range(draw(st.integers(1, 3))):
+        op = draw(st.sampled_from(["truncate", "flip", "insert", "delete", "duplicate", "swap",
+                                   "garbage", "utf16", "crlf", "empty", "field"]))
+        lines = data.decode("latin-1").split("\n")
+        if op == "truncate":
+            at = draw(st.integers(0, len(data)))
+            data = data[:at]
+            notes.append(f"truncated at byte {at}")
+        elif op == "flip" and data:
+            at = draw(st.integers(0, len(data) - 1))
+            b = draw(st.integers(0, 255))
+            data = data[:at] + bytes([b]) + data[at + 1:]
+            notes.append(f"byte {at} = {b:#04x}")
+        elif op == "insert":
+            at = draw(st.integers(0, len(lines)))
+            junk_line = draw(st.sampled_from(lines_junk))
+            lines.insert(at, junk_line)
+            data = "\n".join(lines).encode("utf-8", "surrogatepass")
+            notes.append(f"line {at + 1} = {junk_line!r}")
+        elif op in ("delete", "duplicate") and lines:
+            at = draw(st.integers(0, len(lines) - 1))
+            if op == "delete":
+                del lines[at]
+            else:
+                lines.insert(at, lines[at])
+            data = "\n".join(lines).encode("latin-1")
+            notes.append(f"{op} line {at + 1}")
+        elif op == "swap" and len(lines) > 1:
+            i, j = draw(st.integers(0, len(lines) - 1)), draw(st.integers(0, len(lines) - 1))
+            lines[i], lines[j] = lines[j], lines[i]
+            data = "\n".join(lines).encode("latin-1")
+            notes.append(f"swap lines {i + 1} and {j + 1}")
+        elif op == "garbage":
+            data = draw(st.binary(min_size=1, max_size=600))
+            notes.append("random bytes")
+        elif op == "utf16":
+            data = data.decode("latin-1").encode("utf-16")
+            notes.append("UTF-16 with BOM")
+        elif op == "crlf":
+            data = data.replace(b"\n", b"\r\n")
+            notes.append("CRLF line ends")
+        elif op == "empty":
+            data = b""
+            notes.append("empty")
+        elif op == "field" and fix is not None:
+            data, note = draw(fix(data))
+            notes.append(note)
+    return data, notes
+
+
+class _FileTarget(Target):
+    """A scenario that reads one corrupt file; accepted files are built and simulated."""
+
+    FIELD = ""
+
+    def __init__(self) -> None:
+        import tempfile
+
+        self.dir = Path(tempfile.mkdtemp(prefix="leogym-corrupt-"))
+        self.n = 0
+        self.scenario = ScenarioTarget()
+
+    def describe(self, example: Any) -> str:
+        return "; ".join(example[1])
+
+    def scenario_with(self, path: Path) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def run(self, example: Any) -> Outcome:
+        data, _ = example
+        self.n += 1
+        path = self.dir / f"file{self.n}"
+        path.write_bytes(data)
+        try:
+            out = self.scenario.run(("loader", (self.scenario_with(path), [], [])))
+        finally:
+            path.unlink()
+        if out.kind == "clear_error" and self.FIELD not in out.detail:
+            return Outcome("unclear_error", "names another field: " + out.detail)
+        return out
+
+    def close(self) -> None:
+        import shutil
+
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class TraceFileTarget(_FileTarget):
+    description = "mahimahi trace files (truncated, flipped bytes, junk lines, garbage, encodings)"
+    FIELD = "scenario.paths[1].terrestrial.trace_down"
+
+    def strategy(self) -> st.SearchStrategy[Any]:
+        return _corrupt_text((DATA / "step.mahi").read_bytes(), _JUNK_LINES)
+
+    def scenario_with(self, path: Path) -> dict[str, Any]:
+        d = copy.deepcopy(self.scenario.bases[-2])  # tiny with a trace-driven path 1
+        d["paths"][1]["terrestrial"]["trace_down"] = str(path)
+        return d
+
+
+def _tle_checksum(line: str) -> str:
+    if len(line) >= 69 and line[:2] in ("1 ", "2 "):
+        total = sum(int(c) if c.isdigit() else (1 if c == "-" else 0) for c in line[:68])
+        return line[:68] + str(total % 10) + line[69:]
+    return line
+
+
+# (line, first column, width) of TLE fields, and values to put there
+_TLE_FIELDS = [
+    ("2", 8, 8, ["999.9999", "180.0000", "-10.0000", "  0.0000"]),       # inclination
+    ("2", 26, 7, ["9999999", "0000000", "5000000"]),                       # eccentricity
+    ("2", 52, 11, ["00.00000000", "99.99999999", " 0.00100000", "16.99999999"]),  # mean motion
+    ("1", 18, 14, ["99999.99999999", "00000.00000000", "57001.00000000"]),  # epoch
+    ("1", 53, 8, ["99999-9", "-99999+9", " 00000+0"]),                      # B*
+]
+
+
+@st.composite
+def _tle_field(draw: st.DrawFn, data: bytes) -> tuple[bytes, str]:
+    """Set one orbital element of one satellite to an extreme value, checksum fixed."""
+    lines = data.decode("latin-1").split("\n")
+    which, col, width, values = draw(st.sampled_from(_TLE_FIELDS))
+    candidates = [i for i, ln in enumerate(lines) if ln.startswith(which + " ")
+                  and len(ln) >= col + width]
+    if not candidates:
+        return data, "no field to set"
+    i = draw(st.sampled_from(candidates))
+    value = draw(st.sampled_from(values)).rjust(width)[:width]
+    lines[i] = _tle_checksum(lines[i][:col] + value + lines[i][col + width:])
+    return "\n".join(lines).encode("latin-1"), f"line {i + 1} cols {col}-{col + width} = {value!r}"
+
+
+class TleFileTarget(_FileTarget):
+    description = "TLE files (truncated, flipped bytes, bad checksums, extreme elements, garbage)"
+    FIELD = "scenario.constellation.tle_file"
+
+    def strategy(self) -> st.SearchStrategy[Any]:
+        return st.one_of(
+            _corrupt_text((DATA / "tiny.tle").read_bytes(), _JUNK_LINES + ["1 ", "2 ", "0 X"],
+                          fix=_tle_field),
+            _tle_field((DATA / "tiny.tle").read_bytes()).map(lambda t: (t[0], [t[1]])),
+        )
+
+    def scenario_with(self, path: Path) -> dict[str, Any]:
+        d = copy.deepcopy(self.scenario.bases[-1])  # tiny on a TLE constellation
+        d["constellation"]["tle_file"] = str(path)
+        return d
+
+
+class CheckpointTarget(Target):
+    description = "SB3 checkpoints (.zip and sidecar: truncated, flipped bytes, garbage, " \
+                  "missing or junk members, wrong algorithm)"
+
+    def __init__(self) -> None:
+        import tempfile
+
+        import torch
+        from stable_baselines3 import PPO
+
+        from leogym.agents.checkpoints import save_model
+
+        torch.set_num_threads(1)
+        self.dir = Path(tempfile.mkdtemp(prefix="leogym-ckpt-"))
+        env = gym.make("leogym/LeoCC-v0", scenario="tiny")
+        self.obs = env.observation_space.sample()
+        model = PPO("MlpPolicy", env, n_steps=16, batch_size=16, device="cpu",
+                    policy_kwargs={"net_arch": [8]}, seed=0)
+        good = save_model(model, self.dir / "good.zip", algo="ppo", env_id="leogym/LeoCC-v0")
+        env.close()
+        self.zip = good.read_bytes()
+        self.sidecar = good.with_suffix(".json").read_bytes()
+        self.n = 0
+
+    def strategy(self) -> st.SearchStrategy[Any]:
+        import io
+        import zipfile
+
+        with zipfile.ZipFile(io.BytesIO(self.zip)) as z:
+            members = z.namelist()
+
+        def rezip(drop: str | None, junk_member: str | None, junk: bytes) -> bytes:
+            out = io.BytesIO()
+            with zipfile.ZipFile(io.BytesIO(self.zip)) as zin, \
+                    zipfile.ZipFile(out, "w") as zout:
+                for name in zin.namelist():
+                    if name == drop:
+                        continue
+                    zout.writestr(name, junk if name == junk_member else zin.read(name))
+            return out.getvalue()
+
+        zips = st.one_of(
+            st.just((self.zip, "intact")),
+            st.integers(0, len(self.zip) - 1).map(lambda k: (self.zip[:k], f"truncated at {k}")),
+            st.lists(st.tuples(st.integers(0, len(self.zip) - 1), st.integers(0, 255)),
+                     min_size=1, max_size=8).map(lambda fl: (_flip(self.zip, fl), f"flips {fl}")),
+            st.binary(max_size=3000).map(lambda b: (b, "random bytes")),
+            st.sampled_from(members).map(lambda m: (rezip(m, None, b""), f"without {m}")),
+            st.tuples(st.sampled_from(members), st.binary(max_size=64)).map(
+                lambda t: (rezip(None, t[0], t[1]), f"{t[0]} = {t[1]!r}")),
+        )
+        sidecars = st.one_of(
+            st.just((self.sidecar, "sidecar intact")),
+            st.just((self.sidecar, "sidecar intact")),
+            st.just((None, "no sidecar")),
+            st.binary(max_size=40).map(lambda b: (b, f"sidecar = {b!r}")),
+            st.sampled_from(["sac", "dqn", "td3", "a2c", "recurrent_ppo", "bogus"]).map(
+                lambda a: (json.dumps({"algo": a, "num_timesteps": 16}).encode(),
+                           f"sidecar says {a}")),
+        )
+        return st.tuples(zips, sidecars)
+
+    def describe(self, example: Any) -> str:
+        (_, zip_note), (_, side_note) = example
+        return f"{zip_note}; {side_note}"
+
+    def run(self, example: Any) -> Outcome:
+        from leogym.agents.algos import load_model
+        from leogym.agents.checkpoints import read_sidecar
+
+        (data, _), (side, _) = example
+        self.n += 1
+        path = self.dir / f"ckpt{self.n}.zip"
+        path.write_bytes(data)
+        if side is not None:
+            path.with_suffix(".json").write_bytes(side)
+        try:
+            algo = read_sidecar(path).get("algo") or "ppo"
+            model = load_model(path, str(algo))
+            model.predict(self.obs, deterministic=True)
+        except Exception as e:  # noqa: BLE001 - classified
+            ok = isinstance(e, (ValueError, FileNotFoundError)) and path.stem in str(e)
+            return Outcome("clear_error" if ok else "unclear_error", _exc(e))
+        finally:
+            path.unlink(missing_ok=True)
+            path.with_suffix(".json").unlink(missing_ok=True)
+        return Outcome("accepted")
+
+    def close(self) -> None:
+        import shutil
+
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def _flip(data: bytes, flips: list[tuple[int, int]]) -> bytes:
+    b = bytearray(data)
+    for at, value in flips:
+        b[at] = value
+    return bytes(b)
+
+
 TARGETS: dict[str, type[Target]] = {
     "scenario": ScenarioTarget,
     "env_kwargs": EnvKwargsTarget,
@@ -751,4 +1026,7 @@ TARGETS: dict[str, type[Target]] = {
     "sim_config": SimConfigTarget,
     "sim_paths": SimPathsTarget,
     "sim_methods": SimMethodsTarget,
+    "trace_file": TraceFileTarget,
+    "tle_file": TleFileTarget,
+    "checkpoint": CheckpointTarget,
 }

@@ -123,6 +123,26 @@ def test_training_killed_outright_resumes_from_its_newest_checkpoint(tmp_path: P
         extra={"steps_at_kill": at_kill}))
 
 
+def test_resuming_from_a_corrupt_checkpoint_names_the_file(tmp_path: Path, record) -> None:
+    run_dir = tmp_path / "train"
+    short = [a for a in TRAIN if not a.startswith(("train.total_timesteps=",
+                                                    "train.checkpoint_freq="))]
+    run("train", *short, "train.total_timesteps=512", "train.checkpoint_freq=128",
+        f"hydra.run.dir={run_dir}")
+    (run_dir / "model.zip").unlink()
+    newest, older = checkpoints(run_dir)[-1], checkpoints(run_dir)[-2]
+    newest.write_bytes(newest.read_bytes()[: newest.stat().st_size // 2])  # truncated
+    out = run("train", f"resume={run_dir}", ok=False)
+    assert "CheckpointError" in out and str(newest) in out, out[-4000:]
+    run("train", f"resume={older}")  # an older checkpoint is the way on
+    assert steps_of(run_dir / "model.zip") == 512
+    record(Figure(
+        id="corrupt_file/train_resume_checkpoint", category="corrupt file",
+        what="leogym-train resume= a run whose newest checkpoint is truncated", cases=1,
+        outcomes={"clear_error": 1},
+        notes="CheckpointError names the file; resume= an older checkpoint finishes the run"))
+
+
 @pytest.mark.parametrize("policy", ["stop", "restart"])
 def test_training_env_worker_killed(policy: str, tmp_path: Path, record) -> None:
     run_dir = tmp_path / "train"

@@ -1,4 +1,5 @@
-"""Bad input never aborts the interpreter: property-based fuzzing of every input surface.
+"""Bad input never aborts the interpreter: property-based fuzzing of every input surface,
+corrupt files (mahimahi traces, TLEs, SB3 checkpoints) included.
 
 Each class of input (see ``fuzz_targets.py``) runs in its own worker subprocess, so an abort
 (``NS_FATAL_ERROR`` -> SIGABRT, a segfault) or a hang is detected, attributed to the input that
@@ -14,25 +15,28 @@ from pathlib import Path
 import pytest
 from reliability_support import Figure, run_fuzz_worker, sized
 
-#: target -> (examples in CI, examples at full size, wall-clock limit in CI (s))
+#: target -> (examples in CI, examples at full size, wall-clock limit in CI (s), category)
 TARGETS = {
-    "scenario": (300, 3000, 240),
-    "env_kwargs": (300, 3000, 180),
-    "actions": (1000, 10000, 180),
-    "reset": (300, 3000, 180),
-    "sim_config": (500, 5000, 180),
-    "sim_paths": (500, 5000, 180),
-    "sim_methods": (500, 5000, 180),
+    "scenario": (300, 3000, 240, "bad input"),
+    "env_kwargs": (300, 3000, 180, "bad input"),
+    "actions": (1000, 10000, 180, "bad input"),
+    "reset": (300, 3000, 180, "bad input"),
+    "sim_config": (500, 5000, 180, "bad input"),
+    "sim_paths": (500, 5000, 180, "bad input"),
+    "sim_methods": (500, 5000, 180, "bad input"),
+    "trace_file": (300, 3000, 180, "corrupt file"),
+    "tle_file": (300, 3000, 180, "corrupt file"),
+    "checkpoint": (300, 3000, 180, "corrupt file"),
 }
 #: Outcomes that are not defects (see fuzz_targets.py).
-FINE = ("accepted", "clear_error", "upstream_error")
+FINE = ("accepted", "clear_error", "clear_error_late", "upstream_error")
 SEED = 20261121
 
 
 @pytest.mark.parametrize("target", list(TARGETS))
 def test_bad_input_gets_a_clear_error_and_never_aborts(target: str, tmp_path: Path,
                                                        record) -> None:
-    ci, full, limit = TARGETS[target]
+    ci, full, limit, category = TARGETS[target]
     n = sized(ci, full)
     res = run_fuzz_worker(target, n, SEED, tmp_path, timeout_s=limit * (10 if n == full else 1))
     report = res.report or {}
@@ -40,7 +44,7 @@ def test_bad_input_gets_a_clear_error_and_never_aborts(target: str, tmp_path: Pa
     if res.returncode != 0:
         outcomes["worker_failed"] = 1
     record(Figure(
-        id=f"bad_input/{target}", category="bad input",
+        id=f"{category.replace(' ', '_')}/{target}", category=category,
         what=report.get("description", target), cases=report.get("examples", n),
         outcomes=outcomes, aborts=1 if res.died else 0,
         notes=f"died on: {res.last_input}" if res.died else "",
