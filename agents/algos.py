@@ -147,6 +147,24 @@ def build_model(
 
 
 def load_model(path: str | Path, name: str, *, env: Any = None, device: str = "cpu") -> Any:
-    """Load a saved model of algorithm ``name`` (optionally attached to ``env``)."""
-    cls = algo_class(name)
-    return cls.load(str(path), env=env, device=device)
+    """Load a saved model of algorithm ``name`` (optionally attached to ``env``).
+
+    :raises CheckpointError: the file is truncated, corrupt, or not a ``name`` model (the
+        message names the file; SB3's own errors rarely do).
+    """
+    from leogym.agents.checkpoints import CheckpointError
+
+    path = Path(path)
+    try:
+        cls = algo_class(name)
+    except ConfigError as exc:
+        raise CheckpointError(f"{path}: cannot load: {exc}") from exc
+    try:
+        return cls.load(str(path), env=env, device=device)
+    except FileNotFoundError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - SB3, zipfile, torch and pickle raise many types
+        raise CheckpointError(
+            f"{path}: not a loadable {name} checkpoint ({type(exc).__name__}: {exc}); the "
+            "file is truncated or corrupt, or was saved by another algorithm"
+        ) from exc

@@ -97,7 +97,7 @@ def _run_app(module: str, overrides: list[str]) -> None:
         raise RuntimeError(f"{module} failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
 
 
-def make_demo_runs(workdir: str | Path, *, baselines: tuple[str, ...] = ("cubic", "olia"),
+def make_demo_runs(workdir: str | Path, *, baselines: tuple[str, ...] = ("cubic", "maco"),
                    seeds: tuple[int, ...] = (0,), timesteps: int = 256,
                    episode_s: float = 8.0) -> dict[str, Path]:
     """Train a tiny PPO agent and evaluate it with some baselines on scenario ``tiny``.

@@ -59,6 +59,8 @@ def run_benchmark(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False)
     from leogym.agents.train import train
 
     console = Console()
+    if not console.is_terminal:
+        console = Console(width=160)
     run_dir = Path(run_dir)
     timings: dict[str, float] = {}
     train_dir = run_dir / "train"

@@ -11,7 +11,6 @@ Logged keys (TensorBoard and ``progress*.csv``), besides SB3's ``rollout/``, ``t
 from __future__ import annotations
 
 import math
-import time
 from pathlib import Path
 from typing import Any
 
@@ -176,45 +175,29 @@ class CheckpointCallback(BaseCallback):
 
 
 class ProgressCallback(BaseCallback):
-    """A rich progress bar over the run's total timesteps (resumed runs start part-way)."""
+    """Progress over the run's total timesteps (resumed runs start part-way): a rich bar on a
+    terminal, a log line every 30 s otherwise (:class:`~leogym.agents.progress.ProgressReporter`).
+    """
 
     def __init__(self, description: str = "training") -> None:
         super().__init__()
         self.description = description
-        self._progress: Any = None
-        self._task: Any = None
-        self._t0 = 0.0
-        self._start_steps = 0
+        self._reporter: Any = None
 
     def _on_training_start(self) -> None:
-        from rich.console import Console
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                   TimeElapsedColumn, TimeRemainingColumn)
+        from leogym.agents.progress import ProgressReporter
 
         total = int(self.locals.get("total_timesteps", self.model._total_timesteps))
-        self._progress = Progress(
-            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("{task.fields[sps]} steps/s"), TextColumn("{task.fields[reward]}"),
-            TimeElapsedColumn(), TimeRemainingColumn(), console=Console(stderr=True),
-        )
-        self._progress.start()
-        self._task = self._progress.add_task(self.description, total=total,
-                                             completed=self.num_timesteps, sps="-", reward="")
-        self._t0 = time.perf_counter()
-        self._start_steps = self.num_timesteps
+        self._reporter = ProgressReporter(self.description, total, completed=self.num_timesteps)
 
     def _on_step(self) -> bool:
-        if self._progress is None:
-            return True
-        elapsed = max(time.perf_counter() - self._t0, 1e-9)
-        sps = (self.num_timesteps - self._start_steps) / elapsed
-        buf = getattr(self.model, "ep_info_buffer", None)
-        reward = f"ep_rew_mean {np.mean([e['r'] for e in buf]):.3g}" if buf else ""
-        self._progress.update(self._task, completed=self.num_timesteps, sps=f"{sps:.0f}",
-                              reward=reward)
+        if self._reporter is not None:
+            buf = getattr(self.model, "ep_info_buffer", None)
+            note = f"ep_rew_mean {np.mean([e['r'] for e in buf]):.4g}" if buf else ""
+            self._reporter.update(self.num_timesteps, note)
         return True
 
     def _on_training_end(self) -> None:
-        if self._progress is not None:
-            self._progress.stop()
-            self._progress = None
+        if self._reporter is not None:
+            self._reporter.close()
+            self._reporter = None

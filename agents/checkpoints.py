@@ -22,7 +22,7 @@ from typing import Any
 
 from leogym.agents.storage import atomic_write, atomic_write_json
 
-__all__ = ["FINAL", "BEST", "find_checkpoint", "latest_checkpoint", "list_checkpoints",
+__all__ = ["FINAL", "BEST", "CheckpointError", "find_checkpoint", "latest_checkpoint", "list_checkpoints",
            "read_sidecar", "replay_buffer_path", "save_model"]
 
 FINAL = "model.zip"
@@ -65,10 +65,26 @@ def replay_buffer_path(model_path: str | Path) -> Path:
     return p.with_name(p.stem + "_replay_buffer.pkl")
 
 
+class CheckpointError(ValueError):
+    """A checkpoint (``.zip`` or its ``.json`` sidecar) is corrupt, truncated or of another
+    algorithm; the message names the file."""
+
+
 def read_sidecar(model_path: str | Path) -> dict[str, Any]:
-    """The sidecar of a saved model (``{}`` if it has none)."""
+    """The sidecar of a saved model (``{}`` if it has none).
+
+    :raises CheckpointError: the sidecar exists but is not a JSON object.
+    """
     p = Path(model_path).with_suffix(".json")
-    return json.loads(p.read_text()) if p.is_file() else {}
+    if not p.is_file():
+        return {}
+    try:
+        data = json.loads(p.read_bytes().decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise CheckpointError(f"{p}: corrupt checkpoint sidecar ({exc})") from exc
+    if not isinstance(data, dict):
+        raise CheckpointError(f"{p}: corrupt checkpoint sidecar (not a JSON object)")
+    return data
 
 
 def list_checkpoints(run_dir: str | Path) -> list[tuple[int, Path]]:

@@ -251,6 +251,10 @@ class TrainConfig:
     :param tensorboard: write TensorBoard event files under ``<run>/tb``.
     :param log_interval: SB3 log interval (in rollouts for on-policy, episodes for off-policy).
     :param torch_threads: torch intra-op threads in the trainer process.
+    :param on_worker_death: when an env worker process dies (killed, crashed, or its env
+        raised): ``stop`` (save a checkpoint, report the worker's env and seed, exit) or
+        ``restart`` (report, replace the envs, truncate their episodes, train on; at most 3
+        times). See :mod:`leogym.agents.worker_faults`.
     """
 
     total_timesteps: int = 100_000
@@ -264,6 +268,7 @@ class TrainConfig:
     tensorboard: bool = True
     log_interval: int = 1
     torch_threads: int = 1
+    on_worker_death: str = "stop"
 
 
 # --------------------------------------------------------------------------------------- eval
@@ -308,6 +313,10 @@ class EvalConfig:
     :param plots: write the summary plots.
     :param progress: show a progress bar.
     :param metrics: metric parameters.
+    :param on_worker_death: when a worker process dies (killed, crashed) mid-episode:
+        ``continue`` (record that episode as failed with its env and seed, rerun the other
+        episodes it interrupted in fresh workers; at most 3 times) or ``stop`` (report and
+        exit; finished episodes are saved either way, and ``resume`` retries failed ones).
     """
 
     scenarios: list[str] = field(default_factory=list)
@@ -323,6 +332,7 @@ class EvalConfig:
     plots: bool = True
     progress: bool = True
     metrics: MetricsConfig = field(default_factory=MetricsConfig)
+    on_worker_death: str = "continue"
 
 
 @dataclass
@@ -331,8 +341,9 @@ class BaselineSpec:
 
     :param name: name in the :mod:`leogym.baselines` registry.
     :param label: display name in tables and plots (default: ``name``).
-    :param params: algorithm parameters (ns-3 attribute names), passed to the native
-        implementation through ``cc_params`` or ``scheduler_params``.
+    :param params: algorithm parameters, as the baseline's factory names them (e.g. MACO's
+        ``gamma``; see ``leogym.baselines.<name>``); they reach the native implementation
+        through the env's ``cc_params`` or ``scheduler_params``.
     :param env: extra env kwargs for this baseline (e.g. ``{cc: olia}`` to pair a scheduler
         with a coupled CC).
     """
@@ -497,6 +508,9 @@ def _validate_train(train: Any) -> None:
     _int_range("train.checkpoint_freq", train.checkpoint_freq, 0, 10**12)
     _int_range("train.log_interval", train.log_interval, 1, 10**9)
     _int_range("train.torch_threads", train.torch_threads, 1, 1024)
+    if train.on_worker_death not in ("stop", "restart"):
+        raise ConfigError("train.on_worker_death: must be 'stop' or 'restart' "
+                          f"(got {train.on_worker_death!r})")
 
 
 def _validate_eval(ev: Any, baselines: Any) -> None:
@@ -514,6 +528,9 @@ def _validate_eval(ev: Any, baselines: Any) -> None:
             f"eval.checkpoint: must be 'final', 'best' or 'latest' (got {ev.checkpoint!r})"
         )
     _int_range("eval.n_workers", ev.n_workers, 1, 256)
+    if ev.on_worker_death not in ("continue", "stop"):
+        raise ConfigError("eval.on_worker_death: must be 'continue' or 'stop' "
+                          f"(got {ev.on_worker_death!r})")
     _start_method("eval.start_method", ev.start_method)
     m = ev.metrics
     if not 0.0 < m.convergence_tolerance < 1.0:

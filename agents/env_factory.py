@@ -55,16 +55,23 @@ class EnvFactory:
         return EnvFactory(self.env_id, kwargs, self.scenario, self.record_stats)
 
 
-def make_vec_env(factory: EnvFactory, n_envs: int, *, seed: int, start_method: str) -> Any:
+def make_vec_env(factory: EnvFactory, n_envs: int, *, seed: int, start_method: str,
+                 on_worker_death: str = "stop") -> Any:
     """A subprocess VecEnv (:class:`~leogym.agents.vecenv.LeoSubprocVecEnv`) of ``n_envs`` copies
     of ``factory``'s env, seeded ``seed + i``.
 
     Always a subprocess VecEnv, even for one env: the calling process must never own a
-    simulator (see the module docstring).
+    simulator (see the module docstring). A worker that dies is reported by name, env and
+    seed, then the VecEnv stops or restarts (``on_worker_death``; see
+    :mod:`leogym.agents.worker_faults`).
     """
     from leogym.agents.vecenv import LeoSubprocVecEnv
+    from leogym.agents.worker_faults import WorkerFaultWrapper
 
-    venv = LeoSubprocVecEnv([factory] * n_envs, start_method=start_method)
+    def make() -> Any:
+        return LeoSubprocVecEnv([factory] * n_envs, start_method=start_method)
+
+    venv = WorkerFaultWrapper(make, [factory] * n_envs, on_death=on_worker_death)
     venv.seed(seed)
     venv.env_id = factory.env_id  # type: ignore[attr-defined]
     return venv

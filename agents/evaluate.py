@@ -60,15 +60,21 @@ def baseline_policy(key: str, spec: Any, c: LeogymConfig) -> tuple[PolicyRef, En
     except ValueError as exc:
         raise ConfigError(f"baseline.{key}.name: {exc}") from exc
     kwargs = env_kwargs(c.env)
-    kwargs.update(native.env_overrides)
-    kwargs.update(dict(spec.env))
+    overrides = dict(native.env_overrides)
+    target = "cc_params" if "cc" in overrides else "scheduler_params"
+    if spec.params and not any(k in overrides for k in ("cc_params", "scheduler_params")):
+        # a baseline whose factory does not route its parameters itself: they are native
+        # attribute values of the algorithm it selects
+        overrides[target] = {k: float(v) for k, v in native.params.items()}
+    for key, value in {**overrides, **dict(spec.env)}.items():
+        if key in ("cc_params", "scheduler_params"):
+            kwargs[key] = {**kwargs.get(key, {}), **dict(value)}
+        else:
+            kwargs[key] = value
     if kwargs.get("cc") == "external":
         kwargs["cc"] = c.eval.fallback_cc
     if kwargs.get("scheduler") == "external":
         kwargs["scheduler"] = c.eval.fallback_scheduler
-    if spec.params:
-        target = "cc_params" if "cc" in native.env_overrides else "scheduler_params"
-        kwargs[target] = {**kwargs.get(target, {}), **{k: float(v) for k, v in spec.params.items()}}
     ref = PolicyRef(label=spec.label or spec.name, kind="baseline", name=spec.name,
                     params={k: float(v) for k, v in spec.params.items()})
     return ref, EnvFactory(c.env.id, kwargs)
@@ -171,7 +177,8 @@ def evaluate(cfg: DictConfig, run_dir: str | Path) -> pd.DataFrame:
              len(tasks) - len(pending), len(pending), c.eval.n_workers)
     failures = _run_pending(pending, store, n_workers=c.eval.n_workers,
                             start_method=c.eval.start_method, progress=c.eval.progress,
-                            total=len(tasks), done=len(tasks) - len(pending))
+                            total=len(tasks), done=len(tasks) - len(pending),
+                            on_worker_death=c.eval.on_worker_death)
     results = store.frame
     if len(results):
         store.write_summary()
@@ -191,48 +198,83 @@ def evaluate(cfg: DictConfig, run_dir: str | Path) -> pd.DataFrame:
 
 def _run_pending(pending: list[EpisodeTask], store: ResultsStore, *, n_workers: int,
                  start_method: str, progress: bool, total: int, done: int,
+                 on_worker_death: str = "continue", max_pool_restarts: int = 3,
                  ) -> list[tuple[EpisodeTask, str]]:
-    from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                               TimeElapsedColumn, TimeRemainingColumn)
+    from concurrent.futures.process import BrokenProcessPool
+
+    from leogym.agents.progress import ProgressReporter
+    from leogym.agents.worker_faults import dead_worker_keys, init_tracked_worker, run_tracked
 
     failures: list[tuple[EpisodeTask, str]] = []
     if not pending:
         return failures
-    bar = Progress(TextColumn("[bold]evaluating"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("{task.fields[last]}"), TimeElapsedColumn(), TimeRemainingColumn(),
-                   console=Console(stderr=True), disable=not progress)
+    bar = ProgressReporter("evaluating", total, completed=done, enabled=progress,
+                           unit="episodes", log_every_s=10.0)
     ctx = multiprocessing.get_context(start_method)
-    with bar, ProcessPoolExecutor(max_workers=min(n_workers, len(pending)), mp_context=ctx) as pool:
-        task_id = bar.add_task("evaluating", total=total, completed=done, last="")
-        queue = list(pending)
-        running: dict[Future[dict[str, Any]], EpisodeTask] = {}
-        try:
-            while queue or running:
-                # keep at most 2 tasks per worker in flight, so an interrupt loses little
-                while queue and len(running) < 2 * n_workers:
-                    t = queue.pop(0)
-                    running[pool.submit(run_task, t)] = t
-                finished, _ = wait(running, return_when=FIRST_COMPLETED)
-                for fut in finished:
-                    t = running.pop(fut)
-                    try:
-                        row = fut.result()
-                    except Exception as exc:  # noqa: BLE001 - reported together at the end
-                        log.error("episode %s/%s/seed=%d failed: %s", t.policy.label, t.scenario,
-                                  t.seed, exc)
-                        failures.append((t, f"{type(exc).__name__}: {exc}"))
-                        if "BrokenProcessPool" in type(exc).__name__:
-                            raise
-                        continue
-                    store.add(row)
-                    bar.update(task_id, advance=1, last=(
-                        f"{t.policy.label} {t.scenario} seed={t.seed}: "
-                        f"{row.get('goodput_mbps', float('nan')):.2f} Mbit/s"))
-        except BaseException:
-            for fut in running:
-                fut.cancel()
-            raise
+    markers = store.run_dir / ".inflight"  # which episode runs in which worker (pid)
+    markers.mkdir(parents=True, exist_ok=True)
+    dead_worker_keys(markers)  # stale markers of an earlier, killed invocation
+    queue = list(pending)
+    breaks = 0
+    with bar:
+        while queue:
+            with ProcessPoolExecutor(max_workers=min(n_workers, len(queue)), mp_context=ctx,
+                                     initializer=init_tracked_worker,
+                                     initargs=(str(markers),)) as pool:
+                running: dict[Future[dict[str, Any]], EpisodeTask] = {}
+                try:
+                    while queue or running:
+                        # keep at most 2 tasks per worker in flight, so an interrupt loses little
+                        while queue and len(running) < 2 * n_workers:
+                            t = queue.pop(0)
+                            running[pool.submit(run_tracked, run_task, t)] = t
+                        finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                        if any(isinstance(f.exception(), BrokenProcessPool) for f in finished):
+                            break  # a worker died: handled below, with every task in flight
+                        for fut in finished:
+                            t = running.pop(fut)
+                            try:
+                                row = fut.result()
+                            except Exception as exc:  # noqa: BLE001 - reported together at the end
+                                log.error("episode %s/%s/seed=%d failed: %s", t.policy.label,
+                                          t.scenario, t.seed, exc)
+                                failures.append((t, f"{type(exc).__name__}: {exc}"))
+                                continue
+                            store.add(row)
+                            bar.advance(1, note=(
+                                f"{t.policy.label} {t.scenario} seed={t.seed}: "
+                                f"{row.get('goodput_mbps', float('nan')):.2f} Mbit/s"))
+                except BaseException:
+                    for fut in running:
+                        fut.cancel()
+                    raise
+            if not running:
+                break
+            # A worker died (killed, crashed): the pool is broken and every episode in flight
+            # failed with it. The episode(s) whose worker died are recorded as failed, with
+            # their env and seed; the others go back to the queue, in a fresh pool.
+            breaks += 1
+            dead = dead_worker_keys(markers)
+            in_flight = list(running.values())
+            culprits = [t for t in in_flight if t.key in dead]
+            for t in culprits:
+                msg = (f"its worker process (pid {dead[t.key]}) died abruptly (killed or "
+                       f"crashed) while running it: env {t.env.env_id} kwargs={dict(t.env.kwargs)} "
+                       f"scenario={t.scenario!r} seed={t.seed}")
+                log.error("episode %s/%s/seed=%d failed: %s", t.policy.label, t.scenario,
+                          t.seed, msg)
+                failures.append((t, "WorkerDied: " + msg))
+            queue[:0] = [t for t in in_flight if t not in culprits]
+            if on_worker_death == "stop" or breaks > max_pool_restarts:
+                why = ("eval.on_worker_death=stop" if on_worker_death == "stop"
+                       else f"{breaks} worker deaths")
+                raise RuntimeError(
+                    f"evaluation stopped after a worker died ({why}); "
+                    + ("; ".join(f"{t.policy.label}/{t.scenario}/seed={t.seed}"
+                                 for t in culprits) or "the episode it ran is unknown")
+                    + f". The finished episodes are saved; rerun with resume={store.run_dir}."
+                )
+            log.warning("restarting the evaluation workers (%d episodes to go)", len(queue))
     return failures
 
 

@@ -27,9 +27,16 @@ COLUMNS = (
 )
 
 
+#: Metrics that exist only for some episodes (a file that finished, goodput that settled): the
+#: leaderboard shows their mean over those episodes and how many they are.
+_COUNTED = ("completion_time_s", "convergence_time_s")
+
+
 def leaderboard(results: pd.DataFrame, sort_by: str = "goodput_mbps") -> pd.DataFrame:
     """Per (scenario, policy): episodes, mean of each leaderboard metric, and the 95 % CI half
-    width of goodput; sorted best first by ``sort_by`` within each scenario."""
+    width of goodput; sorted best first by ``sort_by`` within each scenario. Completion and
+    convergence times are means over the episodes that have one, with their count in
+    ``<metric>_n``."""
     from scipy import stats
 
     if sort_by not in results:
@@ -42,6 +49,8 @@ def leaderboard(results: pd.DataFrame, sort_by: str = "goodput_mbps") -> pd.Data
         for metric, _, _ in COLUMNS:
             if metric in g:
                 row[metric] = float(g[metric].mean())
+                if metric in _COUNTED:
+                    row[f"{metric}_n"] = int(g[metric].notna().sum())
         v = g["goodput_mbps"].dropna().to_numpy(dtype=float)
         row["goodput_ci95"] = (float(stats.t.ppf(0.975, v.size - 1) * v.std(ddof=1) / math.sqrt(v.size))
                                if v.size > 1 else math.nan)
@@ -69,6 +78,8 @@ def _cells(row: pd.Series, board: pd.DataFrame) -> list[str]:
         text = _fmt(row[metric], fmt)
         if metric == "goodput_mbps" and math.isfinite(row.get("goodput_ci95", math.nan)):
             text += f" ± {row['goodput_ci95']:.2f}"
+        if metric in _COUNTED and int(row.get(f"{metric}_n", 0)) < int(row["episodes"]):
+            text += f" ({int(row[f'{metric}_n'])}/{int(row['episodes'])})"
         cells.append(text)
     return cells
 
@@ -88,7 +99,10 @@ def print_leaderboard(board: pd.DataFrame, *, console: Any = None, title: str = 
     from rich.console import Console
     from rich.table import Table
 
-    console = console or Console()
+    if console is None:
+        console = Console()
+        if not console.is_terminal:  # logs and pipes: do not squeeze the table into 80 columns
+            console = Console(width=160)
     for scenario, sub in board.groupby("scenario", sort=False):
         table = Table(title=f"{title}: scenario {scenario}, {int(sub['episodes'].max())} episodes each")
         for i, head in enumerate(_headers(board)):

@@ -18,7 +18,9 @@ per-step, per-path trace. Definitions (``Δ_k`` is the duration of step ``k``, `
     time is the end time of the earliest step from which the smoothed goodput stays within
     ``±convergence_tolerance·G`` for the rest of the episode, ignoring steps that end less than
     ``handover_guard_s`` after a handover (a handover dip is not a failure to converge). NaN if
-    ``G = 0`` or the goodput is still outside the band at the end.
+    ``G = 0`` or the goodput is still outside the band at the end. Under capacity that keeps
+    changing (Markov terrestrial links, handovers every 15 s) many episodes never settle by
+    this definition; the leaderboard reports how many did.
 ``rtt_pXX_ms``
     Percentiles of the smoothed RTT over (step, path) samples of paths that delivered data in
     that step.
@@ -35,8 +37,10 @@ per-step, per-path trace. Definitions (``Δ_k`` is the duration of step ``k``, `
 ``jain_paths``
     Jain's index ``(Σx)² / (n·Σx²)`` of the paths' delivered bytes: 1 = equal split.
 ``jain_flows``
-    Jain's index over competing flows (this connection and cross traffic), when the env
-    reports per-flow goodput in ``info["flow_goodput_bps"]``; NaN otherwise.
+    Jain's index over competing flows, where flows compete: this connection's goodput and the
+    cross traffic's received bytes over the episode, when the env reports them
+    (``info["cross_traffic_rx_bytes"]``, one entry per configured cross-traffic source, as the
+    native core measures them); NaN otherwise.
 """
 
 from __future__ import annotations
@@ -160,8 +164,11 @@ class EpisodeRecorder:
         for p, th in zip(info.get("handover_paths", ()), info.get("handover_times_s", ()),
                          strict=True):
             self.handovers.append((float(th), int(p)))
-        if "flow_goodput_bps" in info:
-            self.flow_goodput.append(np.asarray(info["flow_goodput_bps"], dtype=np.float64))
+        if "cross_traffic_rx_bytes" in info:
+            dt = float(info["sim_time_s"]) - (self.t[-2] if len(self.t) > 1 else 0.0)
+            own = float(info["goodput_bps"]) * dt / 8.0
+            cross = np.asarray(info["cross_traffic_rx_bytes"], dtype=np.float64).ravel()
+            self.flow_goodput.append(np.concatenate([[own], cross]))
         if terminated and float(info.get("completion_time_s", 0.0)) > 0.0:
             self.completion_time_s = float(info["completion_time_s"])
 
@@ -219,8 +226,8 @@ class EpisodeRecorder:
         out["hol_delay_mean_ms"] = float(np.mean(s["hol_delay_s"]) * 1e3)
         out["reorder_buffer_max_kb"] = float(np.max(s["reorder_buffer_bytes"]) / 1e3)
         out["jain_paths"] = jain_index(delivered.sum(axis=0))
-        if self.flow_goodput:
-            out["jain_flows"] = jain_index(np.mean(np.vstack(self.flow_goodput), axis=0))
+        if self.flow_goodput and self.flow_goodput[0].size > 1:
+            out["jain_flows"] = jain_index(np.sum(np.vstack(self.flow_goodput), axis=0))
         else:
             out["jain_flows"] = math.nan
         return out

@@ -6,8 +6,8 @@
   (the usual throughput–delay picture of congestion-control evaluations).
 * ``losses.png``: mean packets lost per episode, stacked by cause.
 * ``completion.png``: completion times (file workloads only).
-* ``timeseries.png``: goodput over one episode per policy (first scenario, first seed), with
-  the handover instants.
+* ``timeseries.png``: goodput (1 s moving average) over one episode per policy (first
+  scenario, first seed), with the handover instants.
 """
 
 from __future__ import annotations
@@ -142,12 +142,15 @@ def plot_timeseries(df: pd.DataFrame, run_dir: Path, path: Path) -> Path | None:
     fig, ax = plt.subplots(figsize=(9, 3.8))
     for policy, p in tr.groupby("policy", sort=False):
         step = p.drop_duplicates("step")
-        ax.plot(step["t_s"], step["goodput_bps"] / 1e6, label=str(policy), lw=1.2)
+        dt = float(np.median(np.diff(step["t_s"]))) if len(step) > 1 else 1.0
+        window = max(1, int(round(1.0 / dt)))
+        smooth = step["goodput_bps"].rolling(window, min_periods=1).mean() / 1e6
+        ax.plot(step["t_s"], smooth, label=str(policy), lw=1.2)
     ho = tr.loc[tr["handover"].astype(bool), "handover_time_s"].dropna().unique()
     for i, t in enumerate(sorted(ho)):
         ax.axvline(t, color="grey", ls="--", lw=0.8, label="handover" if i == 0 else None)
     ax.set_xlabel("time (s)")
-    ax.set_ylabel("goodput (Mbit/s)")
+    ax.set_ylabel("goodput, 1 s average (Mbit/s)")
     ax.set_title(f"{scenario}, seed {seed}")
     ax.legend(fontsize=7, ncol=2)
     ax.grid(alpha=0.3)

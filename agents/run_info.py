@@ -14,6 +14,7 @@ Hydra's own ``.hydra/`` directory is there too when the run was started from the
 from __future__ import annotations
 
 import importlib.metadata
+import os
 import platform
 import socket
 import subprocess
@@ -70,6 +71,7 @@ def git_state() -> dict[str, Any]:
 def _invocation(overrides: list[str]) -> dict[str, Any]:
     return {
         "time_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "pid": os.getpid(),
         "argv": list(sys.argv),
         "overrides": list(overrides),
         "git": git_state(),

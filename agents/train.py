@@ -17,7 +17,8 @@ Resuming (``resume=<run dir or checkpoint .zip>``) loads the newest model of the
 checkpoint) with its step count, optimiser state and replay buffer, and trains on with the run's
 saved config up to ``train.total_timesteps`` (which a resume may raise). The envs start fresh
 episodes, reseeded with ``seed + steps``, so a resumed run is reproducible but not bitwise equal
-to an uninterrupted one.
+to an uninterrupted one. Ctrl-C or SIGTERM (a cluster's preemption) saves a checkpoint before
+the process exits.
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
                                          PeriodicEvalCallback, ProgressCallback)
     from leogym.agents.checkpoints import FINAL, latest_checkpoint, replay_buffer_path, save_model
     from leogym.agents.env_factory import EnvFactory, make_vec_env
+    from leogym.agents.worker_faults import WorkerDiedError
 
     t_start = time.perf_counter()
     run_dir = Path(run_dir)
@@ -93,10 +95,13 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
 
     factory = EnvFactory(c.env.id, env_kwargs(c.env), scenario_payload(c.scenario), record_stats=True)
     eval_factory = EnvFactory(c.env.id, env_kwargs(c.env), scenario_payload(c.scenario))
-    venv = make_vec_env(factory, c.train.n_envs, seed=c.seed, start_method=c.train.start_method)
+    venv = make_vec_env(factory, c.train.n_envs, seed=c.seed, start_method=c.train.start_method,
+                        on_worker_death=c.train.on_worker_death)
     eval_env = None
     model: Any = None
     checkpointer: CheckpointCallback | None = None
+    # SIGTERM (a cluster's preemption or time limit) ends training like Ctrl-C: with a checkpoint
+    restore_sigterm = _sigterm_as_interrupt()
     try:
         check_action_space(algo, venv.action_space, c.env.id)
         if start_from is not None:
@@ -147,7 +152,15 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
             path = checkpointer.save()
             log.warning("interrupted: checkpoint saved at %s; continue with resume=%s", path, run_dir)
         raise
+    except WorkerDiedError:
+        # the model is intact, only an env process is gone: keep what was learnt
+        if model is not None and checkpointer is not None and model.num_timesteps > 0:
+            path = checkpointer.save()
+            log.error("an env worker died: checkpoint saved at %s; continue with resume=%s",
+                      path, run_dir)
+        raise
     finally:
+        restore_sigterm()
         venv.close()
         if eval_env is not None:
             eval_env.close()
@@ -161,6 +174,21 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
     log.info("trained %s to %d timesteps in %.1f s; model: %s", algo, model.num_timesteps, wall,
              model_path)
     return TrainResult(run_dir, model_path, int(model.num_timesteps), wall)
+
+
+def _sigterm_as_interrupt() -> Any:
+    """Make SIGTERM raise KeyboardInterrupt in the main thread; return a function that undoes it."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def handler(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    return lambda: signal.signal(signal.SIGTERM, previous)
 
 
 @hydra.main(version_base="1.3", config_path=CONFIG_PATH, config_name="train")

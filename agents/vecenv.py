@@ -76,7 +76,10 @@ class LeoSubprocVecEnv(VecEnv):
             return
         if self.waiting:
             for remote in self.remotes:
-                remote.recv()
+                try:
+                    remote.recv()
+                except (EOFError, OSError):  # the worker is gone (e.g. Ctrl-C reached it)
+                    pass
         for remote in self.remotes:
             try:
                 remote.send(("close", None))

@@ -46,22 +46,32 @@ def check_action(space: spaces.Space, action: object) -> np.ndarray:
     """
     if isinstance(space, spaces.Box):
         try:
-            a = np.asarray(action, dtype=np.float64)
+            raw = np.asarray(action)
+            if raw.dtype.kind == "c":  # a cast would drop the imaginary part with a warning
+                raise TypeError("complex")
+            a = raw.astype(np.float64, copy=False)
         except (TypeError, ValueError):
-            raise InvalidActionError(f"action must be numeric, got {action!r}") from None
+            raise InvalidActionError(f"action must be real and numeric, got {action!r}") from None
         if a.shape != space.shape:
             raise InvalidActionError(f"action has shape {a.shape}, expected {space.shape}")
-        if not np.all(np.isfinite(a)):
+        if not np.isfinite(a).all():
             raise InvalidActionError(f"action contains NaN or infinity: {a.tolist()}")
+        low, high = space.low, space.high
+        # Inside the bounds (the usual case) there is nothing to clip.
+        if (a >= low).all() and (a <= high).all():
+            return a
         tol = 1e-6
-        if np.any(a < space.low - tol) or np.any(a > space.high + tol):
+        if (a < low - tol).any() or (a > high + tol).any():
             raise InvalidActionError(
                 f"action {a.tolist()} is outside the action space [{space.low.min()}, "
                 f"{space.high.max()}]; rescale it, or wrap the env in gymnasium.wrappers.ClipAction"
             )
-        return np.clip(a, space.low, space.high)
+        return np.clip(a, low, high)
     if isinstance(space, (spaces.Discrete, spaces.MultiDiscrete)):
-        a = np.asarray(action)
+        try:
+            a = np.asarray(action)
+        except (TypeError, ValueError):  # ragged nested sequences
+            raise InvalidActionError(f"discrete action must be integral, got {action!r}") from None
         if a.dtype.kind == "f":
             if not np.all(np.isfinite(a)) or not np.all(a == np.round(a)):
                 raise InvalidActionError(f"discrete action must be integral, got {a.tolist()}")

@@ -92,13 +92,16 @@ class LeoCCEnv(LeoEnv):
         if self.config.cc_target == "pacing":
             current = np.asarray(self._last_measurement("pacing_rate_bps"), dtype=np.float64)
             current = np.where(current > 0, current, 1e6)
-            self._sim.set_pacing_rate(np.clip(current * factor, 1e4, 1e11))
+            self._sim.set_pacing_rate(np.minimum(np.maximum(current * factor, 1e4), 1e11))
         else:
             current = np.asarray(self._last_measurement("cwnd_bytes"), dtype=np.float64)
             pkt = self._packet_bytes
             current = np.where(current > 0, current, 10 * pkt)
+            # np.minimum(np.maximum()) is np.clip's result without its overhead.
             self._sim.set_cwnd(
-                np.clip(current * factor, MIN_CWND_PACKETS * pkt, MAX_CWND_PACKETS * pkt)
+                np.minimum(
+                    np.maximum(current * factor, MIN_CWND_PACKETS * pkt), MAX_CWND_PACKETS * pkt
+                )
             )
 
     def _last_measurement(self, key: str) -> np.ndarray:

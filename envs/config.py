@@ -10,6 +10,8 @@ import math
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+import numpy as np
+
 __all__ = ["ObservationConfig", "RewardConfig", "EnvConfig", "CC_NAMES", "SCHEDULER_NAMES"]
 
 #: Congestion controllers the native core implements. ``external`` means "set by the agent".
@@ -115,8 +117,16 @@ class EnvConfig:
             else:
                 kwargs["reward"] = _section(RewardConfig, reward, "reward")
         for key in ("cc_params", "scheduler_params"):
-            if key in kwargs and kwargs[key] is not None:
-                kwargs[key] = dict(kwargs[key])
+            if key in kwargs and kwargs[key] is None:
+                kwargs[key] = {}
+            elif key in kwargs:
+                try:
+                    kwargs[key] = dict(kwargs[key])
+                except (TypeError, ValueError):
+                    raise ValueError(
+                        f"env.{key}: must be a mapping of parameter name to number "
+                        f"(got {kwargs[key]!r})"
+                    ) from None
         cfg = cls(**kwargs)
         cfg.validate()
         return cfg
@@ -136,6 +146,13 @@ class EnvConfig:
                 f"env.action_mode: must be 'continuous' or 'discrete' (got {self.action_mode!r})"
             )
         _positive("env.action_scale", self.action_scale, lo=1e-6, hi=10.0)
+        for name, value in (("env.sample_scenarios", self.sample_scenarios),
+                            ("env.observation.handover_features",
+                             getattr(self.observation, "handover_features", True)),
+                            ("env.observation.snr_features",
+                             getattr(self.observation, "snr_features", True))):
+            if not isinstance(value, (bool, np.bool_)):
+                raise ValueError(f"{name}: must be true or false (got {value!r})")
         if not isinstance(self.cc_target, str) or self.cc_target not in ("cwnd", "pacing"):
             raise ValueError(f"env.cc_target: must be 'cwnd' or 'pacing' (got {self.cc_target!r})")
         obs = self.observation

@@ -109,7 +109,6 @@ class FeatureTable:
 
     def frame(self, s: PathSignals) -> np.ndarray:
         """One frame (``max_paths × features``), zero-padded past the real paths."""
-        n = len(s.active)
         columns = [
             s.cwnd_packets,
             s.inflight_packets,
@@ -123,12 +122,26 @@ class FeatureTable:
             columns += [s.time_to_handover_s, s.rtt_after_handover_s, s.capacity_after_handover_bps]
         if self.cfg.snr_features:
             columns += [s.snr_db, s.elevation_deg]
-        columns.append(s.active.astype(np.float64))
-        raw = np.stack([np.asarray(c, dtype=np.float64) for c in columns], axis=1)
-        raw = np.nan_to_num(raw, nan=0.0, posinf=0.0, neginf=0.0) / self._scale
+        columns.append(s.active)
+        raw = np.empty((len(s.active), len(self.per_path)), dtype=np.float64)
+        for j, c in enumerate(columns):
+            raw[:, j] = c
+        return self.frame_from_raw(raw)
+
+    def frame_from_raw(self, raw: np.ndarray) -> np.ndarray:
+        """One frame from the raw per-path values in SI units.
+
+        :param raw: ``(n_paths, len(per_path))`` float64, columns in :attr:`per_path` order
+            (the ``active`` mask last, as 0/1). It is modified in place.
+        :return: the frame, float32, zero-padded past the real paths.
+        """
+        # NaN and infinities become 0 (as np.nan_to_num(nan=0, posinf=0, neginf=0)), then
+        # scale and clip (np.maximum/np.minimum: np.clip's result without its overhead).
+        np.copyto(raw, 0.0, where=~np.isfinite(raw))
+        raw /= self._scale
         out = np.zeros((self.cfg.max_paths, len(self.per_path)), dtype=np.float64)
-        k = min(n, self.cfg.max_paths)
+        k = min(raw.shape[0], self.cfg.max_paths)
         out[:k] = raw[:k]
-        out[k:, :] = 0.0
-        np.clip(out, self._frame_low, self._frame_high, out=out)
+        np.maximum(out, self._frame_low, out=out)
+        np.minimum(out, self._frame_high, out=out)
         return out.reshape(-1).astype(np.float32)

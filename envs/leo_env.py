@@ -18,7 +18,7 @@ from gymnasium import spaces
 
 from leogym.envs.actions import check_action
 from leogym.envs.config import EnvConfig
-from leogym.envs.features import FeatureTable, PathSignals
+from leogym.envs.features import FeatureTable
 from leogym.envs.oracle import TimelineOracle
 from leogym.envs.rewards import RewardWeights, StepMetrics, get_reward
 
@@ -81,6 +81,7 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         self._frames: deque[np.ndarray] = deque(maxlen=self.config.observation.history)
         self._steps = 0
         self._packet_bytes = int(self.scenario.traffic.packet_bytes)
+        self._rate_scale = 1.0
 
     # ------------------------------------------------------------------ subclass hooks
     def _make_action_space(self) -> spaces.Space:
@@ -120,6 +121,9 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
             scenario = sample_scenario(scenario, self.np_random)
         self.episode_scenario = scenario
         self.timeline = build_timeline(scenario, seed=episode_seed)
+        # rate_scale k: the simulation runs at 1/k of the rates; throughput figures are
+        # scaled back up by k (docs/benchmarks.md, "Fidelity knobs").
+        self._rate_scale = float(self.timeline.rate_scale)
         self._oracle = TimelineOracle(self.timeline)
         native_cfg = self._native_config(scenario, episode_seed)
         global _OWNER
@@ -221,56 +225,78 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         }
 
     def _frame(self, m: dict[str, np.ndarray], t: float) -> np.ndarray:
+        # The hot path of every step: the raw values go straight into one (paths x features)
+        # array in FeatureTable.per_path order (the columns of PathSignals), with no
+        # intermediate objects; FeatureTable.frame(PathSignals) gives the same frame.
         assert self._oracle is not None
         oracle = self._oracle
-        tth = oracle.time_to_handover(t)
-        jitter = self.config.observation.handover_jitter_s
-        if jitter > 0:
-            tth = np.maximum(tth + self.np_random.normal(0.0, jitter, size=tth.shape), 0.0)
-        rtt_after, cap_after = oracle.after_handover(t)
-        sent = np.asarray(m.get("sent_packets", np.zeros(self.n_paths)), dtype=np.float64)
+        features = self.features
+        obs_cfg = self.config.observation
+        n = self.n_paths
+        raw = np.empty((n, len(features.per_path)), dtype=np.float64)
+        pkt = self._packet_bytes
+        np.divide(m["cwnd_bytes"], pkt, out=raw[:, 0])
+        np.divide(m["bytes_in_flight"], pkt, out=raw[:, 1])
+        raw[:, 2] = m["srtt_s"]
+        raw[:, 3] = m["min_rtt_s"]
+        raw[:, 4] = m["rttvar_s"]
+        np.multiply(m["delivery_rate_bps"], self._rate_scale, out=raw[:, 5])
+        sent = np.asarray(m["sent_packets"], dtype=np.float64) if "sent_packets" in m else None
         lost = np.asarray(m["lost_packets"], dtype=np.float64)
-        loss_rate = np.divide(lost, sent, out=np.zeros_like(lost), where=sent > 0)
-        state = np.asarray(m.get("path_state", np.zeros(self.n_paths)))
-        signals = PathSignals(
-            cwnd_packets=np.asarray(m["cwnd_bytes"], dtype=np.float64) / self._packet_bytes,
-            inflight_packets=np.asarray(m["bytes_in_flight"], dtype=np.float64) / self._packet_bytes,
-            srtt_s=np.asarray(m["srtt_s"], dtype=np.float64),
-            min_rtt_s=np.asarray(m["min_rtt_s"], dtype=np.float64),
-            rttvar_s=np.asarray(m["rttvar_s"], dtype=np.float64),
-            delivery_rate_bps=np.asarray(m["delivery_rate_bps"], dtype=np.float64),
-            loss_rate=np.clip(loss_rate, 0.0, 1.0),
-            time_to_handover_s=tth,
-            rtt_after_handover_s=rtt_after,
-            capacity_after_handover_bps=cap_after,
-            snr_db=oracle.snr_db(t),
-            elevation_deg=oracle.elevation_deg(t),
-            active=(state == 0),
-        )
-        return self.features.frame(signals)
+        if sent is None:
+            raw[:, 6] = 0.0
+        else:
+            loss_rate = np.divide(lost, sent, out=np.zeros_like(lost), where=sent > 0)
+            np.clip(loss_rate, 0.0, 1.0, out=raw[:, 6])
+        col = 7
+        jitter = obs_cfg.handover_jitter_s
+        if obs_cfg.handover_features or jitter > 0:
+            tth = oracle.time_to_handover(t)
+            if jitter > 0:  # drawn even when unused, so the env's RNG stream stays the same
+                tth = np.maximum(tth + self.np_random.normal(0.0, jitter, size=tth.shape), 0.0)
+        if obs_cfg.handover_features:
+            rtt_after, cap_after = oracle.after_handover(t)
+            raw[:, col] = tth
+            raw[:, col + 1] = rtt_after
+            np.multiply(cap_after, self._rate_scale, out=raw[:, col + 2])
+            col += 3
+        if obs_cfg.snr_features:
+            raw[:, col] = oracle.snr_db(t)
+            raw[:, col + 1] = oracle.elevation_deg(t)
+            col += 2
+        state = m.get("path_state")
+        raw[:, col] = 1.0 if state is None else np.equal(state, 0)
+        return features.frame_from_raw(raw)
 
     def _observation(self) -> np.ndarray:
         return np.concatenate(list(self._frames)).astype(np.float32)
 
     def _step_metrics(self, m: dict[str, np.ndarray], t0: float, t1: float) -> StepMetrics:
         dt = max(t1 - t0, 1e-9)
-        goodput_bps = float(np.asarray(m["goodput_bytes"]).item()) * 8.0 / dt
+        goodput_bps = float(m["goodput_bytes"]) * 8.0 / dt * self._rate_scale
         delivered = np.asarray(m["delivered_bytes"], dtype=np.float64)
         srtt = np.asarray(m["srtt_s"], dtype=np.float64)
         valid = srtt > 0
-        if delivered[valid].sum() > 0:
-            delay = float(np.average(srtt[valid], weights=delivered[valid]))
-        elif valid.any():
-            delay = float(srtt[valid].mean())
+        if valid.all():
+            w, x = delivered, srtt
+        else:
+            w, x = delivered[valid], srtt[valid]
+        weight = w.sum()
+        if weight > 0:
+            # np.average(x, weights=w), without its overhead: the same operations.
+            delay = float(np.multiply(x, w).sum() / weight)
+        elif len(x):
+            delay = float(x.mean())
         else:
             delay = 0.0
         min_rtt = np.asarray(m["min_rtt_s"], dtype=np.float64)
-        if (min_rtt > 0).any():
-            self._min_rtt = min(self._min_rtt, float(min_rtt[min_rtt > 0].min()))
-        sent = float(np.sum(m.get("sent_packets", 0)))
-        lost = float(np.sum(m["lost_packets"]))
+        positive = min_rtt > 0
+        if positive.any():
+            self._min_rtt = min(self._min_rtt, float(min_rtt[positive].min()))
+        sent = float(np.asarray(m["sent_packets"]).sum()) if "sent_packets" in m else 0.0
+        lost = float(np.asarray(m["lost_packets"]).sum())
         assert self._oracle is not None
-        capacity = float(self._oracle.capacity(0.5 * (t0 + t1)).sum())
+        capacity = float(self._oracle.capacity(0.5 * (t0 + t1)).sum()) * self._rate_scale
         return StepMetrics(
             goodput_bps=goodput_bps,
             delay_s=delay,
@@ -292,7 +318,7 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
             "loss_rate": metrics.loss_rate,
             "capacity_bps": metrics.capacity_bps,
             # 0 = no RTT sample yet on that path (the core reports NaN there).
-            "rtt_s": np.nan_to_num(np.asarray(m["srtt_s"], dtype=np.float64), nan=0.0),
+            "rtt_s": _nan_to_zero(m["srtt_s"]),
             "cwnd_bytes": np.asarray(m["cwnd_bytes"], dtype=np.float64).copy(),
             "delivered_bytes": np.asarray(m["delivered_bytes"], dtype=np.float64).copy(),
             "losses": {
@@ -307,6 +333,14 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
             "hol_delay_s": float(np.asarray(m["hol_delay_s"]).item()),
             "completion_time_s": _finite_or_none(np.asarray(m["completion_time_s"]).item()),
         }
+
+
+def _nan_to_zero(x: np.ndarray) -> np.ndarray:
+    """A float64 copy of ``x`` with NaN as 0 (``np.nan_to_num(x, nan=0.0)``, fast when finite)."""
+    out = np.array(x, dtype=np.float64)
+    if not np.isfinite(out).all():
+        out = np.nan_to_num(out, nan=0.0)
+    return out
 
 
 def _finite_or_none(x: float) -> float | None:

@@ -37,8 +37,10 @@ def native_config(cfg: EnvConfig, scenario: Any, episode_seed: int) -> dict[str,
         "scheduler": cfg.scheduler,
         "scheduler_params": {k: float(v) for k, v in cfg.scheduler_params.items()},
         "packet_bytes": int(scenario.traffic.packet_bytes),
+        # jumbo packets (the scenario allows up to 9000 B) need an MTU that carries them
+        "mtu": max(1500, int(scenario.traffic.packet_bytes) + 28),
         "workload": scenario.traffic.workload,
-        "file_bytes": int(scenario.traffic.file_bytes),
+        "file_bytes": _scaled_bytes(scenario.traffic.file_bytes, scenario),
         "start_s": float(scenario.traffic.start_s),
         "cross_traffic": cross_traffic(scenario),
     }
@@ -63,6 +65,18 @@ def cross_traffic(scenario: Any) -> list[dict[str, Any]]:
         if ct.stop_s is not None:
             spec["stop_s"] = float(ct.stop_s)
         if ct.kind == "udp_onoff":
-            spec.update(rate_bps=float(ct.rate_mbps) * 1e6, on_s=float(ct.on_s), off_s=float(ct.off_s))
+            rate_bps = float(ct.rate_mbps) * 1e6 / _rate_scale(scenario)
+            spec.update(rate_bps=rate_bps, on_s=float(ct.on_s), off_s=float(ct.off_s))
         flows.extend(dict(spec) for _ in range(int(ct.count)))
     return flows
+
+
+def _rate_scale(scenario: Any) -> float:
+    """The scenario's ``rate_scale`` (1 for configs that predate it)."""
+    return float(getattr(scenario, "rate_scale", 1.0))
+
+
+def _scaled_bytes(n: int, scenario: Any) -> int:
+    """A byte count at the scenario's ``rate_scale``: ``n / k``, at least one byte."""
+    k = _rate_scale(scenario)
+    return int(n) if k == 1.0 else max(1, int(round(int(n) / k)))

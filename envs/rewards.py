@@ -65,6 +65,9 @@ class RewardWeights:
             value = getattr(self, name)
             if not isinstance(value, (int, float)) or not math.isfinite(value):
                 raise ValueError(f"reward.{name}: must be a finite number (got {value!r})")
+            # Bounded so that no step's reward can overflow to infinity mid-run.
+            if abs(value) > 1e9:
+                raise ValueError(f"reward.{name}: must be within +-1e9 (got {value!r})")
 
 
 RewardFn = Callable[[StepMetrics, RewardWeights], float]

@@ -18,6 +18,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace py = pybind11;
@@ -266,6 +267,10 @@ DoubleVector(py::handle o, const std::string& field)
     {
         throw std::invalid_argument(field + ": must be a 1-D numeric array");
     }
+    if (leogym::IsComplex(o))
+    {
+        throw std::invalid_argument(field + ": must be real, got complex values");
+    }
     DoubleArray a = DoubleArray::ensure(o);
     if (!a || a.ndim() != 1)
     {
@@ -275,10 +280,29 @@ DoubleVector(py::handle o, const std::string& field)
     return std::vector<double>(a.data(), a.data() + a.shape(0));
 }
 
+/// A new, uninitialised NumPy array of T with ``nd`` (0 or 1) dimensions of ``n`` elements, made
+/// with a single NumPy call: py::array_t's general constructor costs several times more, and a
+/// step returns 37 arrays.
+template <typename T>
+py::array_t<T>
+NewArray(int nd, py::ssize_t n)
+{
+    auto& api = py::detail::npy_api::get();
+    Py_intptr_t dims[1] = {static_cast<Py_intptr_t>(n)};
+    PyObject* descr = py::dtype::of<T>().release().ptr(); // reference stolen below
+    PyObject* a = api.PyArray_NewFromDescr_(api.PyArray_Type_, descr, nd, dims, nullptr,
+                                            nullptr, 0, nullptr);
+    if (a == nullptr)
+    {
+        throw py::error_already_set();
+    }
+    return py::reinterpret_steal<py::array_t<T>>(a);
+}
+
 py::array_t<double>
 F64(const std::vector<double>& v)
 {
-    py::array_t<double> a(static_cast<py::ssize_t>(v.size()));
+    auto a = NewArray<double>(1, static_cast<py::ssize_t>(v.size()));
     std::copy(v.begin(), v.end(), a.mutable_data());
     return a;
 }
@@ -286,7 +310,7 @@ F64(const std::vector<double>& v)
 py::array_t<int64_t>
 I64(const std::vector<double>& v)
 {
-    py::array_t<int64_t> a(static_cast<py::ssize_t>(v.size()));
+    auto a = NewArray<int64_t>(1, static_cast<py::ssize_t>(v.size()));
     for (std::size_t i = 0; i < v.size(); ++i)
     {
         a.mutable_data()[i] = static_cast<int64_t>(v[i]);
@@ -297,7 +321,7 @@ I64(const std::vector<double>& v)
 py::array_t<bool>
 Bool(const std::vector<double>& v)
 {
-    py::array_t<bool> a(static_cast<py::ssize_t>(v.size()));
+    auto a = NewArray<bool>(1, static_cast<py::ssize_t>(v.size()));
     for (std::size_t i = 0; i < v.size(); ++i)
     {
         a.mutable_data()[i] = v[i] != 0.0;
@@ -305,11 +329,32 @@ Bool(const std::vector<double>& v)
     return a;
 }
 
+/// The Python str for a key literal, created (interned) on first use and kept for the life of
+/// the process, so the measurement dict of a step does not build its 37 key strings again.
+/// Called with the GIL held.
+py::handle
+Key(const char* literal)
+{
+    static std::unordered_map<const char*, PyObject*> cache;
+    auto it = cache.find(literal);
+    if (it != cache.end())
+    {
+        return it->second;
+    }
+    PyObject* s = PyUnicode_InternFromString(literal);
+    if (s == nullptr)
+    {
+        throw py::error_already_set();
+    }
+    cache.emplace(literal, s);
+    return s;
+}
+
 template <typename T>
 py::array
 Scalar(T x)
 {
-    py::array_t<T> a(std::vector<py::ssize_t>{});
+    auto a = NewArray<T>(0, 1);
     *a.mutable_data() = x;
     return a;
 }
@@ -375,50 +420,51 @@ class PySimulation
         Check();
         const ns3::LeoSimulationMeasurements& m = m_sim->GetMeasurements();
         py::dict d;
-        d["cwnd_bytes"] = F64(m.cwndBytes);
-        d["bytes_in_flight"] = F64(m.bytesInFlight);
-        d["srtt_s"] = F64(m.srttS);
-        d["min_rtt_s"] = F64(m.minRttS);
-        d["rttvar_s"] = F64(m.rttvarS);
-        d["latest_rtt_s"] = F64(m.latestRttS);
-        d["delivered_bytes"] = I64(m.deliveredBytes);
-        d["sent_bytes"] = I64(m.sentBytes);
-        d["delivery_rate_bps"] = F64(m.deliveryRateBps);
-        d["send_rate_bps"] = F64(m.sendRateBps);
-        d["lost_packets"] = I64(m.lostPackets);
-        d["retransmitted_packets"] = I64(m.retransmittedPackets);
-        d["drops_outage"] = I64(m.dropsOutage);
-        d["drops_random"] = I64(m.dropsRandom);
-        d["drops_overflow"] = I64(m.dropsOverflow);
-        d["in_outage"] = Bool(m.inOutage);
+        d[Key("cwnd_bytes")] = F64(m.cwndBytes);
+        d[Key("bytes_in_flight")] = F64(m.bytesInFlight);
+        d[Key("srtt_s")] = F64(m.srttS);
+        d[Key("min_rtt_s")] = F64(m.minRttS);
+        d[Key("rttvar_s")] = F64(m.rttvarS);
+        d[Key("latest_rtt_s")] = F64(m.latestRttS);
+        d[Key("delivered_bytes")] = I64(m.deliveredBytes);
+        d[Key("sent_bytes")] = I64(m.sentBytes);
+        d[Key("delivery_rate_bps")] = F64(m.deliveryRateBps);
+        d[Key("send_rate_bps")] = F64(m.sendRateBps);
+        d[Key("lost_packets")] = I64(m.lostPackets);
+        d[Key("retransmitted_packets")] = I64(m.retransmittedPackets);
+        d[Key("drops_outage")] = I64(m.dropsOutage);
+        d[Key("drops_random")] = I64(m.dropsRandom);
+        d[Key("drops_overflow")] = I64(m.dropsOverflow);
+        d[Key("in_outage")] = Bool(m.inOutage);
         {
-            py::array_t<int8_t> a(static_cast<py::ssize_t>(m.pathState.size()));
+            auto a = NewArray<int8_t>(1, static_cast<py::ssize_t>(m.pathState.size()));
             for (std::size_t i = 0; i < m.pathState.size(); ++i)
             {
                 a.mutable_data()[i] = static_cast<int8_t>(m.pathState[i]);
             }
-            d["path_state"] = a;
+            d[Key("path_state")] = a;
         }
-        d["handovers"] = I64(m.handovers);
-        d["ssthresh_bytes"] = F64(m.ssthreshBytes);
-        d["pacing_rate_bps"] = F64(m.pacingRateBps);
-        d["pto_count"] = I64(m.ptoCount);
-        d["rate_sample_bps"] = F64(m.rateSampleBps);
-        d["spurious_losses"] = I64(m.spuriousLosses);
-        d["suppressed_losses"] = I64(m.suppressedLosses);
-        d["persistent_congestion"] = I64(m.persistentCongestion);
-        d["reinjected_packets"] = I64(m.reinjected);
-        d["time_to_next_handover_s"] = F64(m.timeToNextHandoverS);
-        d["snr_db"] = F64(m.snrDb);
-        d["elevation_deg"] = F64(m.elevationDeg);
-        d["goodput_bytes"] = Scalar<int64_t>(static_cast<int64_t>(m.goodputBytes));
-        d["reorder_buffer_bytes"] = Scalar<int64_t>(static_cast<int64_t>(m.reorderBufferBytes));
-        d["hol_delay_s"] = Scalar<double>(m.holDelayS);
-        d["completed"] = Scalar<bool>(m.completed);
-        d["completion_time_s"] = Scalar<double>(m.completionTimeS);
-        d["time_s"] = Scalar<double>(m.timeS);
-        d["interval_s"] = Scalar<double>(m.intervalS);
-        d["cross_traffic_rx_bytes"] = I64(m.crossTrafficRxBytes);
+        d[Key("handovers")] = I64(m.handovers);
+        d[Key("ssthresh_bytes")] = F64(m.ssthreshBytes);
+        d[Key("pacing_rate_bps")] = F64(m.pacingRateBps);
+        d[Key("pto_count")] = I64(m.ptoCount);
+        d[Key("rate_sample_bps")] = F64(m.rateSampleBps);
+        d[Key("spurious_losses")] = I64(m.spuriousLosses);
+        d[Key("suppressed_losses")] = I64(m.suppressedLosses);
+        d[Key("persistent_congestion")] = I64(m.persistentCongestion);
+        d[Key("reinjected_packets")] = I64(m.reinjected);
+        d[Key("time_to_next_handover_s")] = F64(m.timeToNextHandoverS);
+        d[Key("snr_db")] = F64(m.snrDb);
+        d[Key("elevation_deg")] = F64(m.elevationDeg);
+        d[Key("goodput_bytes")] = Scalar<int64_t>(static_cast<int64_t>(m.goodputBytes));
+        d[Key("reorder_buffer_bytes")] =
+            Scalar<int64_t>(static_cast<int64_t>(m.reorderBufferBytes));
+        d[Key("hol_delay_s")] = Scalar<double>(m.holDelayS);
+        d[Key("completed")] = Scalar<bool>(m.completed);
+        d[Key("completion_time_s")] = Scalar<double>(m.completionTimeS);
+        d[Key("time_s")] = Scalar<double>(m.timeS);
+        d[Key("interval_s")] = Scalar<double>(m.intervalS);
+        d[Key("cross_traffic_rx_bytes")] = I64(m.crossTrafficRxBytes);
         return d;
     }
 

@@ -38,6 +38,10 @@ ToArray(py::handle o, const std::string& field)
     {
         Fail(field, "must be a numeric array, got a string");
     }
+    if (IsComplex(o))
+    {
+        Fail(field, "must be real, got complex values");
+    }
     DoubleArray a = DoubleArray::ensure(o);
     if (!a)
     {
@@ -88,11 +92,24 @@ AsSequence(py::handle o, const std::string& field)
 
 } // namespace
 
+bool
+IsComplex(py::handle o)
+{
+    // Casting complex to float64 would silently drop the imaginary part (NumPy only warns).
+    py::array raw = py::array::ensure(o);
+    if (!raw)
+    {
+        PyErr_Clear();
+        return false;
+    }
+    return raw.dtype().kind() == 'c';
+}
+
 double
 ToDouble(py::handle o, const std::string& field)
 {
     if (py::isinstance<py::str>(o) || py::isinstance<py::bytes>(o) ||
-        py::isinstance<py::bool_>(o) || o.is_none())
+        py::isinstance<py::bool_>(o) || o.is_none() || IsComplex(o))
     {
         Fail(field, "must be a number");
     }

@@ -55,6 +55,9 @@ ns3::LeoDirection DirectionFromString(const std::string& s, const std::string& f
 /// drop_bytes_overflow.
 pybind11::dict CountersToDict(const ns3::LeoDirectionCounters& c);
 
+/// Whether @p o converts to a complex NumPy array (rejected where a real array is expected).
+bool IsComplex(pybind11::handle o);
+
 // Scalar helpers (errors name @p field; str and bool are rejected for numbers).
 double ToDouble(pybind11::handle o, const std::string& field);
 long long ToInt(pybind11::handle o, const std::string& field, long long lo, long long hi);

@@ -98,6 +98,16 @@ def test_episode_metrics_from_infos() -> None:
     assert ho["handover_time_s"].iloc[0] == pytest.approx(0.8)
 
 
+def test_jain_over_competing_flows() -> None:
+    rec = EpisodeRecorder()
+    # our connection: 8 Mbit/s for 0.5 s = 500 kB per step; one cross flow gets 250 kB per step
+    for k in (1, 2):
+        info = _info(0.5 * k, 8e6, [0.04, 0.04], [2.5e5, 2.5e5], [0, 0])
+        info["cross_traffic_rx_bytes"] = np.array([2.5e5])
+        rec.add(0.0, info)
+    assert rec.metrics()["jain_flows"] == pytest.approx(jain_index([1e6, 5e5]))  # = 0.9
+
+
 def test_unfinished_file_has_no_completion_time() -> None:
     rec = EpisodeRecorder()
     rec.add(0.0, _info(0.5, 1e6, [0.04, 0.04], [1e5, 1e5], [0, 0]), truncated=True)

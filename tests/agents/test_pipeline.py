@@ -45,7 +45,7 @@ def train_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def eval_dir(train_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("runs") / "eval"
-    run_app("evaluate", *TINY, "baseline=[cubic,olia]", "eval.seeds=[0,1]",
+    run_app("evaluate", *TINY, "baseline=[cubic,maco]", "eval.seeds=[0,1]",
             f"+eval.agents.PPO={train_dir}", f"hydra.run.dir={out}")
     return out
 
@@ -115,13 +115,13 @@ def test_resume_refuses_config_changes(train_dir: Path) -> None:
 def test_evaluate_writes_results_summary_traces_and_plots(eval_dir: Path) -> None:
     df = pd.read_parquet(eval_dir / "results.parquet")
     assert len(df) == 6
-    assert set(df["policy"]) == {"PPO", "CUBIC", "OLIA"}
+    assert set(df["policy"]) == {"PPO", "CUBIC", "MACO"}
     assert (df.groupby("policy")["seed"].apply(sorted) == pd.Series([[0, 1]] * 3,
-            index=["CUBIC", "OLIA", "PPO"])).all()
+            index=["CUBIC", "MACO", "PPO"])).all()
     by = df.set_index("policy")
     assert by.loc["PPO", "cc"].iloc[0] == "external" and by.loc["PPO", "kind"].iloc[0] == "agent"
     assert by.loc["CUBIC", "cc"].iloc[0] == "cubic" and by.loc["CUBIC", "scheduler"].iloc[0] == "minrtt"
-    assert by.loc["OLIA", "cc"].iloc[0] == "olia"
+    assert by.loc["MACO", "cc"].iloc[0] == "maco"
     assert (df["scenario"] == "tiny").all()
     assert (df["goodput_mbps"] > 0).all()
     assert (df["sim_time_s"].round(6) == 8.0).all()
@@ -130,7 +130,7 @@ def test_evaluate_writes_results_summary_traces_and_plots(eval_dir: Path) -> Non
                 "loss_outage_pkts", "loss_random_pkts", "loss_overflow_pkts", "jain_paths"):
         assert col in df
     summary = pd.read_parquet(eval_dir / "summary.parquet")
-    assert set(summary["policy"]) == {"PPO", "CUBIC", "OLIA"}
+    assert set(summary["policy"]) == {"PPO", "CUBIC", "MACO"}
     for key in df["key"]:
         trace = pd.read_parquet(eval_dir / "traces" / f"{key}.parquet")
         assert trace["step"].max() == 80  # 8 s of 100 ms steps
@@ -226,6 +226,21 @@ def test_multirun_jobs_share_one_process_safely(tmp_path: Path) -> None:
     models = sorted(sweep.glob("*/model.zip"))
     assert [m.parent.name for m in models] == ["0_cc-ppo-seed0", "1_cc-ppo-seed1"]
     assert all(sidecar_steps(m) == 128 for m in models)
+    assert len({_job_pid(m.parent) for m in models}) == 1
+
+
+def _job_pid(run_dir: Path) -> int:
+    return json.loads((run_dir / "run_info.json").read_text())["invocations"][0]["pid"]
+
+
+def test_multirun_with_a_fresh_process_per_job(tmp_path: Path) -> None:
+    pytest.importorskip("hydra_plugins.hydra_submitit_launcher")
+    sweep = tmp_path / "sweep"
+    run_app("train", "-m", "hydra/launcher=local", *TRAIN, "seed=0,1",
+            "train.total_timesteps=128", "train.eval_freq=0", f"hydra.sweep.dir={sweep}")
+    runs = sorted(m.parent for m in sweep.glob("*/model.zip"))
+    assert len(runs) == 2
+    assert len({_job_pid(r) for r in runs}) == 2
 
 
 def test_main_job_quick(tmp_path: Path) -> None:

@@ -152,32 +152,54 @@ MpLossRecovery::OnAckReceived(const MpAckRange* ranges, std::size_t n, Time ackD
     }
     // Late ACKs of packets already declared lost (RFC 9002 A.1: lost packets are remembered
     // for a while to detect spurious losses). They left bytes_in_flight when declared lost.
+    // m_recentLost is in packet-number order, and so in send-time order (packets are declared
+    // lost front to back, and numbered in send order): each range is found by binary search,
+    // and the forgotten entries (sent more than 4 RTT ago) form a prefix.
     if (!m_recentLost.empty())
     {
-        Time keep = std::max(m_rtt.GetSmoothed(), m_rtt.GetLatest()) * 4;
-        std::size_t w = 0;
-        for (std::size_t r = 0; r < m_recentLost.size(); ++r)
+        bool anyLate = false;
+        for (std::size_t i = 0; i < m; ++i)
         {
-            MpSentPacket& p = m_recentLost[r];
-            bool acked = false;
-            for (std::size_t i = 0; i < m && !acked; ++i)
+            auto it = std::lower_bound(
+                m_recentLost.begin(), m_recentLost.end(), local[i].smallest,
+                [](const MpSentPacket& p, uint64_t pn) { return p.pn < pn; });
+            for (; it != m_recentLost.end() && it->pn <= local[i].largest; ++it)
             {
-                acked = p.pn >= local[i].smallest && p.pn <= local[i].largest;
+                if (it->state == MpSentPacket::ACKED)
+                {
+                    continue; // already matched by an overlapping range
+                }
+                it->state = MpSentPacket::ACKED;
+                it->wasLost = true;
+                m_newlyAcked.push_back(*it);
+                anyLate = true;
             }
-            if (acked)
-            {
-                p.state = MpSentPacket::ACKED;
-                p.wasLost = true;
-                m_newlyAcked.push_back(p);
-                continue;
-            }
-            if (now - p.sentTime > keep)
-            {
-                continue; // forget it
-            }
-            m_recentLost[w++] = p;
         }
-        m_recentLost.resize(w);
+        Time keep = std::max(m_rtt.GetSmoothed(), m_rtt.GetLatest()) * 4;
+        std::size_t expired = 0;
+        while (expired < m_recentLost.size() &&
+               now - m_recentLost[expired].sentTime > keep)
+        {
+            ++expired;
+        }
+        if (anyLate)
+        {
+            // Acknowledged entries are reported above and forgotten, expired or not.
+            std::size_t w = 0;
+            for (std::size_t r = expired; r < m_recentLost.size(); ++r)
+            {
+                if (m_recentLost[r].state != MpSentPacket::ACKED)
+                {
+                    m_recentLost[w++] = m_recentLost[r];
+                }
+            }
+            m_recentLost.resize(w);
+        }
+        else if (expired > 0)
+        {
+            m_recentLost.erase(m_recentLost.begin(),
+                               m_recentLost.begin() + static_cast<std::ptrdiff_t>(expired));
+        }
     }
     if (largestNewly < 0)
     {

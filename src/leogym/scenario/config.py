@@ -341,6 +341,10 @@ class ScenarioConfig:
     paths: list[PathConfig] = field(default_factory=list)
     traffic: TrafficConfig = field(default_factory=TrafficConfig)
     sampling: SamplingConfig = field(default_factory=SamplingConfig)
+    #: Fidelity knob: divide every link rate, cross-traffic rate, file size and queue by this
+    #: factor (>= 1) to simulate k times fewer packets; the envs scale throughput figures back
+    #: up. Delays, losses and handovers are unchanged. See docs/benchmarks.md for what it costs.
+    rate_scale: float = 1.0
 
     def validate(self) -> ScenarioConfig:
         """Check every field; raise on the first problem.

@@ -113,9 +113,19 @@ def _pick(
 
 
 def _next_check(t: float, interval: float) -> float:
+    """The first multiple of ``interval`` at or after ``t`` (``t`` itself if ``interval`` is 0).
+
+    The 1e-9 tolerance keeps a ``t`` that is a multiple up to rounding on that multiple; the
+    guard keeps the result from falling before ``t`` when ``interval`` dwarfs ``t`` (then
+    ``t / interval`` is below the tolerance and the plain formula gives 0, a check in the past
+    that stalled the planner).
+    """
     if interval <= 0 or not np.isfinite(t):
         return t
-    return float(np.ceil(t / interval - 1e-9) * interval)
+    k = np.ceil(t / interval - 1e-9)
+    if k * interval < t - 1e-6:
+        k += 1
+    return float(k * interval)
 
 
 def plan_rank(

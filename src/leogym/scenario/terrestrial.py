@@ -16,6 +16,7 @@ state is uniform. All draws come from the path's seeded generator.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -37,6 +38,8 @@ def read_mahimahi_trace(path: str | Path, field: str) -> np.ndarray:
     :raises ScenarioConfigError: missing file, a non-integer or negative line (with its
         number), decreasing timestamps, or an empty trace / last timestamp 0.
     """
+    if not isinstance(path, (str, os.PathLike)) or not str(path):
+        raise ScenarioConfigError(field, f"must be a file name, got {path!r}")
     p = Path(path)
     if not p.is_file():
         raise ScenarioConfigError(field, f"trace file not found: {str(p)!r}")
@@ -47,9 +50,12 @@ def read_mahimahi_trace(path: str | Path, field: str) -> np.ndarray:
             text = raw.strip()
             if not text:
                 continue
-            if not text.isdigit():
+            # isdigit() alone admits '²' and other Unicode digits that int() refuses
+            if not (text.isascii() and text.isdigit()) or len(text) > 15:
                 raise ScenarioConfigError(
-                    field, f"{p}:{lineno}: expected a non-negative integer (ms), got {text[:40]!r}"
+                    field,
+                    f"{p}:{lineno}: expected a non-negative integer below 1e15 (ms), got "
+                    f"{text[:40]!r}",
                 )
             value = int(text)
             if value < previous:

@@ -155,6 +155,8 @@ class Timeline:
     geometry_times_s: np.ndarray | None = None
     #: Seconds after a handover at which its effects are over (for the forecasts).
     settle_s: float = 0.0
+    #: The scenario's ``rate_scale``: the rates above are the real ones divided by it.
+    rate_scale: float = 1.0
 
     @property
     def times(self) -> np.ndarray:
@@ -482,6 +484,9 @@ def build_timeline(cfg: ScenarioConfig, seed: int, *, keep_geometry: bool = Fals
                 pc, times, _stream(seed, _S_MARKOV, i), f"scenario.paths[{i}].terrestrial"
             )
         a = arrays[i]
+        if cfg.rate_scale != 1.0:
+            a["rate_down_bps"] = a["rate_down_bps"] / cfg.rate_scale
+            a["rate_up_bps"] = a["rate_up_bps"] / cfg.rate_scale
         queue = resolve_queue_packets(
             pc.queue,
             cfg.traffic.packet_bytes,
@@ -491,6 +496,9 @@ def build_timeline(cfg: ScenarioConfig, seed: int, *, keep_geometry: bool = Fals
             times,
             field=f"scenario.paths[{i}].queue.size",
         )
+        if cfg.rate_scale != 1.0 and pc.queue.unit != "bdp":
+            # The same queueing delay at 1/k of the rate (a BDP queue follows the rates).
+            queue = max(int(round(queue / cfg.rate_scale)), int(pc.queue.min_packets))
         paths.append(
             PathTimeline(
                 name=pc.name or f"{pc.kind}{i}",
@@ -521,4 +529,5 @@ def build_timeline(cfg: ScenarioConfig, seed: int, *, keep_geometry: bool = Fals
         sat_positions=scene.positions if (keep_geometry and scene is not None) else None,
         geometry_times_s=scene.times_s if (keep_geometry and scene is not None) else None,
         settle_s=settle,
+        rate_scale=float(cfg.rate_scale),
     )

@@ -12,6 +12,7 @@ satellite. Errors name the config field and the file's line number.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,6 +68,8 @@ def read_tle_file(path: str | Path, field: str) -> list[TleRecord]:
     :raises ScenarioConfigError: missing file, malformed line (with its number), bad checksum,
         or elements ``sgp4`` rejects.
     """
+    if not isinstance(path, (str, os.PathLike)) or not str(path):
+        raise ScenarioConfigError(field, f"must be a file name, got {path!r}")
     p = Path(path)
     if not p.is_file():
         raise ScenarioConfigError(field, f"TLE file not found: {str(p)!r}")

@@ -8,7 +8,9 @@ number before any simulation starts.
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import typing
 from typing import Any
 
 from leogym.scenario.config import (
@@ -75,7 +77,7 @@ def _prob(path: str, value: Any, open_one: bool = True) -> float:
 
 
 def _choice(path: str, value: Any, choices: tuple[str, ...]) -> str:
-    if value not in choices:
+    if not isinstance(value, str) or value not in choices:
         raise field_error(path, f"must be one of {', '.join(choices)}", value)
     return str(value)
 
@@ -292,6 +294,35 @@ def _validate_path(cfg: ScenarioConfig, i: int, path: PathConfig, gs_names: set[
             _positive(f"{tp}.markov_mean_dwell_s", t.markov_mean_dwell_s)
 
 
+def _check_structure(obj: Any, path: str) -> None:
+    """Sections and lists have the right container types (configs built by hand in Python
+    skip the loader's conversion, so ``cfg.handover = {...}`` must be caught here)."""
+    hints = typing.get_type_hints(type(obj))
+    for f in dataclasses.fields(obj):
+        value = getattr(obj, f.name)
+        tp = hints[f.name]
+        where = f"{path}.{f.name}"
+        if dataclasses.is_dataclass(tp):
+            if not isinstance(value, tp):
+                raise field_error(where, f"must be a {tp.__name__}", type(value).__name__)
+            _check_structure(value, where)
+        elif typing.get_origin(tp) is list:
+            if not isinstance(value, list):
+                raise field_error(where, "must be a list", type(value).__name__)
+            (elem,) = typing.get_args(tp)
+            for i, item in enumerate(value):
+                if dataclasses.is_dataclass(elem):
+                    if not isinstance(item, elem):
+                        raise field_error(f"{where}[{i}]", f"must be a {elem.__name__}",
+                                          type(item).__name__)
+                    _check_structure(item, f"{where}[{i}]")
+                elif elem is float and (isinstance(item, bool)
+                                        or not isinstance(item, (int, float))):
+                    raise field_error(f"{where}[{i}]", "must be a number", item)
+                elif elem is str and not isinstance(item, str):
+                    raise field_error(f"{where}[{i}]", "must be a string", item)
+
+
 def validate_scenario(cfg: ScenarioConfig) -> None:
     """Validate a whole scenario; see the module docstring.
 
@@ -300,6 +331,7 @@ def validate_scenario(cfg: ScenarioConfig) -> None:
     """
     if not isinstance(cfg, ScenarioConfig):
         raise ScenarioConfigError(ROOT, f"expected a ScenarioConfig, got {type(cfg).__name__}")
+    _check_structure(cfg, ROOT)
     if not isinstance(cfg.name, str) or not cfg.name:
         raise field_error(f"{ROOT}.name", "must be a non-empty string", cfg.name)
     duration = _positive(f"{ROOT}.duration_s", cfg.duration_s)
@@ -312,6 +344,7 @@ def validate_scenario(cfg: ScenarioConfig) -> None:
             f"gives more than {MAX_TIMELINE_SAMPLES} samples; increase it",
             dt,
         )
+    _range(f"{ROOT}.rate_scale", cfg.rate_scale, 1.0, 1000.0)
     gdt = _positive(f"{ROOT}.geometry_dt_s", cfg.geometry_dt_s)
     if gdt < dt:
         raise field_error(f"{ROOT}.geometry_dt_s", f"must be >= timeline_dt_s ({dt:g})", gdt)
@@ -364,12 +397,14 @@ def validate_scenario(cfg: ScenarioConfig) -> None:
     _validate_handover(cfg.handover, duration)
     lb = cfg.link_budget
     lp = f"{ROOT}.link_budget"
-    _num(f"{lp}.tx_power_dbm", lb.tx_power_dbm)
-    _num(f"{lp}.tx_gain_dbi", lb.tx_gain_dbi)
-    _num(f"{lp}.rx_gain_dbi", lb.rx_gain_dbi)
-    _positive(f"{lp}.wavelength_m", lb.wavelength_m)
-    _positive(f"{lp}.noise_psd_w_hz", lb.noise_psd_w_hz)
-    _positive(f"{lp}.bandwidth_hz", lb.bandwidth_hz)
+    # Physical ranges, wide enough for any radio link and narrow enough that eqs. (2)-(3)
+    # cannot overflow to an infinite SNR or capacity.
+    _range(f"{lp}.tx_power_dbm", lb.tx_power_dbm, -100.0, 100.0)
+    _range(f"{lp}.tx_gain_dbi", lb.tx_gain_dbi, -50.0, 100.0)
+    _range(f"{lp}.rx_gain_dbi", lb.rx_gain_dbi, -50.0, 100.0)
+    _range(f"{lp}.wavelength_m", lb.wavelength_m, 1e-4, 100.0)
+    _range(f"{lp}.noise_psd_w_hz", lb.noise_psd_w_hz, 1e-30, 1e-10)
+    _range(f"{lp}.bandwidth_hz", lb.bandwidth_hz, 1.0, 1e12)
     e = _num(f"{lp}.efficiency", lb.efficiency)
     if not 0 < e <= 1:
         raise field_error(f"{lp}.efficiency", "must be in (0, 1]", lb.efficiency)
@@ -377,9 +412,11 @@ def validate_scenario(cfg: ScenarioConfig) -> None:
     rain = cfg.rain
     rp = f"{ROOT}.rain"
     _choice(f"{rp}.mode", rain.mode, ("off", "constant", "markov"))
-    _nonneg(f"{rp}.specific_attenuation_db_km", rain.specific_attenuation_db_km)
-    _positive(f"{rp}.rain_height_km", rain.rain_height_km)
-    _nonneg(f"{rp}.station_height_km", rain.station_height_km)
+    _range(f"{rp}.specific_attenuation_db_km", rain.specific_attenuation_db_km, 0.0, 1000.0)
+    _range(f"{rp}.rain_height_km", rain.rain_height_km, 0.0, 100.0)
+    if rain.rain_height_km <= 0:
+        raise field_error(f"{rp}.rain_height_km", "must be > 0", rain.rain_height_km)
+    _range(f"{rp}.station_height_km", rain.station_height_km, 0.0, 100.0)
     _positive(f"{rp}.mean_clear_s", rain.mean_clear_s)
     _positive(f"{rp}.mean_rain_s", rain.mean_rain_s)
     _prob(f"{rp}.extra_loss", rain.extra_loss)
@@ -416,8 +453,8 @@ def validate_scenario(cfg: ScenarioConfig) -> None:
     tr = cfg.traffic
     trp = f"{ROOT}.traffic"
     _choice(f"{trp}.workload", tr.workload, ("bulk", "file"))
-    if _int(f"{trp}.file_bytes", tr.file_bytes) <= 0:
-        raise field_error(f"{trp}.file_bytes", "must be > 0", tr.file_bytes)
+    if not 0 < _int(f"{trp}.file_bytes", tr.file_bytes) <= 2**50:
+        raise field_error(f"{trp}.file_bytes", "must be in [1, 2**50] (1 PiB)", tr.file_bytes)
     pb = _int(f"{trp}.packet_bytes", tr.packet_bytes)
     if not 64 <= pb <= 9000:
         raise field_error(f"{trp}.packet_bytes", "must be in [64, 9000]", pb)
@@ -428,8 +465,8 @@ def validate_scenario(cfg: ScenarioConfig) -> None:
             raise field_error(f"{xp}.path", f"must be a path index in [0, {len(paths)})", x.path)
         _choice(f"{xp}.kind", x.kind, ("tcp_bulk", "udp_onoff"))
         _choice(f"{xp}.direction", x.direction, ("down", "up"))
-        if _int(f"{xp}.count", x.count) < 1:
-            raise field_error(f"{xp}.count", "must be >= 1", x.count)
+        if not 1 <= _int(f"{xp}.count", x.count) <= 1000:
+            raise field_error(f"{xp}.count", "must be in [1, 1000]", x.count)
         _positive(f"{xp}.rate_mbps", x.rate_mbps)
         _positive(f"{xp}.on_s", x.on_s)
         _nonneg(f"{xp}.off_s", x.off_s)
@@ -446,7 +483,7 @@ def validate_scenario(cfg: ScenarioConfig) -> None:
     _interval(f"{sp}.terminal_lat_deg", sm.terminal_lat_deg, -90.0, 90.0)
     _interval(f"{sp}.terminal_lon_deg", sm.terminal_lon_deg, -180.0, 360.0)
     _interval(f"{sp}.trace_offset_s", sm.trace_offset_s, 0.0)
-    _interval(f"{sp}.rain_attenuation_db_km", sm.rain_attenuation_db_km, 0.0)
+    _interval(f"{sp}.rain_attenuation_db_km", sm.rain_attenuation_db_km, 0.0, 1000.0)
     for j, f in enumerate(sm.trace_choices):
         read_mahimahi_trace(f, f"{sp}.trace_choices[{j}]")
     for name in ("satellite_loss_choices", "terrestrial_loss_choices"):

@@ -1,0 +1,304 @@
+"""What happens when an env worker process dies: a report naming the env, and stop or restart.
+
+(Evaluation runs episodes in a process pool instead; the end of this module names the episode
+whose worker died, for :mod:`leogym.agents.evaluate`.)
+
+A worker of a subprocess VecEnv can die: killed (SIGKILL from the OOM killer or a cluster's
+scheduler), crashed (SIGSEGV), or ended by an exception in the env (exit code 1, traceback on
+the worker's stderr). SB3's ``SubprocVecEnv`` and Gymnasium's ``AsyncVectorEnv`` then raise a
+bare ``EOFError`` / ``BrokenPipeError`` that names neither the worker nor its env.
+:class:`WorkerFaultWrapper` turns that into a :class:`WorkerDiedError` naming the worker's
+index, pid, exit status, env id, kwargs, scenario and seed, and then, as configured:
+
+``stop``
+    raise the error (the trainer saves a checkpoint first; see :mod:`leogym.agents.train`);
+``restart``
+    log the error, replace the whole VecEnv with a fresh one (reseeded deterministically),
+    end every env's current episode as truncated (``TimeLimit.truncated``, with its
+    ``terminal_observation``) and carry on; after ``max_restarts`` deaths it stops as above.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvWrapper
+
+__all__ = ["ON_WORKER_DEATH", "WorkerDiedError", "WorkerFaultWrapper", "dead_worker_keys",
+           "exit_status", "init_tracked_worker", "run_tracked"]
+
+log = logging.getLogger("leogym.agents.worker_faults")
+
+#: The choices of ``train.on_worker_death``.
+ON_WORKER_DEATH = ("stop", "restart")
+#: What a dead pipe raises in the parent (the worker's end of the pipe is gone).
+PIPE_ERRORS = (EOFError, BrokenPipeError, ConnectionResetError, OSError)
+#: Seeds of restarted VecEnvs: ``seed + RESEED_STRIDE * restarts + i``.
+RESEED_STRIDE = 100_003
+
+
+def exit_status(exitcode: int | None) -> str:
+    """``-9`` -> ``"killed by SIGKILL"``, ``1`` -> ``"exit code 1"``."""
+    if exitcode is None:
+        return "still running"
+    if exitcode < 0:
+        try:
+            return f"killed by {signal.Signals(-exitcode).name}"
+        except ValueError:
+            return f"killed by signal {-exitcode}"
+    return f"exit code {exitcode}"
+
+
+class WorkerDiedError(RuntimeError):
+    """An env worker process died.
+
+    :param index: the env's index in the VecEnv.
+    :param pid: the worker's process id.
+    :param exitcode: ``multiprocessing`` exit code (negative: killed by that signal).
+    :param env: a description of the env (id, kwargs, scenario), e.g. an ``EnvFactory``.
+    :param seed: the env's seed at the VecEnv's last ``reset`` (``None`` if never seeded).
+    :param during: what the VecEnv was doing (``step``, ``reset``, ...).
+    :param steps: the env's steps since that reset.
+    :param episodes: the env's episodes completed since that reset (later episodes continue
+        its random stream, as Gymnasium's auto-reset does).
+    """
+
+    def __init__(self, index: int, pid: int | None, exitcode: int | None, env: Any,
+                 seed: int | None, during: str, steps: int, episodes: int) -> None:
+        self.index, self.pid, self.exitcode = index, pid, exitcode
+        self.env, self.seed, self.during = env, seed, during
+        self.steps, self.episodes = steps, episodes
+        super().__init__(
+            f"env worker {index} (pid {pid}) died during {during} ({exit_status(exitcode)}); "
+            f"its env: {_describe(env)}; seeded {seed} at the VecEnv's last reset, then "
+            f"{episodes} complete episodes and {steps} steps. An exit code of 1 means the env "
+            "raised: its traceback is on the worker's stderr."
+        )
+
+
+def _describe(env: Any) -> str:
+    env_id = getattr(env, "env_id", None)
+    if env_id is None:
+        return repr(env)
+    kwargs = dict(getattr(env, "kwargs", {}) or {})
+    scenario = getattr(env, "scenario", None)
+    if isinstance(scenario, dict):
+        scenario = scenario.get("name", "<mapping>")
+    elif scenario is not None and not isinstance(scenario, str):
+        scenario = getattr(scenario, "name", type(scenario).__name__)
+    return f"{env_id} kwargs={kwargs} scenario={scenario!r}"
+
+
+class WorkerFaultWrapper(VecEnvWrapper):
+    """Report (and optionally survive) the death of a worker of a subprocess VecEnv.
+
+    :param make: builds the subprocess VecEnv (called again on a restart). The VecEnv must
+        expose its worker processes as ``.processes`` (SB3's ``SubprocVecEnv`` and
+        :class:`~leogym.agents.vecenv.LeoSubprocVecEnv` do).
+    :param envs: one description per env (e.g. its ``EnvFactory``), named in reports.
+    :param on_death: ``stop`` or ``restart`` (see the module docstring).
+    :param max_restarts: deaths survived before stopping anyway.
+    """
+
+    def __init__(self, make: Callable[[], VecEnv], envs: list[Any], on_death: str = "stop",
+                 max_restarts: int = 3) -> None:
+        if on_death not in ON_WORKER_DEATH:
+            raise ValueError(f"on_death: must be one of {ON_WORKER_DEATH} (got {on_death!r})")
+        self._make = make
+        self._envs = list(envs)
+        self.on_death = on_death
+        self.max_restarts = int(max_restarts)
+        self.restarts = 0
+        self.deaths: list[WorkerDiedError] = []
+        self._base_seed: int | None = None
+        self._steps = np.zeros(len(self._envs), dtype=np.int64)
+        self._episodes = np.zeros(len(self._envs), dtype=np.int64)
+        self._last_obs: np.ndarray | None = None
+        self._pending: BaseException | None = None
+        super().__init__(make())
+
+    # ------------------------------------------------------------------------------ VecEnv
+    def seed(self, seed: int | None = None) -> Any:
+        self._base_seed = seed
+        return self.venv.seed(seed)
+
+    def reset(self) -> np.ndarray:
+        try:
+            obs = self.venv.reset()
+        except PIPE_ERRORS as exc:
+            err = self._death(exc, "reset")
+            self._handle(err)
+            obs = self._restart()
+        self._steps[:] = 0
+        self._episodes[:] = 0
+        self._last_obs = obs
+        return obs
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._pending = None
+        try:
+            self.venv.step_async(actions)
+        except PIPE_ERRORS as exc:
+            self._pending = exc
+
+    def step_wait(self) -> Any:
+        try:
+            if self._pending is not None:
+                raise self._pending
+            obs, rewards, dones, infos = self.venv.step_wait()
+        except PIPE_ERRORS as exc:
+            self._pending = None
+            err = self._death(exc, "step")
+            self._handle(err)
+            return self._restarted_step(err)
+        self._steps += 1
+        self._episodes += np.asarray(dones, dtype=bool)
+        self._last_obs = obs
+        return obs, rewards, dones, infos
+
+    def close(self) -> None:
+        self._drain()
+        try:
+            self.venv.close()
+        except PIPE_ERRORS:
+            # SB3's SubprocVecEnv stops at the first dead pipe, before telling the rest to
+            # close or joining any worker: do both here, so no worker outlives the VecEnv.
+            for remote in getattr(self.venv, "remotes", []):
+                try:
+                    remote.send(("close", None))
+                except PIPE_ERRORS:
+                    pass
+            for proc in getattr(self.venv, "processes", []):
+                proc.join(timeout=5.0)
+                if proc.is_alive():
+                    proc.terminate()
+                    proc.join(timeout=5.0)
+            self.venv.closed = True
+
+    def _drain(self) -> None:
+        """Read the replies live workers may still owe, then mark the VecEnv idle.
+
+        A step that failed half-way has read some workers' replies and not others, yet the
+        VecEnv still thinks it is waiting: its ``close()`` would then block forever in
+        ``recv()`` on a worker that has already answered.
+        """
+        if not getattr(self.venv, "waiting", False):
+            return
+        for remote in getattr(self.venv, "remotes", []):
+            try:
+                if remote.poll(0.5):
+                    remote.recv()
+            except PIPE_ERRORS:
+                pass
+        self.venv.waiting = False
+
+    # --------------------------------------------------------------------------- internals
+    def _worker_seed(self, i: int) -> int | None:
+        if self._base_seed is None:
+            return None
+        return int(self._base_seed) + RESEED_STRIDE * self.restarts + i
+
+    def _death(self, exc: BaseException, during: str) -> WorkerDiedError:
+        processes = list(getattr(self.venv, "processes", []))
+        deadline = time.monotonic() + 2.0  # a dying worker may not have been reaped yet
+        while True:
+            dead = [i for i, proc in enumerate(processes) if proc.exitcode is not None]
+            if dead or time.monotonic() > deadline:
+                break
+            time.sleep(0.02)
+        if not dead:  # a pipe error with every worker alive: not ours to explain
+            raise exc
+        i = dead[0]
+        err = WorkerDiedError(i, processes[i].pid, processes[i].exitcode,
+                              self._envs[i] if i < len(self._envs) else None,
+                              self._worker_seed(i), during, int(self._steps[i]),
+                              int(self._episodes[i]))
+        err.__cause__ = exc
+        self.deaths.append(err)
+        return err
+
+    def _handle(self, err: WorkerDiedError) -> None:
+        if self.on_death == "stop" or self.restarts >= self.max_restarts:
+            log.error("%s", err)
+            self.close()
+            raise err
+        log.error("%s -- restarting the VecEnv (restart %d of at most %d); every env's "
+                  "current episode ends as truncated", err, self.restarts + 1, self.max_restarts)
+
+    def _restart(self) -> np.ndarray:
+        self.close()
+        self.restarts += 1
+        self.venv = self._make()
+        if self._base_seed is not None:
+            self.venv.seed(int(self._base_seed) + RESEED_STRIDE * self.restarts)
+        return self.venv.reset()
+
+    def _restarted_step(self, err: WorkerDiedError) -> Any:
+        last = self._last_obs
+        obs = self._restart()
+        n = self.num_envs
+        infos = []
+        for i in range(n):
+            info: dict[str, Any] = {"TimeLimit.truncated": True}
+            if last is not None:
+                info["terminal_observation"] = last[i]
+            if i == err.index:
+                info["worker_died"] = str(err)
+            infos.append(info)
+        self._steps[:] = 0
+        self._episodes[:] = 0
+        self._last_obs = obs
+        return obs, np.zeros(n, dtype=np.float32), np.ones(n, dtype=bool), infos
+
+
+# ------------------------------------------------------------------ evaluation worker pools
+# ProcessPoolExecutor reports a dead worker as BrokenProcessPool on *every* future in flight
+# and terminates the other workers, so it cannot say which episode was running in the one that
+# died. Each episode therefore leaves a marker file named after its worker's pid while it runs;
+# a worker that is terminated (SIGTERM, by the broken pool) removes its marker first, so the
+# markers left after a break are the episodes whose worker died.
+_MARKER_DIR: str | None = None
+
+
+def init_tracked_worker(marker_dir: str) -> None:
+    """Pool initializer: remember the marker folder; on SIGTERM remove this worker's marker."""
+    global _MARKER_DIR
+    _MARKER_DIR = marker_dir
+
+    def on_term(signum: int, frame: Any) -> None:
+        Path(marker_dir, f"{os.getpid()}.json").unlink(missing_ok=True)
+        os._exit(128 + signum)
+
+    signal.signal(signal.SIGTERM, on_term)
+
+
+def run_tracked(fn: Callable[[Any], Any], task: Any) -> Any:
+    """Run ``fn(task)`` in a pool worker, leaving a marker that names ``task`` meanwhile."""
+    assert _MARKER_DIR is not None, "the pool needs initializer=init_tracked_worker"
+    marker = Path(_MARKER_DIR, f"{os.getpid()}.json")
+    marker.write_text(json.dumps({"key": getattr(task, "key", None), "pid": os.getpid()}))
+    try:
+        return fn(task)
+    finally:
+        marker.unlink(missing_ok=True)
+
+
+def dead_worker_keys(marker_dir: str | Path) -> dict[str, int]:
+    """Keys of the tasks whose worker died (task key -> pid), and clear the markers."""
+    out: dict[str, int] = {}
+    for marker in Path(marker_dir).glob("*.json"):
+        try:
+            data = json.loads(marker.read_text())
+            out[str(data["key"])] = int(data["pid"])
+        except (OSError, ValueError, KeyError):
+            pass
+        marker.unlink(missing_ok=True)
+    return out

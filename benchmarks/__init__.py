@@ -1,0 +1,17 @@
+"""leogym's benchmark suite: ``python -m benchmarks`` (``make bench``).
+
+Speed, scale and memory figures, each measured side by side with what it is compared to in the
+same run, printed as one table and written as CSV (``benchmarks/results/latest.csv``). Targets
+live here, never in timed tests. Method, figures and profiling findings: ``docs/benchmarks.md``.
+
+Modules (each also runs on its own with ``python -m benchmarks.<module>``):
+
+* :mod:`benchmarks.bench_env`: env speed per scenario, fidelity knobs, memory;
+* :mod:`benchmarks.bench_transport`: packets per second, ours against ns-3 TCP and raw UDP;
+* :mod:`benchmarks.bench_overhead`: in-process step against the ns3-gym ZMQ bridge
+  (:mod:`benchmarks.bench_ns3gym` drives the bridge);
+* :mod:`benchmarks.bench_vec`: vectorised scaling and PPO training throughput;
+* :mod:`benchmarks.bench_sweep`: a Hydra multirun locally and on Ray, results compared;
+* :mod:`benchmarks.bench_network`: link-level packet rates (not part of the suite's table);
+* :mod:`benchmarks.common`: rows, medians, machine load, CSV and table output.
+"""

@@ -1,0 +1,130 @@
+"""``python -m benchmarks`` (``make bench``): the whole benchmark suite, one table, one CSV.
+
+Usage::
+
+    python -m benchmarks                      # everything (under ~10 min on 2 cores)
+    python -m benchmarks --quick              # tiny sizes (the smoke test)
+    python -m benchmarks --only transport,overhead --repeats 5
+    make bench BENCH_ARGS="--ray-path ~/.leogym-ray"
+
+Every figure is measured in this run, side by side with what it is compared to; repeated
+figures are medians (the table shows the range). The machine's load is recorded before and
+after (section ``machine``). Output: the table on stdout, ``<out>/latest.csv`` and a timestamped
+copy ``<out>/history/<UTC time>.csv`` (git-ignored). Method and reading: ``docs/benchmarks.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+
+from benchmarks.common import Row, format_table, load_snapshot, write_csv
+
+SECTIONS = ("env", "transport", "overhead", "vector", "training", "memory", "fidelity", "sweep")
+DEFAULT_OUT = Path(__file__).resolve().parent / "results"
+
+
+def _section_runner(name: str, quick: bool, repeats: int, ray_path: str | None
+                    ) -> Callable[[], list[Row]]:
+    if name == "env":
+        from benchmarks.bench_env import speed_rows
+        return lambda: speed_rows(quick, 1 if quick else repeats)
+    if name == "transport":
+        from benchmarks.bench_transport import rows
+        if quick:
+            return lambda: rows(sim_s=1, repeats=1, links=["50mbps_40ms_bdp"])
+        return lambda: rows(sim_s=10, repeats=repeats)
+    if name == "overhead":
+        from benchmarks.bench_overhead import rows
+        return lambda: rows(steps=300 if quick else 3000, repeats=1 if quick else repeats)
+    if name == "vector":
+        from benchmarks.bench_vec import vec_rows
+        return lambda: vec_rows(quick, repeats)
+    if name == "training":
+        from benchmarks.bench_vec import ppo_rows
+        return lambda: ppo_rows(quick, max(1, (repeats + 1) // 2))
+    if name == "memory":
+        from benchmarks.bench_env import memory_rows
+        return lambda: memory_rows(quick)
+    if name == "fidelity":
+        from benchmarks.bench_env import fidelity_rows
+        return lambda: fidelity_rows(quick, seeds=repeats)
+    if name == "sweep":
+        from benchmarks.bench_sweep import rows
+        return lambda: rows(quick, ray_path)
+    raise ValueError(name)
+
+
+def _machine_rows(when: str, snap: dict) -> list[Row]:
+    note = f"{snap['cpus']} CPUs; Python {snap['python']} on {snap['machine']}"
+    return [
+        Row("machine", f"load average (1 min), {when}", snap["load1"], "", note=note),
+        Row("machine", f"CPU used by other processes, {when}", snap["others_cpu_percent"], "%",
+            note="sum over processes not of this run, sampled over 1 s (100 % = one core)"),
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks",
+                                 description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="tiny sizes (smoke test)")
+    ap.add_argument("--only", default=",".join(SECTIONS),
+                    help=f"comma-separated sections (default: all of {','.join(SECTIONS)})")
+    ap.add_argument("--repeats", type=int, default=5, help="measurements per figure (median)")
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="folder for the CSV files")
+    ap.add_argument("--ray-path", default=None,
+                    help="folder(s) with ray + hydra-ray-launcher (default: $LEOGYM_RAY_PATH)")
+    ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    args = ap.parse_args(argv)
+    chosen = [s.strip() for s in args.only.split(",") if s.strip()]
+    unknown = sorted(set(chosen) - set(SECTIONS))
+    if unknown:
+        ap.error(f"--only: unknown section(s) {unknown}; known: {list(SECTIONS)}")
+    if args.repeats < 1:
+        ap.error("--repeats: must be >= 1")
+
+    started = datetime.now(timezone.utc)
+    rows: list[Row] = _machine_rows("before", load_snapshot())
+    failed = []
+    for name in chosen:
+        print(f"[bench] {name} ...", file=sys.stderr, flush=True)
+        t0 = time.perf_counter()
+        try:
+            rows += _section_runner(name, args.quick, args.repeats, args.ray_path)()
+        except Exception as exc:  # one broken section must not hide the others' figures
+            traceback.print_exc()
+            failed.append(name)
+            rows.append(Row(name, "section failed", float("nan"), "", 0, status="error",
+                            note=f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"))
+        print(f"[bench] {name} done in {time.perf_counter() - t0:.0f} s", file=sys.stderr,
+              flush=True)
+    rows += _machine_rows("after", load_snapshot())
+    wall = (datetime.now(timezone.utc) - started).total_seconds()
+    rows.append(Row("machine", "suite wall time", wall, "s",
+                    note="--quick" if args.quick else "full"))
+
+    print(format_table(rows, markdown=args.markdown))
+    latest = args.out / "latest.csv"
+    write_csv(rows, latest)
+    history = args.out / "history" / f"{started.strftime('%Y%m%dT%H%M%SZ')}.csv"
+    history.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(latest, history)
+    print(f"\nwritten: {latest} and {history}")
+    targets = [r for r in rows if r.target]
+    met = sum(r.status == "met" for r in targets)
+    print(f"targets: {met} met, {sum(r.status == 'missed' for r in targets)} missed, "
+          f"{sum(r.status == 'skipped' for r in rows)} skipped")
+    if failed:
+        print(f"sections that failed: {failed}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,256 @@
+"""Env speed, fidelity knobs and memory of ``leogym/LeoCC-v0``.
+
+Run: ``python -m benchmarks.bench_env [--quick]`` (or through ``python -m benchmarks``).
+
+* **speed**: one episode per scenario (``tiny``, ``default``, ``highrate``) with the native
+  CUBIC in charge (so the paths are kept busy, as a trained agent would), 100 ms steps:
+  simulated seconds per wall-clock second and env steps per second, ``reset`` excluded.
+* **fidelity knobs** on ``default``: packet size, step length and ``rate_scale``, each against
+  the reference setting (1400 B, 100 ms, k = 1) on the same seeds: the speed-up, and how far
+  goodput and utilisation move (relative difference of the means over the episode).
+* **memory**: in a fresh process per scenario, the peak RSS of a process that hosts one env
+  through an episode (and of the bare interpreter with leogym imported, for reference); and the
+  RSS growth of one ``tiny`` env over 500 resets (a few steps each) after 20 warm-up resets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.common import Row, measure  # noqa: E402
+
+__all__ = ["run_episode", "speed_rows", "fidelity_rows", "memory_rows"]
+
+ENV_ID = "leogym/LeoCC-v0"
+
+
+def run_episode(scenario: Any, episode_s: float, seed: int = 0, step_ms: int = 100,
+                **env_kwargs: Any) -> dict[str, float]:
+    """One episode with the native CUBIC; wall time of the steps (reset excluded).
+
+    :param scenario: scenario name or :class:`~leogym.scenario.ScenarioConfig`.
+    :return: ``sim_s``, ``wall_s``, ``steps``, ``reset_s``, mean ``goodput_mbps``, mean
+        ``capacity_mbps`` and ``utilisation`` (mean goodput / mean capacity).
+    """
+    import gymnasium as gym
+
+    import leogym  # noqa: F401
+
+    env_kwargs.setdefault("cc", "cubic")
+    env = gym.make(ENV_ID, scenario=scenario, step_ms=step_ms, episode_s=episode_s,
+                   **env_kwargs)
+    try:
+        action = np.zeros(env.action_space.shape, dtype=np.float32)
+        t0 = time.perf_counter()
+        env.reset(seed=seed)
+        t1 = time.perf_counter()
+        goodput, capacity = [], []
+        steps = 0
+        while True:
+            _, _, terminated, truncated, info = env.step(action)
+            steps += 1
+            goodput.append(info["goodput_bps"])
+            capacity.append(info["capacity_bps"])
+            if terminated or truncated:
+                break
+        t2 = time.perf_counter()
+        sim_s = float(info["sim_time_s"])
+    finally:
+        env.close()
+    g, c = float(np.mean(goodput)), float(np.mean(capacity))
+    return {"sim_s": sim_s, "wall_s": t2 - t1, "steps": steps, "reset_s": t1 - t0,
+            "goodput_mbps": g / 1e6, "capacity_mbps": c / 1e6,
+            "utilisation": g / c if c > 0 else float("nan")}
+
+
+def speed_rows(quick: bool = False, repeats: int = 3) -> list[Row]:
+    """Simulated seconds per wall second and steps per second, per scenario."""
+    episode = {"tiny": 3.0, "default": 3.0, "highrate": 2.0} if quick else \
+        {"tiny": 15.0, "default": 10.0, "highrate": 10.0}
+    out: list[Row] = []
+    for name, ep in episode.items():
+        runs = [run_episode(name, ep, seed=i) for i in range(repeats)]
+        gp = np.median([r["goodput_mbps"] for r in runs])
+        note = f"{ep:g} s episodes, 100 ms steps, cc=cubic; goodput {gp:.0f} Mbit/s"
+        out.append(measure("env", f"{name} sim_s per wall_s", "x",
+                           [r["sim_s"] / r["wall_s"] for r in runs], note=note))
+        out.append(measure("env", f"{name} env steps per wall_s", "steps/s",
+                           [r["steps"] / r["wall_s"] for r in runs]))
+        out.append(measure("env", f"{name} reset", "ms", [1e3 * r["reset_s"] for r in runs],
+                           note="timeline build + ns-3 set-up"))
+    return out
+
+
+def _with(scenario: str, **changes: Any):
+    from leogym.scenario import load_scenario
+
+    cfg = load_scenario(scenario)
+    for key, value in changes.items():
+        obj = cfg
+        *parents, last = key.split(".")
+        for p in parents:
+            obj = getattr(obj, p)
+        setattr(obj, last, value)
+    return cfg.validate()
+
+
+def fidelity_rows(quick: bool = False, seeds: int = 3) -> list[Row]:
+    """Speed-up and goodput/utilisation change of each fidelity knob against the reference."""
+    scenario, ep = "default", (3.0 if quick else 10.0)
+    knobs: list[tuple[str, dict[str, Any], int]] = [
+        ("reference (1400 B, 100 ms, k=1)", {}, 100),
+        ("packet_bytes=5600", {"traffic.packet_bytes": 5600}, 100),
+        ("step_ms=10", {}, 10),
+        ("step_ms=1000", {}, 1000),
+        ("rate_scale=4", {"rate_scale": 4.0}, 100),
+        ("rate_scale=16", {"rate_scale": 16.0}, 100),
+    ]
+    if quick:
+        knobs = [knobs[0], knobs[4]]
+        seeds = 1
+    results: dict[str, list[dict[str, float]]] = {}
+    for seed in range(seeds):  # knobs interleaved per seed: load hits all alike
+        for label, changes, step_ms in knobs:
+            cfg = _with(scenario, **changes)
+            results.setdefault(label, []).append(run_episode(cfg, ep, seed, step_ms))
+    ref = results[knobs[0][0]]
+    out: list[Row] = []
+    for label, _, _ in knobs:
+        runs = results[label]
+        speed = [r["sim_s"] / r["wall_s"] for r in runs]
+        out.append(measure("fidelity", f"default {label}: sim_s per wall_s", "x", speed,
+                           note=f"{ep:g} s episodes, seeds 0..{seeds - 1}, cc=cubic"))
+        if label == knobs[0][0]:
+            out.append(measure("fidelity", f"default {label}: goodput", "Mbit/s",
+                               [r["goodput_mbps"] for r in runs]))
+            out.append(measure("fidelity", f"default {label}: utilisation", "fraction",
+                               [r["utilisation"] for r in runs]))
+            continue
+        pairs = list(zip(runs, ref, strict=True))
+        out.append(measure("fidelity", f"default {label}: speed-up", "x",
+                           [(r["sim_s"] / r["wall_s"]) / (q["sim_s"] / q["wall_s"])
+                            for r, q in pairs]))
+        out.append(measure(
+            "fidelity", f"default {label}: goodput change", "%",
+            [100 * (r["goodput_mbps"] / q["goodput_mbps"] - 1) for r, q in pairs],
+            note="same seed; goodput scaled back by k for rate_scale"))
+        out.append(measure(
+            "fidelity", f"default {label}: utilisation", "fraction",
+            [r["utilisation"] for r in runs]))
+    return out
+
+
+_MEM_CHILD = r"""
+import json, os, sys, time
+import psutil
+import numpy as np
+import gymnasium as gym
+import leogym
+proc = psutil.Process()
+base = proc.memory_info().rss
+mode, scenario, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+if mode == "peak":
+    env = gym.make("leogym/LeoCC-v0", scenario=scenario, cc="cubic", episode_s=n)
+    env.reset(seed=0)
+    a = np.zeros(env.action_space.shape, np.float32)
+    while True:
+        _, _, te, tr, _ = env.step(a)
+        if te or tr:
+            break
+    rss = proc.memory_info().rss
+    env.close()
+    # VmHWM (peak RSS of this process image); ru_maxrss would include the parent's at fork.
+    try:
+        with open("/proc/self/status") as fh:
+            peak = next(int(l.split()[1]) * 1024 for l in fh if l.startswith("VmHWM:"))
+    except (OSError, StopIteration):
+        import resource
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    print(json.dumps({"base": base, "rss": rss, "peak": peak}))
+else:
+    env = gym.make("leogym/LeoCC-v0", scenario=scenario, cc="cubic", step_ms=50)
+    a = np.zeros(env.action_space.shape, np.float32)
+    def cycle(seed):
+        env.reset(seed=seed)
+        for _ in range(3):
+            env.step(a)
+    for i in range(20):
+        cycle(i)
+    r0 = proc.memory_info().rss
+    t0 = time.perf_counter()
+    samples = []
+    for i in range(n):
+        cycle(1000 + i)
+        if (i + 1) % max(n // 10, 1) == 0:
+            samples.append(proc.memory_info().rss)
+    wall = time.perf_counter() - t0
+    r1 = proc.memory_info().rss
+    env.close()
+    print(json.dumps({"r0": r0, "r1": r1, "samples": samples, "wall": wall}))
+"""
+
+
+def _child(*args: str) -> dict[str, Any]:
+    proc = subprocess.run([sys.executable, "-c", _MEM_CHILD, *args], capture_output=True,
+                          text=True, timeout=900, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"memory child {args} failed:\n{proc.stderr[-3000:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def memory_rows(quick: bool = False) -> list[Row]:
+    """Peak RSS per env (fresh process per scenario) and RSS growth over repeated resets."""
+    out: list[Row] = []
+    episode = {"tiny": 3, "default": 3, "highrate": 2} if quick else \
+        {"tiny": 15, "default": 30, "highrate": 10}
+    for name, ep in episode.items():
+        r = _child("peak", name, str(ep))
+        out.append(measure("memory", f"{name} peak RSS, process with one env", "MiB",
+                           [r["peak"] / 2**20],
+                           note=f"{ep} s episode; interpreter + leogym imported: "
+                                f"{r['base'] / 2**20:.0f} MiB"))
+        out.append(measure("memory", f"{name} RSS added by one env", "MiB",
+                           [(r["rss"] - r["base"]) / 2**20],
+                           note="RSS at the end of the episode minus before the env was made"
+                                " (ns-3 libraries, timeline, simulator)"))
+    resets = 50 if quick else 500
+    r = _child("resets", "tiny", str(resets))
+    growth = (r["r1"] - r["r0"]) / 2**20
+    steps = ", ".join(f"{(s - r['r0']) / 2**20:.1f}" for s in r["samples"])
+    out.append(measure("memory", f"tiny RSS growth over {resets} resets", "MiB", [growth],
+                       target="<= 5" if resets >= 500 else "",
+                       note=f"after 20 warm-up resets; 3 steps each; every {max(resets // 10, 1)}"
+                            f": {steps} MiB; {1e3 * r['wall'] / resets:.0f} ms per cycle"))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    from benchmarks.common import format_table
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--only", choices=["speed", "fidelity", "memory"], default=None)
+    args = ap.parse_args(argv)
+    rows: list[Row] = []
+    if args.only in (None, "speed"):
+        rows += speed_rows(args.quick, 1 if args.quick else 3)
+    if args.only in (None, "fidelity"):
+        rows += fidelity_rows(args.quick)
+    if args.only in (None, "memory"):
+        rows += memory_rows(args.quick)
+    print(format_table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

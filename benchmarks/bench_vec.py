@@ -1,0 +1,208 @@
+"""Vectorised rollouts and training throughput.
+
+Run: ``python -m benchmarks.bench_vec [--quick]`` (or through ``python -m benchmarks``).
+
+* **scaling**: env steps per wall-clock second of ``gymnasium.make_vec(..., vectorization_mode=
+  "async")`` (one subprocess per env) with 1, 2, ... n envs, n = the CPU count; the envs run
+  ``leogym/LeoCC-v0`` on ``default`` with the native CUBIC and 100 ms steps. Each count is
+  measured ``repeats`` times, the counts interleaved; scaling is the ratio to 1 env.
+* **training**: SB3 PPO (MlpPolicy, CPU) over SB3's ``SubprocVecEnv`` with 1 and n envs: env
+  steps per wall-clock second of ``model.learn``, gradient updates included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.common import Row, measure, ratio_row  # noqa: E402
+
+__all__ = ["vec_steps_per_s", "ppo_steps_per_s", "vec_rows", "ppo_rows"]
+
+ENV_ID = "leogym/LeoCC-v0"
+
+
+def _kwargs(scenario: str) -> dict[str, Any]:
+    return {"scenario": scenario, "cc": "cubic", "step_ms": 100, "episode_s": 10.0}
+
+
+class _MakeEnv:
+    """Picklable env factory for subprocess workers (imports leogym there to register ids)."""
+
+    def __init__(self, kwargs: dict[str, Any]) -> None:
+        self.kwargs = kwargs
+
+    def __call__(self) -> Any:
+        import gymnasium as gym
+
+        import leogym  # noqa: F401
+
+        return gym.make(ENV_ID, **self.kwargs)
+
+
+def _cpu_s(procs: list[Any]) -> float:
+    total = 0.0
+    for p in procs:
+        t = p.cpu_times()
+        total += t.user + t.system
+    return total
+
+
+def vec_steps_per_s(n_envs: int, steps: int, scenario: str = "default") -> tuple[float, float]:
+    """Env steps per second of an async vector env of ``n_envs`` (set-up and reset excluded).
+
+    :return: ``(env steps per wall second, CPU milliseconds per env step)``; the CPU time is
+        that of the worker processes plus this one over the timed steps, so it tells how much
+        work a step costs whatever else the machine is doing.
+    """
+    import gymnasium as gym
+    import psutil
+
+    import leogym  # noqa: F401
+
+    venv = gym.make_vec(ENV_ID, num_envs=n_envs, vectorization_mode="async",
+                        **_kwargs(scenario))
+    try:
+        procs = [psutil.Process()] + [psutil.Process(p.pid) for p in venv.unwrapped.processes]
+        venv.reset(seed=0)
+        action = np.zeros(venv.action_space.shape, dtype=np.float32)
+        for _ in range(3):  # warm-up: the first steps open the connections
+            venv.step(action)
+        c0 = _cpu_s(procs)
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            venv.step(action)
+        wall = time.perf_counter() - t0
+        cpu = _cpu_s(procs) - c0
+    finally:
+        venv.close()
+    return n_envs * steps / wall, 1e3 * cpu / (n_envs * steps)
+
+
+def ppo_steps_per_s(n_envs: int, timesteps: int, scenario: str = "tiny"
+                    ) -> tuple[float, float, float]:
+    """Env steps per second of SB3 PPO's ``learn`` over ``SubprocVecEnv(n_envs)``.
+
+    :return: ``(env steps per wall second, CPU ms per env step in the env workers, CPU ms per
+        env step in the learner process)``.
+    """
+    import psutil
+    import torch
+    from stable_baselines3 import PPO
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+
+    import leogym  # noqa: F401
+
+    torch.set_num_threads(1)
+    # cc=cubic: the env ignores the actions, so every env does the same packet work whatever the
+    # untrained policy does (with cc=external, random windows make the envs' loads differ).
+    kwargs = _kwargs(scenario)
+    venv = SubprocVecEnv([_MakeEnv(kwargs)] * n_envs, start_method="forkserver")
+    try:
+        n_steps = 128
+        model = PPO("MlpPolicy", venv, n_steps=n_steps, batch_size=64, n_epochs=4, seed=0,
+                    device="cpu", verbose=0)
+        model.learn(n_steps * n_envs)  # warm-up rollout and update
+        workers = [psutil.Process(p.pid) for p in venv.processes]
+        me = [psutil.Process()]
+        w0, m0 = _cpu_s(workers), _cpu_s(me)
+        t0 = time.perf_counter()
+        model.learn(timesteps, reset_num_timesteps=False)
+        wall = time.perf_counter() - t0
+        w1, m1 = _cpu_s(workers), _cpu_s(me)
+        done = model.num_timesteps - n_steps * n_envs
+    finally:
+        venv.close()
+    return done / wall, 1e3 * (w1 - w0) / done, 1e3 * (m1 - m0) / done
+
+
+def vec_rows(quick: bool = False, repeats: int = 3) -> list[Row]:
+    """Steps per second with 1..n async envs and the scaling against 1 env."""
+    cores = os.cpu_count() or 1
+    counts = list(range(1, max(cores, 2) + 1))
+    scenario = "tiny" if quick else "default"
+    steps = 20 if quick else 200
+    if quick:
+        repeats = 1
+    sps: dict[int, list[float]] = {n: [] for n in counts}
+    cpu: dict[int, list[float]] = {n: [] for n in counts}
+    for _ in range(repeats):
+        for n in counts:
+            rate, cpu_ms = vec_steps_per_s(n, steps, scenario)
+            sps[n].append(rate)
+            cpu[n].append(cpu_ms)
+    out = []
+    for n in counts:
+        out.append(measure("vector", f"{scenario}: {n} async env(s) steps/s", "steps/s", sps[n],
+                           note=f"{steps} steps per env; cc=cubic, 100 ms steps; {cores} CPUs"))
+        out.append(measure("vector", f"{scenario}: {n} async env(s) CPU per step", "ms",
+                           cpu[n], note="workers + main process CPU time / env steps"))
+    for n in counts[1:]:
+        target = ">= 1.8" if n == 2 else ""
+        out.append(ratio_row("vector", f"{scenario}: scaling at {n} envs", sps[n], sps[1],
+                             target=target, note=f"wall clock, vs 1 async env, on {cores} CPUs"))
+        out.append(ratio_row(
+            "vector", f"{scenario}: CPU-bound scaling at {n} envs",
+            [n * a for a in cpu[1]], cpu[n],
+            note="n x CPU per step at 1 env / CPU per step at n envs: the speed-up n free "
+                 "cores would give"))
+    return out
+
+
+def ppo_rows(quick: bool = False, repeats: int = 3) -> list[Row]:
+    """PPO env steps per second with 1 and n subprocess envs."""
+    cores = os.cpu_count() or 1
+    n = max(cores, 2)
+    out = []
+    scenario = "tiny" if quick else "default"
+    sps: dict[int, list[float]] = {1: [], n: []}
+    env_cpu: dict[int, list[float]] = {1: [], n: []}
+    learner_cpu: dict[int, list[float]] = {1: [], n: []}
+    for _ in range(1 if quick else repeats):
+        for k in (1, n):
+            rate, w, m = ppo_steps_per_s(k, 128 * k * (1 if quick else 4), scenario)
+            sps[k].append(rate)
+            env_cpu[k].append(w)
+            learner_cpu[k].append(m)
+    for k in (1, n):
+        out.append(measure("training", f"PPO {scenario}, {k} SubprocVecEnv env(s): env steps/s",
+                           "steps/s", sps[k],
+                           note="LeoCC cc=cubic (same packet work per env), 100 ms steps; "
+                                "n_steps=128, batch 64, 4 epochs; updates included"))
+        out.append(measure("training", f"PPO {scenario}, {k} env(s): CPU per step, env workers",
+                           "ms", env_cpu[k]))
+        out.append(measure("training", f"PPO {scenario}, {k} env(s): CPU per step, learner",
+                           "ms", learner_cpu[k],
+                           note="policy inference, IPC, rollout buffer and gradient updates"))
+    out.append(ratio_row("training", f"PPO scaling at {n} envs", sps[n], sps[1],
+                         note="wall clock, on the machine as loaded"))
+    # With n free cores the envs step in parallel while the learner waits, then the learner
+    # works alone: wall per env step = (env CPU + n x learner CPU) / n.
+    projected = [n * (e1 + l1) / (en + n * ln) for e1, l1, en, ln in
+                 zip(env_cpu[1], learner_cpu[1], env_cpu[n], learner_cpu[n], strict=True)]
+    out.append(measure("training", f"PPO projected scaling at {n} envs on {n} free cores", "x",
+                       projected, note="from the CPU per step: n (env1 + learner1) / "
+                                       "(env_n + n learner_n)"))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    from benchmarks.common import format_table
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args(argv)
+    print(format_table(vec_rows(args.quick) + ppo_rows(args.quick)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
