@@ -17,8 +17,8 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Row", "measure", "ratio_row", "load_snapshot", "write_csv", "format_table",
-           "CSV_COLUMNS"]
+__all__ = ["Row", "measure", "ratio_row", "load_snapshot", "write_csv", "read_csv",
+           "format_table", "CSV_COLUMNS"]
 
 
 @dataclass
@@ -137,6 +137,18 @@ def write_csv(rows: Iterable[Row], path: Path) -> None:
             for k in ("value", "lo", "hi"):
                 d[k] = _fmt(d[k], plain=True)
             w.writerow(d)
+
+
+def read_csv(path: Path) -> list[Row]:
+    """Rows written by :func:`write_csv` (e.g. ``benchmarks/results/latest.csv``)."""
+    with open(path, newline="") as fh:
+        out = []
+        for d in csv.DictReader(fh):
+            for k in ("value", "lo", "hi"):
+                d[k] = float(d[k]) if d[k] else float("nan")
+            d["runs"] = int(d["runs"])
+            out.append(Row(**d))
+        return out
 
 
 def _fmt(x: float, plain: bool = False) -> str:
