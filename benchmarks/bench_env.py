@@ -223,6 +223,20 @@ def memory_rows(quick: bool = False) -> list[Row]:
                            [(r["rss"] - r["base"]) / 2**20],
                            note="RSS at the end of the episode minus before the env was made"
                                 " (ns-3 libraries, timeline, simulator)"))
+    cycles = 50 if quick else 500
+    proc = subprocess.run(
+        [sys.executable, "-c", "import json, sys; sys.path.insert(0, sys.argv[1]); "
+         "from benchmarks.bench_network import bench_cycles; from leogym.native import core; "
+         "print(json.dumps(bench_cycles(core(), int(sys.argv[2]))))",
+         str(Path(__file__).resolve().parents[1]), str(cycles)],
+        capture_output=True, text=True, timeout=900, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"native cycles failed:\n{proc.stderr[-3000:]}")
+    c = json.loads(proc.stdout.strip().splitlines()[-1])
+    out.append(measure("memory", f"native RSS growth over {cycles} simulator lifetimes", "MiB",
+                       [c["rss_growth_kib"] / 1024],
+                       note=f"ns-3 TCP flows on 2 paths built, run 0.1 s and destroyed "
+                            f"(bench_network.bench_cycles; {c['ms_per_cycle']:.1f} ms each)"))
     resets = 50 if quick else 500
     r = _child("resets", "tiny", str(resets))
     growth = (r["r1"] - r["r0"]) / 2**20
