@@ -36,6 +36,7 @@ TRAIN = ["scenario=tiny", "env.episode_s=4", "train.progress=false", "eval.progr
          "train.tensorboard=false"]
 EVAL = ["scenario=tiny", "env.episode_s=6", "eval.progress=false", "eval.plots=false",
         "baseline=[cubic]", "eval.n_workers=1"]
+SEEDS = "eval.seeds=[0,1,2,3,4,5]"
 
 
 def start(module: str, *args: str) -> subprocess.Popen:
@@ -180,7 +181,7 @@ def test_training_env_worker_killed(policy: str, tmp_path: Path, record) -> None
 def clean_eval(tmp_path_factory: pytest.TempPathFactory) -> pd.DataFrame:
     """An uninterrupted evaluation: the reference for the interrupted ones."""
     out = tmp_path_factory.mktemp("clean") / "eval"
-    run("evaluate", *EVAL, "eval.seeds=[0,1,2,3]", f"hydra.run.dir={out}")
+    run("evaluate", *EVAL, SEEDS, f"hydra.run.dir={out}")
     return pd.read_parquet(out / "results.parquet")
 
 
@@ -198,21 +199,24 @@ def test_evaluation_killed_outright_again_and_again_loses_nothing(
     rng = random.Random(7)
     kills = sized(2, 6)
     prev = pd.DataFrame()
-    args = [*EVAL, "eval.seeds=[0,1,2,3]", f"hydra.run.dir={run_dir}"]
+    mid_run = 0
+    args = [*EVAL, SEEDS, f"hydra.run.dir={run_dir}"]
     for k in range(kills):
         proc = start("evaluate", *(args if k == 0 else [f"resume={run_dir}"]))
         before = len(prev)
         # kill at a random moment after the next episode is saved
         wait_for(lambda b=before: results.exists() and len(pd.read_parquet(results)) > b, proc)
-        time.sleep(rng.uniform(0.0, 1.5))
+        time.sleep(rng.uniform(0.0, 0.5))
         kill_group(proc)
         partial = pd.read_parquet(results)  # always a whole file
         # finished episodes are never redone or changed
         if len(prev):
             pd.testing.assert_frame_equal(partial.iloc[: len(prev)], prev)
         prev = partial
-        if len(prev) == len(clean_eval):
+        if len(prev) == len(clean_eval):  # it finished before the kill
             break
+        mid_run += 1
+    assert mid_run >= 1, "the evaluation was never killed mid-run"
     run("evaluate", f"resume={run_dir}")
     final = pd.read_parquet(results)
     assert len(final) == len(clean_eval) and final["key"].is_unique
@@ -221,8 +225,8 @@ def test_evaluation_killed_outright_again_and_again_loses_nothing(
     record(Figure(
         id="fault/eval_sigkill", category="fault",
         what="leogym-eval killed with SIGKILL (whole process group) at random moments, "
-             "resumed each time", cases=k + 1,
-        outcomes={"resumed_without_loss": k + 1}, lost=len(clean_eval) - len(final),
+             "resumed each time", cases=mid_run,
+        outcomes={"resumed_without_loss": mid_run}, lost=len(clean_eval) - len(final),
         notes=f"{len(final)} episodes in the end, equal to an uninterrupted run "
               f"(wall_s aside); temporary files left by the kills: {len(leftovers)}"))
 
@@ -231,7 +235,7 @@ def test_evaluation_worker_killed_mid_episode(clean_eval: pd.DataFrame, tmp_path
                                               record) -> None:
     run_dir = tmp_path / "eval"
     results = run_dir / "results.parquet"
-    proc = start("evaluate", *EVAL, "eval.seeds=[0,1,2,3]", f"hydra.run.dir={run_dir}")
+    proc = start("evaluate", *EVAL, SEEDS, f"hydra.run.dir={run_dir}")
     killed: dict = {}
 
     def kill_second_episode() -> bool:
