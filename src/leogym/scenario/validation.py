@@ -107,7 +107,7 @@ def _interval(path: str, values: list[float], lo: float = -math.inf, hi: float =
 
 def _validate_constellation(c: ConstellationConfig, needed: bool) -> None:
     p = f"{ROOT}.constellation"
-    if c.preset is not None and c.preset not in PRESETS:
+    if c.preset is not None and (not isinstance(c.preset, str) or c.preset not in PRESETS):
         raise field_error(f"{p}.preset", f"unknown preset; known: {', '.join(PRESETS)}", c.preset)
     if c.kind is not None:
         _choice(f"{p}.kind", c.kind, ("walker_delta", "walker_star", "tle"))
