@@ -241,13 +241,10 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         raw[:, 3] = m["min_rtt_s"]
         raw[:, 4] = m["rttvar_s"]
         np.multiply(m["delivery_rate_bps"], self._rate_scale, out=raw[:, 5])
-        sent = np.asarray(m["sent_packets"], dtype=np.float64) if "sent_packets" in m else None
+        sent = np.asarray(m["sent_packets"], dtype=np.float64)
         lost = np.asarray(m["lost_packets"], dtype=np.float64)
-        if sent is None:
-            raw[:, 6] = 0.0
-        else:
-            loss_rate = np.divide(lost, sent, out=np.zeros_like(lost), where=sent > 0)
-            np.clip(loss_rate, 0.0, 1.0, out=raw[:, 6])
+        loss_rate = np.divide(lost, sent, out=np.zeros_like(lost), where=sent > 0)
+        np.clip(loss_rate, 0.0, 1.0, out=raw[:, 6])
         col = 7
         jitter = obs_cfg.handover_jitter_s
         if obs_cfg.handover_features or jitter > 0:
@@ -293,7 +290,7 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         positive = min_rtt > 0
         if positive.any():
             self._min_rtt = min(self._min_rtt, float(min_rtt[positive].min()))
-        sent = float(np.asarray(m["sent_packets"]).sum()) if "sent_packets" in m else 0.0
+        sent = float(np.asarray(m["sent_packets"]).sum())
         lost = float(np.asarray(m["lost_packets"]).sum())
         assert self._oracle is not None
         capacity = float(self._oracle.capacity(0.5 * (t0 + t1)).sum()) * self._rate_scale
@@ -321,6 +318,7 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
             "rtt_s": _nan_to_zero(m["srtt_s"]),
             "cwnd_bytes": np.asarray(m["cwnd_bytes"], dtype=np.float64).copy(),
             "delivered_bytes": np.asarray(m["delivered_bytes"], dtype=np.float64).copy(),
+            "sent_packets": np.asarray(m["sent_packets"], dtype=np.int64).copy(),
             "losses": {
                 "outage": np.asarray(m["drops_outage"], dtype=np.int64).copy(),
                 "random": np.asarray(m["drops_random"], dtype=np.int64).copy(),
@@ -329,6 +327,9 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
             },
             "handover_paths": np.array([p for p, _ in handovers], dtype=np.int64),
             "handover_times_s": np.array([t for _, t in handovers], dtype=np.float64),
+            "cross_traffic_rx_bytes": np.asarray(
+                m.get("cross_traffic_rx_bytes", np.zeros(0)), dtype=np.float64
+            ).copy(),
             "reorder_buffer_bytes": float(np.asarray(m["reorder_buffer_bytes"]).item()),
             "hol_delay_s": float(np.asarray(m["hol_delay_s"]).item()),
             "completion_time_s": _finite_or_none(np.asarray(m["completion_time_s"]).item()),

@@ -428,6 +428,7 @@ class PySimulation
         d[Key("latest_rtt_s")] = F64(m.latestRttS);
         d[Key("delivered_bytes")] = I64(m.deliveredBytes);
         d[Key("sent_bytes")] = I64(m.sentBytes);
+        d[Key("sent_packets")] = I64(m.sentPackets);
         d[Key("delivery_rate_bps")] = F64(m.deliveryRateBps);
         d[Key("send_rate_bps")] = F64(m.sendRateBps);
         d[Key("lost_packets")] = I64(m.lostPackets);
@@ -602,7 +603,7 @@ RuntimeError. ``close()`` (idempotent, also on ``with`` exit) destroys the simul
 
 :return: measurements of the interval: per transport path arrays of shape ``(n_paths,)``
     (``cwnd_bytes``, ``bytes_in_flight``, ``srtt_s``, ``min_rtt_s``, ``rttvar_s``,
-    ``latest_rtt_s``, ``delivered_bytes``, ``sent_bytes``, ``delivery_rate_bps``,
+    ``latest_rtt_s``, ``delivered_bytes``, ``sent_bytes``, ``sent_packets``, ``delivery_rate_bps``,
     ``send_rate_bps``, ``lost_packets``, ``retransmitted_packets``, ``drops_outage``,
     ``drops_random``, ``drops_overflow``, ``in_outage``, ``path_state``, ``handovers``,
     ``ssthresh_bytes``, ``pacing_rate_bps``, ``pto_count``, ``rate_sample_bps``,

@@ -424,7 +424,7 @@ LeoSimulation::Collect(double dtS)
     m.intervalS = dtS;
     auto resize = [&](std::vector<double>& v) { v.assign(m_nPaths, 0.0); };
     for (auto* v : {&m.cwndBytes, &m.bytesInFlight, &m.srttS, &m.minRttS, &m.rttvarS,
-                    &m.latestRttS, &m.deliveredBytes, &m.sentBytes, &m.deliveryRateBps,
+                    &m.latestRttS, &m.deliveredBytes, &m.sentBytes, &m.sentPackets, &m.deliveryRateBps,
                     &m.sendRateBps, &m.lostPackets, &m.retransmittedPackets, &m.dropsOutage,
                     &m.dropsRandom, &m.dropsOverflow, &m.inOutage, &m.pathState, &m.handovers,
                     &m.ssthreshBytes, &m.pacingRateBps, &m.ptoCount, &m.rateSampleBps,
@@ -451,6 +451,7 @@ LeoSimulation::Collect(double dtS)
         m.latestRttS[i] = has ? p.rtt->GetLatest().GetSeconds() : nan;
         m.deliveredBytes[i] = static_cast<double>(p.deliveredBytes - pr.delivered);
         m.sentBytes[i] = static_cast<double>(p.sentBytes - pr.sent);
+        m.sentPackets[i] = static_cast<double>(p.sentPackets - pr.sentPackets);
         m.deliveryRateBps[i] = 8.0 * m.deliveredBytes[i] * inv;
         m.sendRateBps[i] = 8.0 * m.sentBytes[i] * inv;
         m.lostPackets[i] = static_cast<double>(p.lostPackets - pr.lost);
@@ -482,6 +483,7 @@ LeoSimulation::Collect(double dtS)
 
         pr.delivered = p.deliveredBytes;
         pr.sent = p.sentBytes;
+        pr.sentPackets = p.sentPackets;
         pr.lost = p.lostPackets;
         pr.retx = p.retransmittedPackets;
         pr.pto = c.ptoEvents;

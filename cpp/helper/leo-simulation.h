@@ -70,7 +70,7 @@ struct LeoSimulationMeasurements
     double intervalS{0}; //!< length of the step
     // per path
     std::vector<double> cwndBytes, bytesInFlight, srttS, minRttS, rttvarS, latestRttS;
-    std::vector<double> deliveredBytes, sentBytes, deliveryRateBps, sendRateBps;
+    std::vector<double> deliveredBytes, sentBytes, sentPackets, deliveryRateBps, sendRateBps;
     std::vector<double> lostPackets, retransmittedPackets;
     std::vector<double> dropsOutage, dropsRandom, dropsOverflow;
     std::vector<double> inOutage, pathState, handovers;
@@ -159,7 +159,8 @@ class LeoSimulation
     // previous cumulative values (for interval deltas)
     struct Prev
     {
-        uint64_t delivered{0}, sent{0}, lost{0}, retx{0}, pto{0}, spurious{0}, suppressed{0};
+        uint64_t delivered{0}, sent{0}, sentPackets{0}, lost{0}, retx{0}, pto{0}, spurious{0};
+        uint64_t suppressed{0};
         uint64_t pc{0}, reinjected{0};
         uint64_t drops[3]{0, 0, 0};
     };

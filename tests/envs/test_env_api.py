@@ -203,7 +203,7 @@ def test_memory_is_stable_over_200_resets() -> None:
 
 @pytest.mark.slow
 def test_ppo_learns_better_than_random_on_tiny() -> None:
-    """A few thousand PPO steps beat a random policy's return: the signal is learnable."""
+    """6000 PPO steps (150 short episodes) beat a random policy's return: the signal is learnable."""
     from stable_baselines3 import PPO
 
     kwargs = {"scenario": "tiny", "episode_s": 4.0, "step_ms": 100.0}
@@ -225,7 +225,38 @@ def test_ppo_learns_better_than_random_on_tiny() -> None:
     rng = np.random.default_rng(0)
     random_return = mean_return(lambda o: rng.uniform(-1, 1, 4).astype(np.float32))
     model = PPO("MlpPolicy", env, n_steps=256, batch_size=64, seed=0, verbose=0)
-    model.learn(total_timesteps=3000)
+    model.learn(total_timesteps=6000)
     trained_return = mean_return(lambda o: model.predict(o, deterministic=True)[0])
     env.close()
     assert trained_return > random_return, (trained_return, random_return)
+
+
+def test_loss_rate_follows_the_configured_random_loss() -> None:
+    """With a 2 % Bernoulli loss on the downlinks and queues too large to overflow, every loss
+    the transport declares is a random drop of the link, and the loss rate is 2 % within a
+    binomial 99.9 % interval: the number in the config, seen by the Aurora reward's loss term."""
+    from leogym.scenario import load_scenario
+
+    p = 0.02
+    cfg = load_scenario("tiny")
+    for path in cfg.paths:
+        path.loss_down = p
+        path.loss_up = 0.0
+        path.queue.size = 20.0  # BDPs
+    env = gym.make("leogym/LeoCC-v0", scenario=cfg, cc="cubic", episode_s=6.0, step_ms=100.0)
+    env.reset(seed=4)
+    sent = lost = random_drops = 0
+    rates = []
+    done = False
+    while not done:
+        _, _, term, trunc, info = env.step(np.zeros(4, np.float32))
+        sent += int(info["sent_packets"].sum())
+        lost += int(info["losses"]["detected"].sum())
+        random_drops += int(info["losses"]["random"].sum())
+        rates.append(info["loss_rate"])
+        done = term or trunc
+    env.close()
+    assert lost == random_drops > 0
+    half_width = 3.29 * (p * (1 - p) / sent) ** 0.5
+    assert abs(lost / sent - p) < half_width, (lost / sent, half_width)
+    assert max(rates) > 0
