@@ -645,9 +645,10 @@ def _path_mutation(draw: st.DrawFn, paths: list[Any]) -> str:
 def _paths_example(draw: st.DrawFn, base: list[Any]) -> tuple[Any, list[str]]:
     paths = [dict(p) for p in base]
     notes = [draw(_path_mutation(paths)) for _ in range(draw(st.integers(1, 3)))]
-    if paths and paths[-1] == "TUPLE":
+    last = paths[-1] if paths else None
+    if isinstance(last, str) and last == "TUPLE":
         return tuple(paths[:-1]), notes
-    if paths and paths[-1] == "DICT":
+    if isinstance(last, str) and last == "DICT":
         return {str(k): v for k, v in enumerate(paths[:-1])}, notes
     return paths, notes
 
