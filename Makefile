@@ -12,6 +12,10 @@ NS3_WHEEL := ns3==3.44.post0
 # under this version, point pip at PyTorch's CPU wheel index (PIP_EXTRA_INDEX_URL) first.
 TORCH_SPEC ?= torch==2.13.0
 STAMP := $(VENV)/.leogym-installed
+# Ray and hydra-ray-launcher live outside the venv (the launcher pins cloudpickle<3): the Ray
+# sweep test puts this folder on its own processes' PYTHONPATH only.
+RAY_SITE := $(VENV)/ray-site
+RAY_STAMP := $(RAY_SITE)/.installed
 SOURCES := $(shell find cpp -name '*.cc' -o -name '*.h' 2>/dev/null) CMakeLists.txt pyproject.toml
 
 .PHONY: all install run test test-fast bench clean distclean
@@ -33,14 +37,18 @@ $(STAMP): $(VENV)/bin/python $(SOURCES)
 
 install: $(STAMP)
 
+$(RAY_STAMP): $(VENV)/bin/python
+	$(PIP) install --quiet --target $(RAY_SITE) "hydra-ray-launcher>=1.2.2"
+	@touch $(RAY_STAMP)
+
 run: install
 	$(VENV)/bin/leogym-run
 
-test: install
-	$(PY) -m pytest $(PYTEST_ARGS)
+test: install $(RAY_STAMP)
+	LEOGYM_RAY_PATH=$(CURDIR)/$(RAY_SITE) $(PY) -m pytest $(PYTEST_ARGS)
 
-bench: install
-	$(PY) -m benchmarks $(BENCH_ARGS)
+bench: install $(RAY_STAMP)
+	LEOGYM_RAY_PATH=$(CURDIR)/$(RAY_SITE) $(PY) -m benchmarks $(BENCH_ARGS)
 
 clean:
 	rm -rf build outputs multirun

@@ -24,9 +24,10 @@ TRAIN = [*TINY, "train.total_timesteps=256", "agent.n_steps=64", "agent.batch_si
          "train.checkpoint_freq=128"]
 
 
-def run_app(module: str, *overrides: str, timeout: float = 300) -> subprocess.CompletedProcess:
+def run_app(module: str, *overrides: str, timeout: float = 300,
+            env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     proc = subprocess.run([sys.executable, "-m", f"leogym.agents.{module}", *overrides],
-                          capture_output=True, text=True, timeout=timeout, check=False)
+                          capture_output=True, text=True, timeout=timeout, check=False, env=env)
     assert proc.returncode == 0, f"{module} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}"
     return proc
 
@@ -259,11 +260,31 @@ def test_main_job_quick(tmp_path: Path) -> None:
     assert len(pd.read_parquet(out / "eval" / "results.parquet")) == 7
 
 
+def _ray_env() -> dict[str, str] | None:
+    """An environment whose PYTHONPATH holds Ray and hydra-ray-launcher, or None.
+
+    They live outside the venv (``make test`` installs them with ``pip --target`` into the folder
+    named by ``$LEOGYM_RAY_PATH``), because hydra-ray-launcher pins ``cloudpickle<3``; only the
+    sweep's own processes see them.
+    """
+    import os
+
+    where = os.environ.get("LEOGYM_RAY_PATH", "")
+    env = dict(os.environ)
+    if where:
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (where, env.get("PYTHONPATH")) if p)
+    probe = subprocess.run([sys.executable, "-c", "import ray, hydra_plugins.hydra_ray_launcher"],
+                           env=env, capture_output=True, check=False)
+    return env if probe.returncode == 0 else None
+
+
 def test_ray_launcher_with_a_local_instance(tmp_path: Path) -> None:
-    pytest.importorskip("hydra_plugins.hydra_ray_launcher")
+    env = _ray_env()
+    if env is None:
+        pytest.skip("ray / hydra-ray-launcher not importable (set LEOGYM_RAY_PATH; make test does)")
     sweep = tmp_path / "sweep"
     run_app("train", "-m", "hydra/launcher=ray_local", *TRAIN, "seed=0,1",
             "train.total_timesteps=128", "train.eval_freq=0",
             "hydra.launcher.ray.init.num_cpus=2", "hydra.launcher.ray.remote.num_cpus=1",
-            f"hydra.sweep.dir={sweep}", timeout=600)
+            f"hydra.sweep.dir={sweep}", timeout=600, env=env)
     assert len(list(sweep.glob("*/model.zip"))) == 2
