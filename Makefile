@@ -18,7 +18,7 @@ RAY_SITE := $(VENV)/ray-site
 RAY_STAMP := $(RAY_SITE)/.installed
 SOURCES := $(shell find cpp -name '*.cc' -o -name '*.h' 2>/dev/null) CMakeLists.txt pyproject.toml
 
-.PHONY: all install run test test-fast bench clean distclean
+.PHONY: all install run test bench clean distclean
 
 all: install
 
