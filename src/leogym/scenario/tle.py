@@ -24,6 +24,9 @@ from leogym.scenario.frames import eci_to_ecef, gmst_rad, julian_date
 
 __all__ = ["TleRecord", "TleConstellation", "read_tle_file", "tle_checksum"]
 
+#: Equatorial radius of WGS-72 (the Earth model of SGP4), km.
+_EARTH_RADIUS_KM = 6378.135
+
 
 @dataclass(frozen=True)
 class TleRecord:
@@ -106,6 +109,14 @@ def read_tle_file(path: str | Path, field: str) -> list[TleRecord]:
             raise ScenarioConfigError(field, f"{p}:{lineno}: unreadable elements ({exc})") from exc
         if sat.error != 0 or not np.isfinite(sat.no_kozai) or sat.no_kozai <= 0:
             raise ScenarioConfigError(field, f"{p}:{lineno}: elements rejected by SGP4")
+        perigee_km = (sat.a * (1.0 - sat.ecco) - 1.0) * _EARTH_RADIUS_KM
+        if not np.isfinite(perigee_km) or perigee_km < 0.0:
+            rev_per_day = sat.no_kozai * 1440.0 / (2.0 * np.pi)
+            raise ScenarioConfigError(
+                field, f"{p}:{lineno}: the orbit's perigee is below the Earth's surface "
+                f"({perigee_km:.0f} km; mean motion {rev_per_day:.4f} rev/day, eccentricity "
+                f"{sat.ecco:.7f})"
+            )
         records.append(TleRecord(name or text[2:7].strip(), text, text2))
         i += 2
     if not records:
