@@ -48,9 +48,9 @@ import gymnasium as gym
 import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from strategies import junk, mutated, numeric_junk
 
 import leogym  # noqa: F401  (registers the env ids)
-from strategies import dotted, junk, mutated, numeric_junk
 
 __all__ = ["Outcome", "TARGETS"]
 
@@ -172,8 +172,13 @@ class ScenarioTarget(Target):
     def run(self, example: Any) -> Outcome:
         from leogym.envs.config import EnvConfig
         from leogym.envs.native_config import native_config
-        from leogym.scenario import (ScenarioConfig, ScenarioConfigError, build_timeline,
-                                     load_scenario)
+
+        from leogym.scenario import (
+            ScenarioConfig,
+            ScenarioConfigError,
+            build_timeline,
+            load_scenario,
+        )
 
         route, (data, _, _) = example
         try:
@@ -328,7 +333,8 @@ def _space_actions(space: gym.Space) -> st.SearchStrategy[Any]:
     if isinstance(space, gym.spaces.MultiDiscrete):
         ints = st.tuples(*[st.integers(0, int(n) - 1) for n in space.nvec.flat]).map(
             lambda t: np.array(t, dtype=np.int64).reshape(space.shape))
-        return st.one_of(ints, ints.map(lambda a: a.tolist()), ints.map(lambda a: a.astype(np.float64)))
+        return st.one_of(ints, ints.map(lambda a: a.tolist()),
+                         ints.map(lambda a: a.astype(np.float64)))
     if isinstance(space, gym.spaces.Discrete):
         return st.integers(int(space.start), int(space.start + space.n - 1))
     raise TypeError(space)
@@ -720,7 +726,8 @@ class SimMethodsTarget(Target):
             st.tuples(st.just("set_path_choice"), st.tuples(st.one_of(junk(), st.integers(-3, 4)))),
             st.tuples(st.just("set_path_state"), st.tuples(
                 st.one_of(junk(), st.integers(-1, 3)),
-                st.one_of(junk(), st.sampled_from(["active", "standby", "deactivated", "ACTIVE"])))),
+                st.one_of(junk(), st.sampled_from(["active", "standby", "deactivated",
+                                                   "ACTIVE"])))),
             st.tuples(st.just("stray_kwargs"), st.tuples(junk())),
         )
 
@@ -926,9 +933,8 @@ class CheckpointTarget(Target):
         import tempfile
 
         import torch
-        from stable_baselines3 import PPO
-
         from leogym.agents.checkpoints import save_model
+        from stable_baselines3 import PPO
 
         torch.set_num_threads(1)
         self.dir = Path(tempfile.mkdtemp(prefix="leogym-ckpt-"))

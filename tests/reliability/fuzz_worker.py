@@ -31,10 +31,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from fuzz_targets import TARGETS, Outcome  # noqa: E402
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 from hypothesis import seed as hypothesis_seed  # noqa: E402
-
-from fuzz_targets import TARGETS, Outcome  # noqa: E402
 
 MAX_SAMPLES = 20
 

@@ -18,10 +18,9 @@ from typing import Any
 import numpy as np
 import pytest
 from faulty_rewards import FailingReward
-from reliability_support import Figure
-
 from leogym.agents.env_factory import EnvFactory, make_vec_env
 from leogym.agents.worker_faults import WorkerDiedError, WorkerFaultWrapper
+from reliability_support import Figure
 
 pytestmark = pytest.mark.timeout(300)
 
