@@ -141,7 +141,8 @@ class EnvConfig:
             )
         _positive("env.step_ms", self.step_ms, lo=1.0, hi=60_000.0)
         _positive("env.episode_s", self.episode_s, lo=self.step_ms / 1000.0, hi=86_400.0)
-        if not isinstance(self.action_mode, str) or self.action_mode not in ("continuous", "discrete"):
+        modes = ("continuous", "discrete")
+        if not isinstance(self.action_mode, str) or self.action_mode not in modes:
             raise ValueError(
                 f"env.action_mode: must be 'continuous' or 'discrete' (got {self.action_mode!r})"
             )
