@@ -30,10 +30,13 @@ __all__ = ["ID_COLUMNS", "LOWER_IS_BETTER", "ResultsStore", "load_results", "loa
 RESULTS = "results.parquet"
 SUMMARY = "summary.parquet"
 TRACES = "traces"
+#: Wall-clock seconds per episode: kept out of results.parquet so that the same config and
+#: seeds give a bit-identical results file.
+TIMINGS = "timings.csv"
 
 #: Columns that identify an episode (everything else numeric is a metric).
 ID_COLUMNS = ("key", "policy", "kind", "algorithm", "env_id", "cc", "scheduler", "scenario",
-              "seed", "model_steps", "step_ms", "episode_s", "wall_s")
+              "seed", "model_steps", "step_ms", "episode_s")
 #: Metrics for which smaller is better (leaderboard sorting and plots).
 LOWER_IS_BETTER = ("completion_time_s", "convergence_time_s", "delay_mean_ms", "loss_rate",
                    "hol_delay_mean_ms", "reorder_buffer_max_kb")
@@ -55,6 +58,13 @@ class ResultsStore:
         self.path = self.run_dir / RESULTS
         self.trace_dir = self.run_dir / TRACES
         self._df = pd.read_parquet(self.path) if self.path.is_file() else pd.DataFrame()
+        self._timings = (pd.read_csv(self.run_dir / TIMINGS)
+                         if (self.run_dir / TIMINGS).is_file() else pd.DataFrame())
+        # Temporary files of atomic writes that a kill interrupted: their data were never
+        # committed (the rename did not happen), so they are safe to drop on resume.
+        for folder in (self.run_dir, self.trace_dir):
+            for leftover in folder.glob(".*.tmp") if folder.is_dir() else ():
+                leftover.unlink(missing_ok=True)
 
     @property
     def frame(self) -> pd.DataFrame:
@@ -70,10 +80,24 @@ class ResultsStore:
         return self.trace_dir / f"{key}.parquet"
 
     def add(self, row: dict[str, Any]) -> None:
-        """Append one episode and rewrite ``results.parquet`` atomically."""
+        """Append one episode and rewrite ``results.parquet`` atomically.
+
+        Rows are kept sorted by episode key, so the file does not depend on the order in which
+        parallel workers finish; the episode's wall-clock time (``wall_s``) goes to
+        ``timings.csv``.
+        """
+        row = dict(row)
+        wall = row.pop("wall_s", None)
         new = pd.DataFrame([row])
-        self._df = new if not len(self._df) else pd.concat([self._df, new], ignore_index=True)
+        df = new if not len(self._df) else pd.concat([self._df, new], ignore_index=True)
+        self._df = df.sort_values("key", kind="stable").reset_index(drop=True)
         atomic_write_parquet(self.path, self._df)
+        if wall is not None:
+            timing = pd.DataFrame([{"key": row["key"], "wall_s": float(wall)}])
+            self._timings = (timing if not len(self._timings)
+                             else pd.concat([self._timings, timing], ignore_index=True))
+            atomic_write(self.run_dir / TIMINGS,
+                         lambda tmp: self._timings.to_csv(tmp, index=False))
 
     def write_summary(self) -> pd.DataFrame:
         """Write ``summary.parquet`` and ``summary.csv``; return the summary."""
