@@ -120,13 +120,16 @@ def test_step_releases_the_gil(core: ModuleType) -> None:
         th = threading.Thread(target=ticker)
         th.start()
         time.sleep(0.01)
-        t0 = time.perf_counter()
-        sim.step(4.0)
-        t1 = time.perf_counter()
+        # Step until the native core has held the CPU for a while (no timing is asserted:
+        # the check is that the other thread ran while ns-3 did, i.e. the GIL was released).
+        inside: list[float] = []
+        while sim.now < 9.0 and len(inside) < 3:
+            t0 = time.perf_counter()
+            sim.step(0.5)
+            t1 = time.perf_counter()
+            inside += [t for t in list(ticks) if t0 + 0.002 < t < t1 - 0.002]
         stop.set()
         th.join()
-    assert t1 - t0 > 0.05
-    inside = [t for t in ticks if t0 + 0.01 < t < t1 - 0.01]
     assert len(inside) >= 3
 
 
