@@ -129,7 +129,7 @@ ConfigFromDict(py::handle config)
         "workload", "file_bytes", "ack_every", "max_ack_delay_s", "pacing",
         "initial_path_states", "cross_traffic", "start_s", "subflow_paths",
         "receive_window_bytes", "send_buffer_bytes", "reinject_on_pto", "initial_rtt_s", "mtu",
-        "tcp_buffer_bytes"};
+        "tcp_buffer_bytes", "cwnd_validation"};
     ns3::LeoSimulationConfig c;
     std::string workload = "bulk";
     bool haveFileBytes = false;
@@ -223,6 +223,16 @@ ConfigFromDict(py::handle config)
             c.sendBufferBytes = static_cast<uint64_t>(ToInt(v, f, 1024, 1LL << 40));
         else if (key == "reinject_on_pto")
             c.reinjectOnPto = ToBool(v, f);
+        else if (key == "cwnd_validation")
+        {
+            std::string mode = ToString(v, f);
+            if (mode != "rfc9002" && mode != "linux")
+            {
+                throw std::invalid_argument(f + ": must be 'rfc9002' or 'linux', got '" + mode +
+                                            "'");
+            }
+            c.cwndValidation = mode == "linux" ? 1 : 0;
+        }
         else if (key == "initial_rtt_s")
         {
             c.initialRttS = ToDouble(v, f);
@@ -589,7 +599,8 @@ RuntimeError. ``close()`` (idempotent, also on ``with`` exit) destroys the simul
     ``cross_traffic`` (list of dicts, see run_reference_flow), ``start_s`` (0),
     ``subflow_paths`` (topology path of each transport path; default one per path),
     ``receive_window_bytes`` (6 MiB), ``send_buffer_bytes`` (4 MiB), ``reinject_on_pto``
-    (True), ``initial_rtt_s`` (0.333), ``mtu`` (1500), ``tcp_buffer_bytes`` (0 = automatic:
+    (True), ``cwnd_validation`` ("rfc9002": an under-used window never grows; "linux": slow
+    start grows while the window's peak flight is at least half of cwnd), ``initial_rtt_s`` (0.333), ``mtu`` (1500), ``tcp_buffer_bytes`` (0 = automatic:
     2 x (BDP + queue) of the largest path, for TCP cross traffic)
 :param paths: PathTimeline dicts (NumPy arrays plus ``t0_s``, ``dt_s``, ``queue_packets``;
     optional ``kind`` and ``slant_range_m``)

@@ -165,6 +165,7 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg, std::vector<LeoPath
         m_sender->SetAttribute("InitialRtt", TimeValue(Seconds(m_cfg.initialRttS)));
         m_sender->SetAttribute("Pacing", BooleanValue(m_cfg.pacing));
         m_sender->SetAttribute("ReinjectOnPto", BooleanValue(m_cfg.reinjectOnPto));
+        m_sender->SetAttribute("CwndValidation", UintegerValue(m_cfg.cwndValidation));
         m_sender->SetAttribute("SendBufferBytes", UintegerValue(m_cfg.sendBufferBytes));
         m_sender->SetAttribute("FileBytes",
                                UintegerValue(m_cfg.fileWorkload ? m_cfg.fileBytes : 0));

@@ -49,6 +49,7 @@ struct LeoSimulationConfig
     uint64_t receiveWindowBytes{6 * 1024 * 1024};
     uint64_t sendBufferBytes{4 * 1024 * 1024};
     bool reinjectOnPto{true};
+    uint32_t cwndValidation{0}; //!< 0 = RFC 9002, 1 = Linux (MpQuicSender::CwndValidation)
     double initialRttS{0.333};
     uint16_t mtu{1500};
     /**

@@ -190,6 +190,7 @@ def test_algorithm_listings(core: ModuleType) -> None:
         ({"cross_traffic": [{"kind": "tcp_bulk", "path": 0, "tcp_variant": "Nope"}]},
          r"cross_traffic\[0\]"),
         ({"receive_window_bytes": 10}, r"config.receive_window_bytes"),
+        ({"cwnd_validation": "rfc7661"}, r"config.cwnd_validation: must be 'rfc9002' or 'linux'"),
     ],
 )
 def test_bad_config_is_a_value_error(core: ModuleType, two_paths, config, match: str) -> None:
@@ -286,3 +287,24 @@ def test_every_parameter_accepts_or_rejects_cleanly(core: ModuleType, kind: str)
                     continue
                 if kind == "cc":
                     core.testing.CongestionProbe(name, params={attr: value})
+
+
+@pytest.mark.parametrize("cc", ["newreno", "cubic"])
+def test_cwnd_validation_modes(core: ModuleType, cc: str) -> None:
+    """A window held below cwnd by the peer's receive window (64 KiB on a 100 ms path with
+    room for far more). RFC 9002 section 7.8: an under-used window does not grow, so cwnd
+    stops within about one packet per ACK above the flow-control limit. Linux
+    (``tcp_is_cwnd_limited``, the "linux" mode): slow start keeps growing while cwnd is below
+    twice the window's peak flight, so cwnd settles at twice the flow-control limit."""
+    rwnd = 64 * 1024
+    path = [make_path(6.0, rate_bps=100e6, delay_s=0.05, queue_packets=2000)]
+    final = {}
+    for mode in ("rfc9002", "linux"):
+        cfg = {"cc": cc, "packet_bytes": 1200, "receive_window_bytes": rwnd,
+               "cwnd_validation": mode}
+        with core.Simulation(cfg, path) as sim:
+            m = sim.step(5.0)
+            final[mode] = float(m["cwnd_bytes"][0])
+            assert float(m["lost_packets"][0]) == 0  # no congestion: slow start throughout
+    assert rwnd <= final["rfc9002"] <= rwnd + 3 * 1200
+    assert 2 * rwnd - 3 * 1200 <= final["linux"] <= 2 * rwnd + 3 * 1200

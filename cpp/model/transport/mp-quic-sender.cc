@@ -50,6 +50,8 @@ struct MpQuicSender::Path
     EventId outageEvent;
     PathCounters counters;
     MpSentPacket scratch; //!< reused record for sends
+    uint64_t cwvMaxInflight{0}; //!< peak bytes in flight in the current window (Linux CWV)
+    int64_t cwvWindowEndPn{-1}; //!< the window ends when this packet number is acknowledged
     double lastHandoverS{-std::numeric_limits<double>::infinity()};
 };
 
@@ -98,6 +100,14 @@ MpQuicSender::GetTypeId()
                           UintegerValue(2),
                           MakeUintegerAccessor(&MpQuicSender::m_ptoProbes),
                           MakeUintegerChecker<uint32_t>(1, 2))
+            .AddAttribute("CwndValidation",
+                          "When an under-used window may grow: 0 = never (RFC 9002 section "
+                          "7.8); 1 = as Linux TCP does: in slow start while the window's "
+                          "peak bytes in flight are at least half of cwnd (tcp_is_cwnd_limited, "
+                          "in the spirit of RFC 7661), in congestion avoidance never.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&MpQuicSender::m_cwndValidation),
+                          MakeUintegerChecker<uint32_t>(0, 1))
             .AddAttribute("SendBufferBytes",
                           "Connection send buffer; bounds the pending-bytes figure schedulers "
                           "see (k of ECF/ALCS).",
@@ -682,6 +692,11 @@ MpQuicSender::UpdateAppLimited(int32_t blockingPath)
         {
             path.rate.MarkAppLimited(path.lr.GetBytesInFlight());
         }
+        if (limited && m_cwndValidation == 1 && path.cc->InSlowStart() &&
+            path.info.cwnd < 2 * path.cwvMaxInflight)
+        {
+            limited = false; // Linux: slow start doubles what the last window carried
+        }
         path.info.appLimited = limited;
     }
 }
@@ -736,6 +751,13 @@ MpQuicSender::SendPacket(Path& path, int64_t chunk, bool retx, bool probe)
         ++info.retransmittedPackets;
     }
     info.bytesInFlight = path.lr.GetBytesInFlight();
+    if (path.lr.GetLargestAcked() >= path.cwvWindowEndPn ||
+        info.bytesInFlight > path.cwvMaxInflight)
+    {
+        // A new window (everything up to the last mark acknowledged) or a new peak.
+        path.cwvMaxInflight = info.bytesInFlight;
+        path.cwvWindowEndPn = sp.pn;
+    }
     path.cc->OnPacketSent(path.ctx, sp);
     m_scheduler->OnPacketSent(*this, info.index, sp);
     SyncCc(path);

@@ -173,6 +173,7 @@ class MpQuicSender : public Application, public MpConnectionView
     double m_pacingGain;
     bool m_reinjectOnPto;
     uint32_t m_ptoProbes;
+    uint32_t m_cwndValidation{0};
     uint64_t m_sendBufferBytes;
     uint64_t m_fileBytes;
     uint64_t m_initialMaxData;
