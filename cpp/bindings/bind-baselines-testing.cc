@@ -3,6 +3,7 @@
 // _core.testing (baselines part): probes that evaluate the native MACO, freeze and ALCS code
 // on constructed inputs, so unit tests check the equations of the C++ implementation itself.
 
+#include "bindings/probe-connection.h"
 #include "bindings/registry.h"
 #include "model/cc/mp-cc-registry.h"
 #include "model/cc/mp-congestion-ops.h"
@@ -213,31 +214,16 @@ class ScriptedOracle : public MpPathOracle
     std::vector<std::pair<double, double>> m_outages;
 };
 
-/// Shared connection-view plumbing of the probes: n paths with RTT estimators and oracles.
-class ProbeConnection : public MpConnectionView
+/// The probes' connection view plus scripted oracles (one per path, or none).
+class ProbeConnection : public leogym::ProbeConnectionView
 {
   public:
     ProbeConnection(uint32_t nPaths, uint32_t mss, const py::list& oracles)
-        : m_mss(mss)
+        : ProbeConnectionView(nPaths, mss)
     {
-        if (nPaths < 1 || nPaths > 32)
-        {
-            throw std::invalid_argument("n_paths: must be in [1, 32]");
-        }
-        if (mss < 64 || mss > 65000)
-        {
-            throw std::invalid_argument("mss: must be in [64, 65000]");
-        }
         if (!oracles.empty() && oracles.size() != nPaths)
         {
             throw std::invalid_argument("oracles: one per path (or none)");
-        }
-        m_rtt.resize(nPaths);
-        m_info.resize(nPaths);
-        for (uint32_t i = 0; i < nPaths; ++i)
-        {
-            m_info[i].index = i;
-            m_info[i].rtt = &m_rtt[i];
         }
         for (std::size_t i = 0; i < oracles.size(); ++i)
         {
@@ -249,69 +235,6 @@ class ProbeConnection : public MpConnectionView
             m_oracles.push_back(std::make_unique<ScriptedOracle>(py::cast<py::dict>(oracles[i])));
             m_info[i].oracle = m_oracles.back().get();
         }
-    }
-
-    Time Now() const override
-    {
-        return m_now;
-    }
-
-    uint32_t GetNPaths() const override
-    {
-        return static_cast<uint32_t>(m_info.size());
-    }
-
-    const MpPathInfo& GetPath(uint32_t i) const override
-    {
-        return m_info[i];
-    }
-
-    uint32_t GetMaxDatagramSize() const override
-    {
-        return m_mss;
-    }
-
-    uint64_t GetPendingBytes() const override
-    {
-        return m_pending;
-    }
-
-    uint64_t GetFlowControlCredit() const override
-    {
-        return std::numeric_limits<uint64_t>::max();
-    }
-
-    uint64_t GetReceiveWindow() const override
-    {
-        return std::numeric_limits<uint64_t>::max();
-    }
-
-    uint64_t GetUnackedStreamBytes() const override
-    {
-        return 0;
-    }
-
-    void SetPathState(uint32_t i, MpPathState s) override
-    {
-        m_info[Check(i)].state = s;
-    }
-
-    void RequestWakeup(Time at) override
-    {
-        if (!m_haveWakeup || at < m_wakeup)
-        {
-            m_wakeup = at;
-        }
-        m_haveWakeup = true;
-    }
-
-    uint32_t Check(uint32_t i) const
-    {
-        if (i >= m_info.size())
-        {
-            throw std::invalid_argument("path " + std::to_string(i) + " out of range");
-        }
-        return i;
     }
 
     void SetNow(double s)
@@ -354,14 +277,7 @@ class ProbeConnection : public MpConnectionView
     }
 
   protected:
-    uint32_t m_mss;
-    Time m_now{0};
-    uint64_t m_pending{0};
-    std::vector<MpRttEstimator> m_rtt;
-    std::vector<MpPathInfo> m_info;
     std::vector<std::unique_ptr<ScriptedOracle>> m_oracles;
-    Time m_wakeup{0};
-    bool m_haveWakeup{false};
 };
 
 MpAlgorithmRegistry::Params

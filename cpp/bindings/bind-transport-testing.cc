@@ -3,6 +3,7 @@
 // _core.testing: small probes that drive the transport's pure components (RFC 9002 loss
 // detection, congestion controllers) with constructed inputs, for unit tests.
 
+#include "bindings/probe-connection.h"
 #include "bindings/registry.h"
 #include "model/cc/mp-cc-registry.h"
 #include "model/cc/mp-congestion-ops.h"
@@ -189,32 +190,20 @@ class LossDetectorProbe
 };
 
 /// A connection of n paths whose state the test sets, with one controller per path.
-class CongestionProbe : public MpConnectionView
+class CongestionProbe : public leogym::ProbeConnectionView
 {
   public:
     CongestionProbe(const std::string& name, uint32_t nPaths, const py::dict& params,
                     uint32_t mss)
-        : m_mss(mss)
+        : ProbeConnectionView(nPaths, mss)
     {
-        if (nPaths < 1 || nPaths > 32)
-        {
-            throw std::invalid_argument("n_paths must be in [1, 32]");
-        }
-        if (mss < 64 || mss > 65000)
-        {
-            throw std::invalid_argument("mss must be in [64, 65000]");
-        }
         MpAlgorithmRegistry::Params ps;
         for (auto item : params)
         {
             ps[py::cast<std::string>(item.first)] = py::cast<double>(item.second);
         }
-        m_rtt.resize(nPaths);
-        m_info.resize(nPaths);
         for (uint32_t i = 0; i < nPaths; ++i)
         {
-            m_info[i].index = i;
-            m_info[i].rtt = &m_rtt[i];
             Ptr<Object> o = MpAlgorithmRegistry::Cc().Create(name, ps, "name", "params");
             m_cc.push_back(DynamicCast<MpCongestionOps>(o));
         }
@@ -227,68 +216,9 @@ class CongestionProbe : public MpConnectionView
         }
     }
 
-    // MpConnectionView
-    Time Now() const override
-    {
-        return m_now;
-    }
-
-    uint32_t GetNPaths() const override
-    {
-        return static_cast<uint32_t>(m_info.size());
-    }
-
-    const MpPathInfo& GetPath(uint32_t i) const override
-    {
-        return m_info[i];
-    }
-
-    uint32_t GetMaxDatagramSize() const override
-    {
-        return m_mss;
-    }
-
-    uint64_t GetPendingBytes() const override
-    {
-        return 0;
-    }
-
-    uint64_t GetFlowControlCredit() const override
-    {
-        return std::numeric_limits<uint64_t>::max();
-    }
-
-    uint64_t GetReceiveWindow() const override
-    {
-        return std::numeric_limits<uint64_t>::max();
-    }
-
-    uint64_t GetUnackedStreamBytes() const override
-    {
-        return 0;
-    }
-
     MpCongestionOps* GetPathCc(uint32_t i) const override
     {
         return PeekPointer(m_cc[i]);
-    }
-
-    void SetPathState(uint32_t i, MpPathState s) override
-    {
-        m_info[Check(i)].state = s;
-    }
-
-    void RequestWakeup(Time) override
-    {
-    }
-
-    uint32_t Check(uint32_t i) const
-    {
-        if (i >= m_info.size())
-        {
-            throw std::invalid_argument("path " + std::to_string(i) + " out of range");
-        }
-        return i;
     }
 
     void Sync(uint32_t i)
@@ -408,10 +338,6 @@ class CongestionProbe : public MpConnectionView
     }
 
   private:
-    uint32_t m_mss;
-    Time m_now{0};
-    std::vector<MpRttEstimator> m_rtt;
-    std::vector<MpPathInfo> m_info;
     std::vector<Ptr<MpCongestionOps>> m_cc;
 };
 

@@ -51,6 +51,13 @@ MpCongestionOps::MinimumWindow(uint32_t mss)
 }
 
 void
+MpCongestionOps::CommitRealWindow(double& cwnd)
+{
+    cwnd = std::max(cwnd, static_cast<double>(MinimumWindow(m_mss)));
+    m_cwnd = static_cast<uint64_t>(cwnd);
+}
+
+void
 MpCongestionOps::Init(const MpCcContext& ctx)
 {
     m_mss = ctx.Mss();

@@ -172,6 +172,9 @@ class MpCongestionOps : public Object
     static uint64_t MinimumWindow(uint32_t mss);
 
   protected:
+    /// Raise a real-valued window (bytes) to kMinimumWindow and publish it as m_cwnd.
+    void CommitRealWindow(double& cwnd);
+
     uint64_t m_cwnd{0};
     uint64_t m_ssthresh;
     double m_pacingRate{0};

@@ -66,7 +66,7 @@ MpCubic::Init(const MpCcContext& ctx)
     m_cwndD = static_cast<double>(m_cwnd);
     m_wMax = 0;
     m_epochValid = false;
-    m_inRecoveryPeriod = false;
+    m_recovery.Reset();
 }
 
 double
@@ -81,23 +81,6 @@ MpCubic::GetK() const
     return m_k;
 }
 
-bool
-MpCubic::InRecovery(Time sentTime) const
-{
-    return m_inRecoveryPeriod && sentTime <= m_recoveryStart;
-}
-
-void
-MpCubic::Commit()
-{
-    double minW = static_cast<double>(MinimumWindow(m_mss));
-    if (m_cwndD < minW)
-    {
-        m_cwndD = minW;
-    }
-    m_cwnd = static_cast<uint64_t>(m_cwndD);
-}
-
 void
 MpCubic::OnAck(const MpCcContext& ctx, const MpAckEvent& ev)
 {
@@ -105,16 +88,7 @@ MpCubic::OnAck(const MpCcContext& ctx, const MpAckEvent& ev)
     {
         return;
     }
-    uint64_t eligible = 0;
-    for (std::size_t i = 0; i < ev.nAcked; ++i)
-    {
-        const MpSentPacket& p = ev.acked[i];
-        if (p.wasLost || !p.inFlight || InRecovery(p.sentTime))
-        {
-            continue;
-        }
-        eligible += p.bytes;
-    }
+    uint64_t eligible = m_recovery.EligibleAckedBytes(ev);
     if (eligible == 0)
     {
         return;
@@ -128,7 +102,7 @@ MpCubic::OnAck(const MpCcContext& ctx, const MpAckEvent& ev)
         acked -= ss;
         if (acked <= 0 || m_cwndD < static_cast<double>(m_ssthresh))
         {
-            Commit();
+            CommitRealWindow(m_cwndD);
             return;
         }
     }
@@ -175,18 +149,17 @@ MpCubic::OnAck(const MpCcContext& ctx, const MpAckEvent& ev)
     {
         m_cwndD += (target - m_cwndD) * acked / m_cwndD;
     }
-    Commit();
+    CommitRealWindow(m_cwndD);
 }
 
 void
 MpCubic::OnPacketsLost(const MpCcContext&, const MpLossEvent& ev)
 {
-    if (ev.nLost == 0 || InRecovery(ev.largestLostSentTime))
+    if (ev.nLost == 0 || m_recovery.Covers(ev.largestLostSentTime))
     {
         return;
     }
-    m_recoveryStart = ev.now;
-    m_inRecoveryPeriod = true;
+    m_recovery.Begin(ev.now);
     m_cwndPrior = m_cwndD;
     if (m_fastConvergence && m_cwndD < m_wMax)
     {
@@ -201,7 +174,7 @@ MpCubic::OnPacketsLost(const MpCcContext&, const MpLossEvent& ev)
     m_ssthresh = static_cast<uint64_t>(ss);
     m_cwndD = ss;
     m_epochValid = false;
-    Commit();
+    CommitRealWindow(m_cwndD);
 }
 
 void
@@ -209,8 +182,8 @@ MpCubic::OnPersistentCongestion(const MpCcContext&)
 {
     m_cwndD = static_cast<double>(MinimumWindow(m_mss));
     m_epochValid = false;
-    m_inRecoveryPeriod = false;
-    Commit();
+    m_recovery.Reset();
+    CommitRealWindow(m_cwndD);
 }
 
 } // namespace ns3

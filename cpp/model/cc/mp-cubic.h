@@ -6,6 +6,7 @@
 #define MP_CUBIC_H
 
 #include "mp-congestion-ops.h"
+#include "mp-recovery-period.h"
 
 namespace ns3
 {
@@ -52,8 +53,6 @@ class MpCubic : public MpCongestionOps
     double GetK() const;
 
   private:
-    bool InRecovery(Time sentTime) const;
-    void Commit();
 
     double m_c;
     double m_beta;
@@ -67,8 +66,7 @@ class MpCubic : public MpCongestionOps
     double m_k{0};           //!< seconds
     Time m_epochStart{0};
     bool m_epochValid{false};
-    Time m_recoveryStart{0};
-    bool m_inRecoveryPeriod{false};
+    MpRecoveryPeriod m_recovery; //!< RFC 9002 section 7.3.2
 };
 
 } // namespace ns3

@@ -52,24 +52,13 @@ MpNewReno::Init(const MpCcContext& ctx)
 {
     MpCongestionOps::Init(ctx);
     m_cwndD = static_cast<double>(m_cwnd);
-    m_inRecoveryPeriod = false;
+    m_recovery.Reset();
 }
 
 bool
 MpNewReno::InRecovery(Time sentTime) const
 {
-    return m_inRecoveryPeriod && sentTime <= m_recoveryStart;
-}
-
-void
-MpNewReno::CommitWindow()
-{
-    double minW = static_cast<double>(MinimumWindow(m_mss));
-    if (m_cwndD < minW)
-    {
-        m_cwndD = minW;
-    }
-    m_cwnd = static_cast<uint64_t>(m_cwndD);
+    return m_recovery.Covers(sentTime);
 }
 
 double
@@ -96,16 +85,7 @@ MpNewReno::OnAck(const MpCcContext& ctx, const MpAckEvent& ev)
     {
         return; // RFC 9002 7.8: do not grow an under-used window
     }
-    uint64_t eligible = 0;
-    for (std::size_t i = 0; i < ev.nAcked; ++i)
-    {
-        const MpSentPacket& p = ev.acked[i];
-        if (p.wasLost || !p.inFlight || InRecovery(p.sentTime))
-        {
-            continue;
-        }
-        eligible += p.bytes;
-    }
+    uint64_t eligible = m_recovery.EligibleAckedBytes(ev);
     if (eligible == 0)
     {
         return;
@@ -121,7 +101,7 @@ MpNewReno::OnAck(const MpCcContext& ctx, const MpAckEvent& ev)
         {
             m_cwndD += CongestionAvoidanceIncrease(ctx, ev, m_mss);
         }
-        CommitWindow();
+        CommitRealWindow(m_cwndD);
         return;
     }
     if (InSlowStart())
@@ -136,12 +116,12 @@ MpNewReno::OnAck(const MpCcContext& ctx, const MpAckEvent& ev)
         eligible -= static_cast<uint64_t>(ss);
         if (eligible == 0 || m_cwndD < static_cast<double>(m_ssthresh))
         {
-            CommitWindow();
+            CommitRealWindow(m_cwndD);
             return;
         }
     }
     m_cwndD += CongestionAvoidanceIncrease(ctx, ev, eligible);
-    CommitWindow();
+    CommitRealWindow(m_cwndD);
 }
 
 void
@@ -151,12 +131,11 @@ MpNewReno::OnPacketsLost(const MpCcContext& ctx, const MpLossEvent& ev)
     {
         return;
     }
-    m_recoveryStart = ev.now;
-    m_inRecoveryPeriod = true;
+    m_recovery.Begin(ev.now);
     double reduced = ReducedWindow(ctx);
     m_ssthresh = static_cast<uint64_t>(std::max(reduced, 0.0));
     m_cwndD = std::max(reduced, static_cast<double>(MinimumWindow(m_mss)));
-    CommitWindow();
+    CommitRealWindow(m_cwndD);
     OnCongestionEvent(ctx);
 }
 
@@ -164,8 +143,8 @@ void
 MpNewReno::OnPersistentCongestion(const MpCcContext&)
 {
     m_cwndD = static_cast<double>(MinimumWindow(m_mss));
-    m_inRecoveryPeriod = false;
-    CommitWindow();
+    m_recovery.Reset();
+    CommitRealWindow(m_cwndD);
 }
 
 } // namespace ns3

@@ -6,6 +6,7 @@
 #define MP_NEW_RENO_H
 
 #include "mp-congestion-ops.h"
+#include "mp-recovery-period.h"
 
 namespace ns3
 {
@@ -64,14 +65,10 @@ class MpNewReno : public MpCongestionOps
     /// Called once per congestion event, after the reduction.
     virtual void OnCongestionEvent(const MpCcContext& ctx);
 
-    /// Set m_cwnd from m_cwndD.
-    void CommitWindow();
-
     double m_cwndD{0};            //!< the window, bytes, real-valued
     double m_lossReduction;       //!< kLossReductionFactor (attribute LossReductionFactor)
     bool m_byteCounting{true};    //!< attribute ByteCounting
-    Time m_recoveryStart{0};
-    bool m_inRecoveryPeriod{false};
+    MpRecoveryPeriod m_recovery;  //!< RFC 9002 section 7.3.2
 };
 
 } // namespace ns3
