@@ -312,86 +312,29 @@ Packets(const PacketList& pk)
 }
 
 /// Congestion controllers (any registry name) of an n-path connection with scripted oracles.
-class CcProbe : public ProbeConnection
+class CcProbe : public leogym::ProbeCcDriver<ProbeConnection>
 {
   public:
     CcProbe(const std::string& name, uint32_t nPaths, const py::dict& params, uint32_t mss,
             const py::list& oracles, double startS)
-        : ProbeConnection(nPaths, mss, oracles)
+        : ProbeCcDriver(nPaths, mss, oracles)
     {
         SetNow(startS);
-        auto ps = ParamsFrom(params);
-        for (uint32_t i = 0; i < nPaths; ++i)
-        {
-            Ptr<Object> o = MpAlgorithmRegistry::Cc().Create(name, ps, "name", "params");
-            m_cc.push_back(DynamicCast<MpCongestionOps>(o));
-        }
-        for (uint32_t i = 0; i < nPaths; ++i)
-        {
-            m_cc[i]->AssignStreams(100 + i);
-            m_cc[i]->Init(Ctx(i));
-            Sync(i);
-        }
-    }
-
-    MpCongestionOps* GetPathCc(uint32_t i) const override
-    {
-        return PeekPointer(m_cc[i]);
-    }
-
-    MpCcContext Ctx(uint32_t i)
-    {
-        return MpCcContext{this, i};
-    }
-
-    void Sync(uint32_t i)
-    {
-        m_info[i].cwnd = m_cc[i]->GetCwnd();
-        m_info[i].ssthresh = m_cc[i]->GetSsthresh();
-        m_info[i].pacingRateBps = m_cc[i]->GetPacingRate();
+        CreateControllers(name, ParamsFrom(params));
     }
 
     void OnSent(uint32_t i, uint64_t pn, double tS, uint32_t bytes)
     {
         Check(i);
         SetNow(tS);
-        MpSentPacket p;
-        p.pn = pn;
-        p.sentTime = m_now;
-        p.bytes = bytes;
-        m_info[i].bytesInFlight += bytes;
-        m_info[i].sentBytes += bytes;
-        m_cc[i]->OnPacketSent(Ctx(i), p);
-        Sync(i);
+        DriveSent(i, pn, bytes);
     }
 
     void OnAck(uint32_t i, const PacketList& pk, double nowS, double rttS)
     {
         Check(i);
         SetNow(nowS);
-        auto packets = Packets(pk);
-        MpAckEvent ev;
-        ev.now = m_now;
-        ev.priorBytesInFlight = m_info[i].bytesInFlight;
-        for (const auto& p : packets)
-        {
-            ev.bytesAcked += p.bytes;
-            ++ev.packetsAcked;
-            m_info[i].bytesInFlight -= std::min<uint64_t>(m_info[i].bytesInFlight, p.bytes);
-        }
-        m_info[i].deliveredBytes += ev.bytesAcked;
-        ev.acked = packets.data();
-        ev.nAcked = packets.size();
-        if (rttS >= 0)
-        {
-            m_rtt[i].Update(Seconds(rttS), Time(0), MilliSeconds(25), m_now);
-            ev.rttSampled = true;
-            ev.latestRtt = Seconds(rttS);
-        }
-        MpRateSample rs;
-        ev.rate = &rs;
-        m_cc[i]->OnAck(Ctx(i), ev);
-        Sync(i);
+        DriveAck(i, Packets(pk), rttS);
     }
 
     void OnLoss(uint32_t i, const PacketList& pk, double nowS, bool persistent)
@@ -403,23 +346,7 @@ class CcProbe : public ProbeConnection
         {
             throw std::invalid_argument("packets: at least one lost packet");
         }
-        MpLossEvent ev;
-        ev.now = m_now;
-        for (const auto& p : packets)
-        {
-            ev.lostBytes += p.bytes;
-            m_info[i].bytesInFlight -= std::min<uint64_t>(m_info[i].bytesInFlight, p.bytes);
-        }
-        ev.lost = packets.data();
-        ev.nLost = packets.size();
-        ev.largestLostSentTime = packets.back().sentTime;
-        ev.persistentCongestion = persistent;
-        m_cc[i]->OnPacketsLost(Ctx(i), ev);
-        if (persistent)
-        {
-            m_cc[i]->OnPersistentCongestion(Ctx(i));
-        }
-        Sync(i);
+        DriveLoss(i, packets, persistent);
     }
 
     void OnPto(uint32_t i, uint32_t count, double nowS)
@@ -490,9 +417,6 @@ class CcProbe : public ProbeConnection
         }
         return *f;
     }
-
-  private:
-    std::vector<Ptr<MpCongestionOps>> m_cc;
 };
 
 /// A scheduler over n paths whose windows, RTTs and backlog the test sets.

@@ -600,8 +600,9 @@ RuntimeError. ``close()`` (idempotent, also on ``with`` exit) destroys the simul
     ``subflow_paths`` (topology path of each transport path; default one per path),
     ``receive_window_bytes`` (6 MiB), ``send_buffer_bytes`` (4 MiB), ``reinject_on_pto``
     (True), ``cwnd_validation`` ("rfc9002": an under-used window never grows; "linux": slow
-    start grows while the window's peak flight is at least half of cwnd), ``initial_rtt_s`` (0.333), ``mtu`` (1500), ``tcp_buffer_bytes`` (0 = automatic:
-    2 x (BDP + queue) of the largest path, for TCP cross traffic)
+    start grows while the window's peak flight is at least half of cwnd), ``initial_rtt_s``
+    (0.333), ``mtu`` (1500), ``tcp_buffer_bytes`` (0 = automatic: 2 x (BDP + queue) of the
+    largest path, for TCP cross traffic)
 :param paths: PathTimeline dicts (NumPy arrays plus ``t0_s``, ``dt_s``, ``queue_packets``;
     optional ``kind`` and ``slant_range_m``)
 :raises ValueError: for any invalid key or value (the message names it)

@@ -190,42 +190,19 @@ class LossDetectorProbe
 };
 
 /// A connection of n paths whose state the test sets, with one controller per path.
-class CongestionProbe : public leogym::ProbeConnectionView
+class CongestionProbe : public leogym::ProbeCcDriver<leogym::ProbeConnectionView>
 {
   public:
     CongestionProbe(const std::string& name, uint32_t nPaths, const py::dict& params,
                     uint32_t mss)
-        : ProbeConnectionView(nPaths, mss)
+        : ProbeCcDriver(nPaths, mss)
     {
         MpAlgorithmRegistry::Params ps;
         for (auto item : params)
         {
             ps[py::cast<std::string>(item.first)] = py::cast<double>(item.second);
         }
-        for (uint32_t i = 0; i < nPaths; ++i)
-        {
-            Ptr<Object> o = MpAlgorithmRegistry::Cc().Create(name, ps, "name", "params");
-            m_cc.push_back(DynamicCast<MpCongestionOps>(o));
-        }
-        for (uint32_t i = 0; i < nPaths; ++i)
-        {
-            MpCcContext ctx{this, i};
-            m_cc[i]->AssignStreams(100 + i);
-            m_cc[i]->Init(ctx);
-            Sync(i);
-        }
-    }
-
-    MpCongestionOps* GetPathCc(uint32_t i) const override
-    {
-        return PeekPointer(m_cc[i]);
-    }
-
-    void Sync(uint32_t i)
-    {
-        m_info[i].cwnd = m_cc[i]->GetCwnd();
-        m_info[i].ssthresh = m_cc[i]->GetSsthresh();
-        m_info[i].pacingRateBps = m_cc[i]->GetPacingRate();
+        CreateControllers(name, ps);
     }
 
     void RttSample(uint32_t i, double rttS, double ackDelayS, double nowS)
@@ -257,48 +234,17 @@ class CongestionProbe : public leogym::ProbeConnectionView
     {
         Check(i);
         m_now = SecondsChecked(tS, "time_s");
-        MpSentPacket p;
-        p.pn = pn;
-        p.sentTime = m_now;
-        p.bytes = bytes;
-        m_info[i].bytesInFlight += bytes;
-        m_info[i].sentBytes += bytes;
-        m_cc[i]->OnPacketSent(MpCcContext{this, i}, p);
-        Sync(i);
+        DriveSent(i, pn, bytes);
     }
 
-    void OnAck(uint32_t i, const std::vector<std::tuple<uint64_t, double, uint32_t>>& pk,
-               double nowS, double rttS)
+    void OnAck(uint32_t i, const PacketTuples& pk, double nowS, double rttS)
     {
         Check(i);
         m_now = SecondsChecked(nowS, "now_s");
-        auto packets = Packets(pk);
-        MpAckEvent ev;
-        ev.now = m_now;
-        ev.priorBytesInFlight = m_info[i].bytesInFlight;
-        for (const auto& p : packets)
-        {
-            ev.bytesAcked += p.bytes;
-            ++ev.packetsAcked;
-            m_info[i].bytesInFlight -= std::min<uint64_t>(m_info[i].bytesInFlight, p.bytes);
-        }
-        m_info[i].deliveredBytes += ev.bytesAcked;
-        ev.acked = packets.data();
-        ev.nAcked = packets.size();
-        if (rttS >= 0)
-        {
-            m_rtt[i].Update(Seconds(rttS), Time(0), MilliSeconds(25), m_now);
-            ev.rttSampled = true;
-            ev.latestRtt = Seconds(rttS);
-        }
-        MpRateSample rs;
-        ev.rate = &rs;
-        m_cc[i]->OnAck(MpCcContext{this, i}, ev);
-        Sync(i);
+        DriveAck(i, Packets(pk), rttS);
     }
 
-    void OnLoss(uint32_t i, const std::vector<std::tuple<uint64_t, double, uint32_t>>& pk,
-                double nowS, bool persistent)
+    void OnLoss(uint32_t i, const PacketTuples& pk, double nowS, bool persistent)
     {
         Check(i);
         m_now = SecondsChecked(nowS, "now_s");
@@ -307,24 +253,7 @@ class CongestionProbe : public leogym::ProbeConnectionView
         {
             throw std::invalid_argument("on_loss needs at least one packet");
         }
-        MpLossEvent ev;
-        ev.now = m_now;
-        for (const auto& p : packets)
-        {
-            ev.lostBytes += p.bytes;
-            m_info[i].bytesInFlight -= std::min<uint64_t>(m_info[i].bytesInFlight, p.bytes);
-        }
-        ev.lost = packets.data();
-        ev.nLost = packets.size();
-        ev.largestLostSentTime = packets.back().sentTime;
-        ev.persistentCongestion = persistent;
-        MpCcContext ctx{this, i};
-        m_cc[i]->OnPacketsLost(ctx, ev);
-        if (persistent)
-        {
-            m_cc[i]->OnPersistentCongestion(ctx);
-        }
-        Sync(i);
+        DriveLoss(i, packets, persistent);
     }
 
     Ptr<MpCongestionOps> Cc(uint32_t i) const
@@ -337,8 +266,6 @@ class CongestionProbe : public leogym::ProbeConnectionView
         return m_info[Check(i)];
     }
 
-  private:
-    std::vector<Ptr<MpCongestionOps>> m_cc;
 };
 
 } // namespace

@@ -6,11 +6,16 @@
 #ifndef LEOGYM_PROBE_CONNECTION_H
 #define LEOGYM_PROBE_CONNECTION_H
 
+#include "model/cc/mp-cc-registry.h"
+#include "model/cc/mp-congestion-ops.h"
 #include "model/transport/mp-connection-view.h"
 #include "model/transport/mp-rtt-estimator.h"
+#include "model/transport/mp-sent-packet.h"
 
 #include "ns3/nstime.h"
+#include "ns3/ptr.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
@@ -122,6 +127,129 @@ class ProbeConnectionView : public ns3::MpConnectionView
     std::vector<ns3::MpPathInfo> m_info;
     ns3::Time m_wakeup{0};
     bool m_haveWakeup{false};
+};
+
+/**
+ * One congestion controller per path on top of a probe connection `View` (a
+ * ProbeConnectionView or a class derived from it), driven the way the transport drives it:
+ * the path record's bytes in flight, delivered bytes and RTT estimator are kept current,
+ * and cwnd, ssthresh and pacing rate are copied back after every call.
+ */
+template <class View>
+class ProbeCcDriver : public View
+{
+  public:
+    using View::View;
+
+    ns3::MpCongestionOps* GetPathCc(uint32_t i) const override
+    {
+        return ns3::PeekPointer(m_cc[i]);
+    }
+
+    ns3::MpCcContext Ctx(uint32_t i)
+    {
+        return ns3::MpCcContext{this, i};
+    }
+
+    /// Copy path i's controller state (cwnd, ssthresh, pacing rate) into its path record.
+    void Sync(uint32_t i)
+    {
+        this->m_info[i].cwnd = m_cc[i]->GetCwnd();
+        this->m_info[i].ssthresh = m_cc[i]->GetSsthresh();
+        this->m_info[i].pacingRateBps = m_cc[i]->GetPacingRate();
+    }
+
+  protected:
+    /// Create, seed (streams 100 + i) and initialise controller `name` on every path.
+    void CreateControllers(const std::string& name, const ns3::MpAlgorithmRegistry::Params& ps)
+    {
+        for (uint32_t i = 0; i < this->GetNPaths(); ++i)
+        {
+            ns3::Ptr<ns3::Object> o =
+                ns3::MpAlgorithmRegistry::Cc().Create(name, ps, "name", "params");
+            m_cc.push_back(ns3::DynamicCast<ns3::MpCongestionOps>(o));
+        }
+        for (uint32_t i = 0; i < this->GetNPaths(); ++i)
+        {
+            m_cc[i]->AssignStreams(100 + i);
+            m_cc[i]->Init(Ctx(i));
+            Sync(i);
+        }
+    }
+
+    /// Packet `pn` of `bytes` sent on path i at the current time.
+    void DriveSent(uint32_t i, uint64_t pn, uint32_t bytes)
+    {
+        ns3::MpSentPacket p;
+        p.pn = pn;
+        p.sentTime = this->m_now;
+        p.bytes = bytes;
+        this->m_info[i].bytesInFlight += bytes;
+        this->m_info[i].sentBytes += bytes;
+        m_cc[i]->OnPacketSent(Ctx(i), p);
+        Sync(i);
+    }
+
+    /// One ACK frame on path i now; rttS >= 0 adds an RTT sample (no ack delay).
+    void DriveAck(uint32_t i, const std::vector<ns3::MpSentPacket>& packets, double rttS)
+    {
+        ns3::MpAckEvent ev;
+        ev.now = this->m_now;
+        ev.priorBytesInFlight = this->m_info[i].bytesInFlight;
+        for (const auto& p : packets)
+        {
+            ev.bytesAcked += p.bytes;
+            ++ev.packetsAcked;
+            ReleaseFlight(i, p.bytes);
+        }
+        this->m_info[i].deliveredBytes += ev.bytesAcked;
+        ev.acked = packets.data();
+        ev.nAcked = packets.size();
+        if (rttS >= 0)
+        {
+            this->m_rtt[i].Update(ns3::Seconds(rttS),
+                                  ns3::Time(0),
+                                  ns3::MilliSeconds(25),
+                                  this->m_now);
+            ev.rttSampled = true;
+            ev.latestRtt = ns3::Seconds(rttS);
+        }
+        ns3::MpRateSample rs;
+        ev.rate = &rs;
+        m_cc[i]->OnAck(Ctx(i), ev);
+        Sync(i);
+    }
+
+    /// One loss detection on path i now (packets non-empty, the last one sent last).
+    void DriveLoss(uint32_t i, const std::vector<ns3::MpSentPacket>& packets, bool persistent)
+    {
+        ns3::MpLossEvent ev;
+        ev.now = this->m_now;
+        for (const auto& p : packets)
+        {
+            ev.lostBytes += p.bytes;
+            ReleaseFlight(i, p.bytes);
+        }
+        ev.lost = packets.data();
+        ev.nLost = packets.size();
+        ev.largestLostSentTime = packets.back().sentTime;
+        ev.persistentCongestion = persistent;
+        m_cc[i]->OnPacketsLost(Ctx(i), ev);
+        if (persistent)
+        {
+            m_cc[i]->OnPersistentCongestion(Ctx(i));
+        }
+        Sync(i);
+    }
+
+    std::vector<ns3::Ptr<ns3::MpCongestionOps>> m_cc;
+
+  private:
+    void ReleaseFlight(uint32_t i, uint32_t bytes)
+    {
+        uint64_t& f = this->m_info[i].bytesInFlight;
+        f -= std::min<uint64_t>(f, bytes);
+    }
 };
 
 } // namespace leogym

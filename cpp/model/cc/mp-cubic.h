@@ -53,7 +53,6 @@ class MpCubic : public MpCongestionOps
     double GetK() const;
 
   private:
-
     double m_c;
     double m_beta;
     bool m_fastConvergence;
