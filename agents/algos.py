@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 from gymnasium import spaces
-
 from leogym.agents.config import ConfigError
 
 __all__ = ["ALGOS", "AlgoSpec", "algo_class", "build_model", "check_action_space", "load_model"]
@@ -57,8 +56,16 @@ ALGOS: dict[str, AlgoSpec] = {
 }
 
 # Fields of the agent schemas that are not constructor kwargs of the SB3 class.
-_NOT_KWARGS = {"name", "policy", "net_arch", "activation", "extra", "lstm_hidden_size",
-               "n_lstm_layers", "action_noise_std"}
+_NOT_KWARGS = {
+    "name",
+    "policy",
+    "net_arch",
+    "activation",
+    "extra",
+    "lstm_hidden_size",
+    "n_lstm_layers",
+    "action_noise_std",
+}
 
 
 def algo_class(name: str) -> type:
@@ -76,7 +83,10 @@ def check_action_space(name: str, space: spaces.Space, env_id: str = "the env") 
     if not isinstance(space, spec.action_spaces):
         allowed = ", ".join(s.__name__ for s in spec.action_spaces)
         hint = ""
-        if isinstance(space, spaces.MultiDiscrete | spaces.Discrete) and spaces.Box in spec.action_spaces:
+        if (
+            isinstance(space, spaces.MultiDiscrete | spaces.Discrete)
+            and spaces.Box in spec.action_spaces
+        ):
             hint = " (set env.action_mode=continuous)"
         elif spec.action_spaces == (spaces.Discrete,):
             hint = " (use env=scheduler env.action_mode=discrete)"
@@ -141,7 +151,11 @@ def build_model(
     check_action_space(a["name"], env.action_space, getattr(env, "env_id", "the env"))
     cls = algo_class(a["name"])
     return cls(
-        a["policy"], env, seed=seed, verbose=verbose, tensorboard_log=tensorboard_log,
+        a["policy"],
+        env,
+        seed=seed,
+        verbose=verbose,
+        tensorboard_log=tensorboard_log,
         **sb3_kwargs(agent, env.action_space),
     )
 

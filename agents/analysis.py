@@ -19,19 +19,27 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-
 from leogym.agents.results import load_results, load_traces
 
-__all__ = ["handover_aligned", "load_evaluations", "load_progress", "load_results", "load_traces",
-           "make_demo_runs", "resolve_runs"]
+__all__ = [
+    "handover_aligned",
+    "load_evaluations",
+    "load_progress",
+    "load_results",
+    "load_traces",
+    "make_demo_runs",
+    "resolve_runs",
+]
 
 
 def load_progress(run_dir: str | Path) -> pd.DataFrame:
     """The SB3 log of a training run (``progress.csv``, then ``progress.1.csv``... of resumed
     segments), indexed by ``time/total_timesteps`` order."""
     run_dir = Path(run_dir)
-    files = sorted(run_dir.glob("progress*.csv"),
-                   key=lambda p: 0 if p.name == "progress.csv" else int(p.suffixes[0][1:]))
+    files = sorted(
+        run_dir.glob("progress*.csv"),
+        key=lambda p: 0 if p.name == "progress.csv" else int(p.suffixes[0][1:]),
+    )
     frames = [pd.read_csv(f) for f in files if f.stat().st_size > 0]
     if not frames:
         return pd.DataFrame()
@@ -62,9 +70,13 @@ def resolve_runs(path: str | Path) -> dict[str, Path | None]:
     return {"train": train, "eval": ev}
 
 
-def handover_aligned(traces: pd.DataFrame, *, before_s: float = 2.0, after_s: float = 4.0,
-                     columns: tuple[str, ...] = ("goodput_bps", "cwnd_bytes", "rtt_s",
-                                                 "delivered_bytes")) -> pd.DataFrame:
+def handover_aligned(
+    traces: pd.DataFrame,
+    *,
+    before_s: float = 2.0,
+    after_s: float = 4.0,
+    columns: tuple[str, ...] = ("goodput_bps", "cwnd_bytes", "rtt_s", "delivered_bytes"),
+) -> pd.DataFrame:
     """Trace rows around every handover, with ``rel_t_s`` = step end time − handover time.
 
     Each handover of a path selects that episode's rows of the same path whose step ends within
@@ -91,15 +103,21 @@ def handover_aligned(traces: pd.DataFrame, *, before_s: float = 2.0, after_s: fl
 
 
 def _run_app(module: str, overrides: list[str]) -> None:
-    proc = subprocess.run([sys.executable, "-m", module, *overrides], capture_output=True,
-                          text=True, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", module, *overrides], capture_output=True, text=True, check=False
+    )
     if proc.returncode != 0:
         raise RuntimeError(f"{module} failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
 
 
-def make_demo_runs(workdir: str | Path, *, baselines: tuple[str, ...] = ("cubic", "maco"),
-                   seeds: tuple[int, ...] = (0,), timesteps: int = 256,
-                   episode_s: float = 8.0) -> dict[str, Path]:
+def make_demo_runs(
+    workdir: str | Path,
+    *,
+    baselines: tuple[str, ...] = ("cubic", "maco"),
+    seeds: tuple[int, ...] = (0,),
+    timesteps: int = 256,
+    episode_s: float = 8.0,
+) -> dict[str, Path]:
     """Train a tiny PPO agent and evaluate it with some baselines on scenario ``tiny``.
 
     Reuses runs already in ``workdir``. Takes a minute or so on two cores.
@@ -108,26 +126,52 @@ def make_demo_runs(workdir: str | Path, *, baselines: tuple[str, ...] = ("cubic"
     """
     workdir = Path(workdir)
     train_dir, eval_dir = workdir / "train", workdir / "eval"
-    common = ["scenario=tiny", f"env.episode_s={episode_s}", "train.progress=false",
-              "eval.progress=false"]
+    common = [
+        "scenario=tiny",
+        f"env.episode_s={episode_s}",
+        "train.progress=false",
+        "eval.progress=false",
+    ]
     if not (train_dir / "model.zip").is_file():
-        _run_app("leogym.agents.train", [
-            *common, f"train.total_timesteps={timesteps}", "agent.n_steps=64",
-            "agent.batch_size=64", "agent.n_epochs=2", "train.eval_freq=128",
-            "train.eval_episodes=1", "train.checkpoint_freq=128", f"hydra.run.dir={train_dir}",
-        ])
+        _run_app(
+            "leogym.agents.train",
+            [
+                *common,
+                f"train.total_timesteps={timesteps}",
+                "agent.n_steps=64",
+                "agent.batch_size=64",
+                "agent.n_epochs=2",
+                "train.eval_freq=128",
+                "train.eval_episodes=1",
+                "train.checkpoint_freq=128",
+                f"hydra.run.dir={train_dir}",
+            ],
+        )
     if not (eval_dir / "results.parquet").is_file():
-        _run_app("leogym.agents.evaluate", [
-            *common, f"baseline=[{','.join(baselines)}]",
-            f"eval.seeds=[{','.join(str(s) for s in seeds)}]", f"+eval.agents.PPO={train_dir}",
-            f"hydra.run.dir={eval_dir}",
-        ])
+        _run_app(
+            "leogym.agents.evaluate",
+            [
+                *common,
+                f"baseline=[{','.join(baselines)}]",
+                f"eval.seeds=[{','.join(str(s) for s in seeds)}]",
+                f"+eval.agents.PPO={train_dir}",
+                f"hydra.run.dir={eval_dir}",
+            ],
+        )
     return {"train": train_dir, "eval": eval_dir}
 
 
-def summary_table(results: pd.DataFrame, metrics: tuple[str, ...] = (
-        "goodput_mbps", "rtt_p95_ms", "completion_time_s", "convergence_time_s",
-        "loss_outage_pkts", "loss_overflow_pkts")) -> pd.DataFrame:
+def summary_table(
+    results: pd.DataFrame,
+    metrics: tuple[str, ...] = (
+        "goodput_mbps",
+        "rtt_p95_ms",
+        "completion_time_s",
+        "convergence_time_s",
+        "loss_outage_pkts",
+        "loss_overflow_pkts",
+    ),
+) -> pd.DataFrame:
     """Mean ± std per (scenario, policy) of some metrics, as strings, for display."""
     rows: list[dict[str, Any]] = []
     for (scenario, policy), g in results.groupby(["scenario", "policy"], sort=False):
@@ -135,7 +179,10 @@ def summary_table(results: pd.DataFrame, metrics: tuple[str, ...] = (
         for m in metrics:
             if m in g:
                 v = g[m].dropna()
-                row[m] = f"{v.mean():.3g} ± {v.std(ddof=1):.2g}" if len(v) > 1 else (
-                    f"{v.mean():.3g}" if len(v) else "–")
+                row[m] = (
+                    f"{v.mean():.3g} ± {v.std(ddof=1):.2g}"
+                    if len(v) > 1
+                    else (f"{v.mean():.3g}" if len(v) else "–")
+                )
         rows.append(row)
     return pd.DataFrame(rows)

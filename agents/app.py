@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from omegaconf import DictConfig, OmegaConf
-
 from leogym.agents.config import AGENT_SCHEMAS, ConfigError, LeogymConfig
 from leogym.agents.resolvers import find_run_dir, register_resolvers
 from leogym.agents.run_info import read_run_config, record_invocation, write_run_files
+from omegaconf import DictConfig, OmegaConf
+
 from leogym.scenario.config import ScenarioConfig
 
 __all__ = ["CONFIG_PATH", "RunContext", "compose", "prepare_run", "to_objects", "typed"]
@@ -71,7 +71,9 @@ def scenario_payload(scenario: Any) -> Any:
 def scenario_name(scenario: Any, default: str = "custom") -> str:
     """The display name of a scenario config, name or dict."""
     if isinstance(scenario, (str, Path)):
-        return Path(str(scenario)).stem if str(scenario).endswith((".yaml", ".yml")) else str(scenario)
+        return (
+            Path(str(scenario)).stem if str(scenario).endswith((".yaml", ".yml")) else str(scenario)
+        )
     if isinstance(scenario, dict):
         return str(scenario.get("name") or default)
     return str(getattr(scenario, "name", None) or default)
@@ -94,8 +96,13 @@ class RunContext:
 
 
 # Overrides a resumed run accepts besides `resume` itself.
-_RESUME_ALLOWED = ("train.total_timesteps", "train.progress", "eval.progress", "eval.n_workers",
-                   "hydra.")
+_RESUME_ALLOWED = (
+    "train.total_timesteps",
+    "train.progress",
+    "eval.progress",
+    "eval.n_workers",
+    "hydra.",
+)
 
 
 def prepare_run(cfg: DictConfig, *, app: str, seeds: dict[str, Any]) -> RunContext:
@@ -124,8 +131,9 @@ def prepare_run(cfg: DictConfig, *, app: str, seeds: dict[str, Any]) -> RunConte
                     f"a resume accepts only {', '.join(k.rstrip('.') for k in _RESUME_ALLOWED)}"
                 )
             changes.append(item)
-        merged = OmegaConf.merge(saved, OmegaConf.from_dotlist(
-            [c for c in changes if not c.startswith("hydra.")]))
+        merged = OmegaConf.merge(
+            saved, OmegaConf.from_dotlist([c for c in changes if not c.startswith("hydra.")])
+        )
         merged.resume = str(cfg.resume)
         assert isinstance(merged, DictConfig)
         record_invocation(run_dir, overrides, resumed_from=str(cfg.resume))
@@ -143,7 +151,6 @@ def compose(config_name: str, overrides: list[str] | None = None) -> DictConfig:
     """
     from hydra import compose as hydra_compose
     from hydra import initialize_config_module
-
     from leogym.agents.config import register_configs
 
     register_configs()

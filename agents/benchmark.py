@@ -25,11 +25,10 @@ import time
 from pathlib import Path
 
 import hydra
-from omegaconf import DictConfig, OmegaConf
-
 from leogym.agents.app import CONFIG_PATH, configure_logging, prepare_run
 from leogym.agents.config import register_configs
 from leogym.agents.storage import atomic_write, atomic_write_json, atomic_write_text
+from omegaconf import DictConfig, OmegaConf
 
 __all__ = ["main", "run_benchmark"]
 
@@ -51,12 +50,11 @@ def run_benchmark(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False)
     :param run_dir: the benchmark run directory.
     :param resume: continue an interrupted benchmark in ``run_dir``.
     """
-    from rich.console import Console
-
     from leogym.agents.checkpoints import FINAL, read_sidecar
     from leogym.agents.evaluate import evaluate
     from leogym.agents.leaderboard import leaderboard, print_leaderboard, to_markdown
     from leogym.agents.train import train
+    from rich.console import Console
 
     console = Console()
     if not console.is_terminal:
@@ -97,23 +95,26 @@ def run_benchmark(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False)
     console.rule("[bold]3/3 leaderboard")
     board = leaderboard(results, cfg.benchmark.sort_by)
     print_leaderboard(board, console=console, title="leogym benchmark")
-    md_path = atomic_write_text(run_dir / "leaderboard.md", "# leogym benchmark\n\n" + to_markdown(board))
+    md_path = atomic_write_text(
+        run_dir / "leaderboard.md", "# leogym benchmark\n\n" + to_markdown(board)
+    )
     atomic_write(run_dir / "leaderboard.csv", lambda tmp: board.to_csv(tmp, index=False))
     old = run_dir / "timings.json"
     previous = json.loads(old.read_text()) if old.is_file() else {}
     previous.setdefault("invocations", []).append(timings)
     atomic_write_json(old, previous)
-    console.print(f"results: {eval_dir / 'results.parquet'}\nplots:   {eval_dir / 'plots'}\n"
-                  f"leaderboard: {md_path}\n"
-                  f"train {timings['train_s']:.0f} s, evaluation {timings['eval_s']:.0f} s")
+    console.print(
+        f"results: {eval_dir / 'results.parquet'}\nplots:   {eval_dir / 'plots'}\n"
+        f"leaderboard: {md_path}\n"
+        f"train {timings['train_s']:.0f} s, evaluation {timings['eval_s']:.0f} s"
+    )
     return md_path
 
 
 @hydra.main(version_base="1.3", config_path=CONFIG_PATH, config_name="benchmark")
 def _hydra_main(cfg: DictConfig) -> None:
     configure_logging()
-    ctx = prepare_run(cfg, app="benchmark", seeds={"seed": cfg.seed,
-                                                   "eval": list(cfg.eval.seeds)})
+    ctx = prepare_run(cfg, app="benchmark", seeds={"seed": cfg.seed, "eval": list(cfg.eval.seeds)})
     run_benchmark(ctx.cfg, ctx.run_dir, resume=ctx.resumed)
 
 

@@ -15,14 +15,18 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from stable_baselines3.common.callbacks import BaseCallback
-
 from leogym.agents.checkpoints import BEST, CHECKPOINT_DIR, save_model
 from leogym.agents.metrics import EpisodeRecorder
 from leogym.agents.storage import atomic_write_parquet
+from stable_baselines3.common.callbacks import BaseCallback
 
-__all__ = ["CheckpointCallback", "NetMetricsCallback", "PeriodicEvalCallback", "ProgressCallback",
-           "evaluate_model"]
+__all__ = [
+    "CheckpointCallback",
+    "NetMetricsCallback",
+    "PeriodicEvalCallback",
+    "ProgressCallback",
+    "evaluate_model",
+]
 
 
 class NetMetricsCallback(BaseCallback):
@@ -43,8 +47,15 @@ class NetMetricsCallback(BaseCallback):
         return True
 
 
-def evaluate_model(model: Any, env: Any, n_episodes: int, *, seed: int,
-                   deterministic: bool = True, metrics_cfg: Any = None) -> list[dict[str, float]]:
+def evaluate_model(
+    model: Any,
+    env: Any,
+    n_episodes: int,
+    *,
+    seed: int,
+    deterministic: bool = True,
+    metrics_cfg: Any = None,
+) -> list[dict[str, float]]:
     """Run ``n_episodes`` on a one-env VecEnv and return each episode's metrics.
 
     The env is reseeded with ``seed`` first, so repeated evaluations see the same episodes.
@@ -56,13 +67,18 @@ def evaluate_model(model: Any, env: Any, n_episodes: int, *, seed: int,
     rec = EpisodeRecorder()
     out: list[dict[str, float]] = []
     while len(out) < n_episodes:
-        action, state = model.predict(obs, state=state, episode_start=episode_start,
-                                      deterministic=deterministic)
+        action, state = model.predict(
+            obs, state=state, episode_start=episode_start, deterministic=deterministic
+        )
         obs, rewards, dones, infos = env.step(action)
         info = infos[0]
         truncated = bool(info.get("TimeLimit.truncated", False))
-        rec.add(float(rewards[0]), info, terminated=bool(dones[0]) and not truncated,
-                truncated=truncated)
+        rec.add(
+            float(rewards[0]),
+            info,
+            terminated=bool(dones[0]) and not truncated,
+            truncated=truncated,
+        )
         episode_start = dones
         if dones[0]:
             out.append(rec.metrics(metrics_cfg))
@@ -82,8 +98,17 @@ class PeriodicEvalCallback(BaseCallback):
     :param seed: eval env seed (the same episodes every evaluation).
     """
 
-    def __init__(self, eval_env: Any, eval_freq: int, n_episodes: int, run_dir: Path, *,
-                 algo: str, seed: int, metrics_cfg: Any = None) -> None:
+    def __init__(
+        self,
+        eval_env: Any,
+        eval_freq: int,
+        n_episodes: int,
+        run_dir: Path,
+        *,
+        algo: str,
+        seed: int,
+        metrics_cfg: Any = None,
+    ) -> None:
         super().__init__()
         self.eval_env = eval_env
         self.eval_freq = int(eval_freq)
@@ -115,8 +140,9 @@ class PeriodicEvalCallback(BaseCallback):
         """Evaluate now; log, append to ``evaluations.csv`` and keep the best model."""
         import pandas as pd
 
-        episodes = evaluate_model(self.model, self.eval_env, self.n_episodes, seed=self.seed,
-                                  metrics_cfg=self.metrics_cfg)
+        episodes = evaluate_model(
+            self.model, self.eval_env, self.n_episodes, seed=self.seed, metrics_cfg=self.metrics_cfg
+        )
         df = pd.DataFrame(episodes)
         row = {
             "timesteps": int(self.num_timesteps),
@@ -132,8 +158,9 @@ class PeriodicEvalCallback(BaseCallback):
                 self.logger.record(f"eval/{key}", value)
         if row["mean_reward"] > self.best:
             self.best = row["mean_reward"]
-            save_model(self.model, self.run_dir / BEST, algo=self.algo,
-                       mean_reward=row["mean_reward"])
+            save_model(
+                self.model, self.run_dir / BEST, algo=self.algo, mean_reward=row["mean_reward"]
+            )
         old = pd.read_csv(self.csv_path) if self.csv_path.is_file() else pd.DataFrame()
         table = pd.concat([old, pd.DataFrame([row])], ignore_index=True)
         # CSV for humans; the same atomic write as everything else.
@@ -149,8 +176,9 @@ class CheckpointCallback(BaseCallback):
     """Saves ``checkpoints/step_<N>.zip`` every ``save_freq`` timesteps (with the replay buffer
     for off-policy agents, so a resumed run continues with it)."""
 
-    def __init__(self, save_freq: int, run_dir: Path, *, algo: str,
-                 save_replay_buffer: bool = True) -> None:
+    def __init__(
+        self, save_freq: int, run_dir: Path, *, algo: str, save_replay_buffer: bool = True
+    ) -> None:
         super().__init__()
         self.save_freq = int(save_freq)
         self.run_dir = Path(run_dir)
@@ -170,8 +198,7 @@ class CheckpointCallback(BaseCallback):
     def save(self) -> Path:
         """Save a checkpoint at the current step."""
         path = self.run_dir / CHECKPOINT_DIR / f"step_{self.num_timesteps:09d}.zip"
-        return save_model(self.model, path, algo=self.algo,
-                          replay_buffer=self.save_replay_buffer)
+        return save_model(self.model, path, algo=self.algo, replay_buffer=self.save_replay_buffer)
 
 
 class ProgressCallback(BaseCallback):

@@ -22,8 +22,17 @@ from typing import Any
 
 from leogym.agents.storage import atomic_write, atomic_write_json
 
-__all__ = ["FINAL", "BEST", "CheckpointError", "find_checkpoint", "latest_checkpoint", "list_checkpoints",
-           "read_sidecar", "replay_buffer_path", "save_model"]
+__all__ = [
+    "FINAL",
+    "BEST",
+    "CheckpointError",
+    "find_checkpoint",
+    "latest_checkpoint",
+    "list_checkpoints",
+    "read_sidecar",
+    "replay_buffer_path",
+    "save_model",
+]
 
 FINAL = "model.zip"
 BEST = "best_model.zip"
@@ -31,8 +40,9 @@ CHECKPOINT_DIR = "checkpoints"
 _STEP = re.compile(r"^step_(\d+)\.zip$")
 
 
-def save_model(model: Any, path: str | Path, *, algo: str, replay_buffer: bool = False,
-               **extra: Any) -> Path:
+def save_model(
+    model: Any, path: str | Path, *, algo: str, replay_buffer: bool = False, **extra: Any
+) -> Path:
     """Save ``model`` to ``path`` (``.zip``) with its sidecar, atomically.
 
     :param algo: algorithm key (``ppo``, ...), recorded in the sidecar.
@@ -47,13 +57,17 @@ def save_model(model: Any, path: str | Path, *, algo: str, replay_buffer: bool =
 
     atomic_write(path, write)
     if replay_buffer and getattr(model, "replay_buffer", None) is not None:
+
         def write_rb(tmp: Path) -> None:
             with open(tmp, "wb") as fh:
                 model.save_replay_buffer(fh)
 
         atomic_write(replay_buffer_path(path), write_rb)
-    sidecar = {"algo": algo, "num_timesteps": int(model.num_timesteps),
-               "saved_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    sidecar = {
+        "algo": algo,
+        "num_timesteps": int(model.num_timesteps),
+        "saved_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
     sidecar.update(extra)
     atomic_write_json(path.with_suffix(".json"), sidecar)
     return path

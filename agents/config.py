@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, fields
-from typing import Any, Optional
-
-from omegaconf import MISSING
+from typing import Any
 
 from leogym.envs.config import EnvConfig, ObservationConfig, RewardConfig
+from omegaconf import MISSING
+
 from leogym.scenario.config import ScenarioConfig
 
 __all__ = [
@@ -140,7 +140,7 @@ class PPOConfig(OnPolicyAgentConfig):
     batch_size: int = 64
     n_epochs: int = 10
     clip_range: float = 0.2
-    target_kl: Optional[float] = None
+    target_kl: float | None = None
 
 
 @dataclass
@@ -381,7 +381,7 @@ class LeogymConfig:
     """
 
     seed: int = 0
-    resume: Optional[str] = None
+    resume: str | None = None
     env: EnvSpec = field(default_factory=EnvSpec)
     scenario: ScenarioConfig = field(default_factory=ScenarioConfig)
     agent: Any = MISSING
@@ -401,7 +401,6 @@ def register_configs() -> None:
     if _REGISTERED:
         return
     from hydra.core.config_store import ConfigStore
-
     from leogym.agents.resolvers import register_resolvers
 
     cs = ConfigStore.instance()
@@ -415,7 +414,9 @@ def register_configs() -> None:
 
 
 # -------------------------------------------------------------------------------- validation
-def validate_config(cfg: LeogymConfig, sections: tuple[str, ...] = ("env", "agent", "train")) -> None:
+def validate_config(
+    cfg: LeogymConfig, sections: tuple[str, ...] = ("env", "agent", "train")
+) -> None:
     """Check value ranges of the given sections; raise :class:`ConfigError` naming the field.
 
     :param cfg: the config as objects (``OmegaConf.to_object``) or a ``DictConfig``.
@@ -473,26 +474,48 @@ def _validate_agent(agent: Any) -> None:
     if not 0.0 < agent.gamma <= 1.0:
         raise ConfigError(f"agent.gamma: must be in (0, 1] (got {agent.gamma!r})")
     if not agent.net_arch or any(int(n) < 1 for n in agent.net_arch):
-        raise ConfigError(f"agent.net_arch: must be a non-empty list of sizes >= 1 (got {list(agent.net_arch)!r})")
+        raise ConfigError(
+            f"agent.net_arch: must be a non-empty list of sizes >= 1 (got {list(agent.net_arch)!r})"
+        )
     if agent.activation not in ("tanh", "relu"):
         raise ConfigError(f"agent.activation: must be 'tanh' or 'relu' (got {agent.activation!r})")
     ints = {
-        "n_steps": 1, "batch_size": 2, "n_epochs": 1, "buffer_size": 1, "learning_starts": 0,
-        "train_freq": 1, "gradient_steps": 1, "target_update_interval": 1, "policy_delay": 1,
-        "lstm_hidden_size": 1, "n_lstm_layers": 1,
+        "n_steps": 1,
+        "batch_size": 2,
+        "n_epochs": 1,
+        "buffer_size": 1,
+        "learning_starts": 0,
+        "train_freq": 1,
+        "gradient_steps": 1,
+        "target_update_interval": 1,
+        "policy_delay": 1,
+        "lstm_hidden_size": 1,
+        "n_lstm_layers": 1,
     }
     for key, lo in ints.items():
         if hasattr(agent, key):
             _int_range(f"agent.{key}", getattr(agent, key), lo, 10**12)
-    fractions = ("gae_lambda", "tau", "exploration_fraction", "exploration_initial_eps",
-                 "exploration_final_eps")
+    fractions = (
+        "gae_lambda",
+        "tau",
+        "exploration_fraction",
+        "exploration_initial_eps",
+        "exploration_final_eps",
+    )
     for key in fractions:
         if hasattr(agent, key):
             value = getattr(agent, key)
             if not 0.0 <= value <= 1.0:
                 raise ConfigError(f"agent.{key}: must be in [0, 1] (got {value!r})")
-    for key in ("ent_coef", "vf_coef", "max_grad_norm", "clip_range", "action_noise_std",
-                "target_policy_noise", "target_noise_clip"):
+    for key in (
+        "ent_coef",
+        "vf_coef",
+        "max_grad_norm",
+        "clip_range",
+        "action_noise_std",
+        "target_policy_noise",
+        "target_noise_clip",
+    ):
         if hasattr(agent, key) and not isinstance(getattr(agent, key), str):
             value = getattr(agent, key)
             if not math.isfinite(value) or value < 0:
@@ -509,8 +532,9 @@ def _validate_train(train: Any) -> None:
     _int_range("train.log_interval", train.log_interval, 1, 10**9)
     _int_range("train.torch_threads", train.torch_threads, 1, 1024)
     if train.on_worker_death not in ("stop", "restart"):
-        raise ConfigError("train.on_worker_death: must be 'stop' or 'restart' "
-                          f"(got {train.on_worker_death!r})")
+        raise ConfigError(
+            f"train.on_worker_death: must be 'stop' or 'restart' (got {train.on_worker_death!r})"
+        )
 
 
 def _validate_eval(ev: Any, baselines: Any) -> None:
@@ -529,13 +553,15 @@ def _validate_eval(ev: Any, baselines: Any) -> None:
         )
     _int_range("eval.n_workers", ev.n_workers, 1, 256)
     if ev.on_worker_death not in ("continue", "stop"):
-        raise ConfigError("eval.on_worker_death: must be 'continue' or 'stop' "
-                          f"(got {ev.on_worker_death!r})")
+        raise ConfigError(
+            f"eval.on_worker_death: must be 'continue' or 'stop' (got {ev.on_worker_death!r})"
+        )
     _start_method("eval.start_method", ev.start_method)
     m = ev.metrics
     if not 0.0 < m.convergence_tolerance < 1.0:
         raise ConfigError(
-            f"eval.metrics.convergence_tolerance: must be in (0, 1) (got {m.convergence_tolerance!r})"
+            "eval.metrics.convergence_tolerance: must be in (0, 1) "
+            f"(got {m.convergence_tolerance!r})"
         )
     _positive("eval.metrics.convergence_window_s", m.convergence_window_s)
     if not 0.0 < m.convergence_tail_fraction <= 1.0:
@@ -544,7 +570,9 @@ def _validate_eval(ev: Any, baselines: Any) -> None:
             f"(got {m.convergence_tail_fraction!r})"
         )
     if not m.handover_guard_s >= 0.0:
-        raise ConfigError(f"eval.metrics.handover_guard_s: must be >= 0 (got {m.handover_guard_s!r})")
+        raise ConfigError(
+            f"eval.metrics.handover_guard_s: must be >= 0 (got {m.handover_guard_s!r})"
+        )
     for i, p in enumerate(m.rtt_percentiles):
         if not 0.0 <= p <= 100.0:
             raise ConfigError(f"eval.metrics.rtt_percentiles[{i}]: must be in [0, 100] (got {p!r})")

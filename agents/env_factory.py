@@ -55,8 +55,9 @@ class EnvFactory:
         return EnvFactory(self.env_id, kwargs, self.scenario, self.record_stats)
 
 
-def make_vec_env(factory: EnvFactory, n_envs: int, *, seed: int, start_method: str,
-                 on_worker_death: str = "stop") -> Any:
+def make_vec_env(
+    factory: EnvFactory, n_envs: int, *, seed: int, start_method: str, on_worker_death: str = "stop"
+) -> Any:
     """A subprocess VecEnv (:class:`~leogym.agents.vecenv.LeoSubprocVecEnv`) of ``n_envs`` copies
     of ``factory``'s env, seeded ``seed + i``.
 

@@ -33,16 +33,27 @@ from typing import Any
 
 import hydra
 import pandas as pd
-from omegaconf import DictConfig, OmegaConf
-
-from leogym.agents.app import (CONFIG_PATH, configure_logging, prepare_run, scenario_name,
-                               scenario_payload, to_objects, typed)
-from leogym.agents.config import (ConfigError, LeogymConfig, env_kwargs, register_configs,
-                                  validate_config)
+from leogym.agents.app import (
+    CONFIG_PATH,
+    configure_logging,
+    prepare_run,
+    scenario_name,
+    scenario_payload,
+    to_objects,
+    typed,
+)
+from leogym.agents.config import (
+    ConfigError,
+    LeogymConfig,
+    env_kwargs,
+    register_configs,
+    validate_config,
+)
 from leogym.agents.env_factory import EnvFactory
 from leogym.agents.results import ResultsStore
 from leogym.agents.rollout import EpisodeTask, PolicyRef, run_task, task_key
 from leogym.agents.storage import atomic_write_json
+from omegaconf import DictConfig, OmegaConf
 
 __all__ = ["agent_policy", "baseline_policy", "build_tasks", "evaluate", "main"]
 
@@ -54,7 +65,9 @@ def baseline_policy(key: str, spec: Any, c: LeogymConfig) -> tuple[PolicyRef, En
     from leogym.baselines import make_baseline
 
     if not c.env.id.startswith("leogym/"):
-        raise ConfigError(f"baseline.{key}: baselines run only on leogym envs (env.id={c.env.id!r})")
+        raise ConfigError(
+            f"baseline.{key}: baselines run only on leogym envs (env.id={c.env.id!r})"
+        )
     try:
         native = make_baseline(spec.name, **spec.params)
     except ValueError as exc:
@@ -75,8 +88,12 @@ def baseline_policy(key: str, spec: Any, c: LeogymConfig) -> tuple[PolicyRef, En
         kwargs["cc"] = c.eval.fallback_cc
     if kwargs.get("scheduler") == "external":
         kwargs["scheduler"] = c.eval.fallback_scheduler
-    ref = PolicyRef(label=spec.label or spec.name, kind="baseline", name=spec.name,
-                    params={k: float(v) for k, v in spec.params.items()})
+    ref = PolicyRef(
+        label=spec.label or spec.name,
+        kind="baseline",
+        name=spec.name,
+        params={k: float(v) for k, v in spec.params.items()},
+    )
     return ref, EnvFactory(c.env.id, kwargs)
 
 
@@ -97,9 +114,14 @@ def agent_policy(label: str, path: str, c: LeogymConfig) -> tuple[PolicyRef, Env
     if trained_env.id.startswith("leogym/"):
         kwargs["episode_s"] = c.env.episode_s
         kwargs["sample_scenarios"] = c.env.sample_scenarios
-    ref = PolicyRef(label=label, kind="agent", name=str(algo), path=str(model.resolve()),
-                    deterministic=c.eval.deterministic,
-                    model_steps=read_sidecar(model).get("num_timesteps"))
+    ref = PolicyRef(
+        label=label,
+        kind="agent",
+        name=str(algo),
+        path=str(model.resolve()),
+        deterministic=c.eval.deterministic,
+        model_steps=read_sidecar(model).get("num_timesteps"),
+    )
     return ref, EnvFactory(trained_env.id, kwargs)
 
 
@@ -139,22 +161,33 @@ def build_tasks(c: LeogymConfig, store: ResultsStore) -> list[EpisodeTask]:
             env = EnvFactory(factory.env_id, factory.kwargs, payload)
             for seed in c.eval.seeds:
                 key = task_key(ref, env, seed)
-                tasks.append(EpisodeTask(
-                    key=key, policy=ref, env=env, scenario=name, seed=int(seed),
-                    metrics=c.eval.metrics,
-                    trace_path=str(store.trace_path(key)) if c.eval.traces else None,
-                ))
+                tasks.append(
+                    EpisodeTask(
+                        key=key,
+                        policy=ref,
+                        env=env,
+                        scenario=name,
+                        seed=int(seed),
+                        metrics=c.eval.metrics,
+                        trace_path=str(store.trace_path(key)) if c.eval.traces else None,
+                    )
+                )
     return tasks
 
 
 def _describe(tasks: list[EpisodeTask]) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     for t in tasks:
-        seen.setdefault(t.policy.label, {"policy": asdict(t.policy), "env_id": t.env.env_id,
-                                         "env": dict(t.env.kwargs)})
-    return {"policies": list(seen.values()),
-            "scenarios": sorted({t.scenario for t in tasks}),
-            "seeds": sorted({t.seed for t in tasks}), "episodes": len(tasks)}
+        seen.setdefault(
+            t.policy.label,
+            {"policy": asdict(t.policy), "env_id": t.env.env_id, "env": dict(t.env.kwargs)},
+        )
+    return {
+        "policies": list(seen.values()),
+        "scenarios": sorted({t.scenario for t in tasks}),
+        "seeds": sorted({t.seed for t in tasks}),
+        "episodes": len(tasks),
+    }
 
 
 def evaluate(cfg: DictConfig, run_dir: str | Path) -> pd.DataFrame:
@@ -173,12 +206,23 @@ def evaluate(cfg: DictConfig, run_dir: str | Path) -> pd.DataFrame:
     atomic_write_json(run_dir / "policies.json", _describe(tasks))
     done = store.done_keys()
     pending = [t for t in tasks if t.key not in done]
-    log.info("evaluation: %d episodes (%d done, %d to run) with %d workers", len(tasks),
-             len(tasks) - len(pending), len(pending), c.eval.n_workers)
-    failures = _run_pending(pending, store, n_workers=c.eval.n_workers,
-                            start_method=c.eval.start_method, progress=c.eval.progress,
-                            total=len(tasks), done=len(tasks) - len(pending),
-                            on_worker_death=c.eval.on_worker_death)
+    log.info(
+        "evaluation: %d episodes (%d done, %d to run) with %d workers",
+        len(tasks),
+        len(tasks) - len(pending),
+        len(pending),
+        c.eval.n_workers,
+    )
+    failures = _run_pending(
+        pending,
+        store,
+        n_workers=c.eval.n_workers,
+        start_method=c.eval.start_method,
+        progress=c.eval.progress,
+        total=len(tasks),
+        done=len(tasks) - len(pending),
+        on_worker_death=c.eval.on_worker_death,
+    )
     results = store.frame
     if len(results):
         store.write_summary()
@@ -188,7 +232,9 @@ def evaluate(cfg: DictConfig, run_dir: str | Path) -> pd.DataFrame:
             keys = {t.key for t in tasks}
             plot_all(results[results["key"].isin(keys)], run_dir)
     if failures:
-        msg = "; ".join(f"{t.policy.label}/{t.scenario}/seed={t.seed}: {e}" for t, e in failures[:5])
+        msg = "; ".join(
+            f"{t.policy.label}/{t.scenario}/seed={t.seed}: {e}" for t, e in failures[:5]
+        )
         raise RuntimeError(
             f"{len(failures)} of {len(tasks)} episodes failed ({msg}). The others are saved; "
             f"rerun with resume={run_dir} to retry the failed ones."
@@ -196,10 +242,18 @@ def evaluate(cfg: DictConfig, run_dir: str | Path) -> pd.DataFrame:
     return results
 
 
-def _run_pending(pending: list[EpisodeTask], store: ResultsStore, *, n_workers: int,
-                 start_method: str, progress: bool, total: int, done: int,
-                 on_worker_death: str = "continue", max_pool_restarts: int = 3,
-                 ) -> list[tuple[EpisodeTask, str]]:
+def _run_pending(
+    pending: list[EpisodeTask],
+    store: ResultsStore,
+    *,
+    n_workers: int,
+    start_method: str,
+    progress: bool,
+    total: int,
+    done: int,
+    on_worker_death: str = "continue",
+    max_pool_restarts: int = 3,
+) -> list[tuple[EpisodeTask, str]]:
     from concurrent.futures.process import BrokenProcessPool
 
     from leogym.agents.progress import ProgressReporter
@@ -208,8 +262,9 @@ def _run_pending(pending: list[EpisodeTask], store: ResultsStore, *, n_workers: 
     failures: list[tuple[EpisodeTask, str]] = []
     if not pending:
         return failures
-    bar = ProgressReporter("evaluating", total, completed=done, enabled=progress,
-                           unit="episodes", log_every_s=10.0)
+    bar = ProgressReporter(
+        "evaluating", total, completed=done, enabled=progress, unit="episodes", log_every_s=10.0
+    )
     ctx = multiprocessing.get_context(start_method)
     markers = store.run_dir / ".inflight"  # which episode runs in which worker (pid)
     markers.mkdir(parents=True, exist_ok=True)
@@ -218,9 +273,12 @@ def _run_pending(pending: list[EpisodeTask], store: ResultsStore, *, n_workers: 
     breaks = 0
     with bar:
         while queue:
-            with ProcessPoolExecutor(max_workers=min(n_workers, len(queue)), mp_context=ctx,
-                                     initializer=init_tracked_worker,
-                                     initargs=(str(markers),)) as pool:
+            with ProcessPoolExecutor(
+                max_workers=min(n_workers, len(queue)),
+                mp_context=ctx,
+                initializer=init_tracked_worker,
+                initargs=(str(markers),),
+            ) as pool:
                 running: dict[Future[dict[str, Any]], EpisodeTask] = {}
                 try:
                     while queue or running:
@@ -236,14 +294,23 @@ def _run_pending(pending: list[EpisodeTask], store: ResultsStore, *, n_workers: 
                             try:
                                 row = fut.result()
                             except Exception as exc:  # noqa: BLE001 - reported together at the end
-                                log.error("episode %s/%s/seed=%d failed: %s", t.policy.label,
-                                          t.scenario, t.seed, exc)
+                                log.error(
+                                    "episode %s/%s/seed=%d failed: %s",
+                                    t.policy.label,
+                                    t.scenario,
+                                    t.seed,
+                                    exc,
+                                )
                                 failures.append((t, f"{type(exc).__name__}: {exc}"))
                                 continue
                             store.add(row)
-                            bar.advance(1, note=(
-                                f"{t.policy.label} {t.scenario} seed={t.seed}: "
-                                f"{row.get('goodput_mbps', float('nan')):.2f} Mbit/s"))
+                            bar.advance(
+                                1,
+                                note=(
+                                    f"{t.policy.label} {t.scenario} seed={t.seed}: "
+                                    f"{row.get('goodput_mbps', float('nan')):.2f} Mbit/s"
+                                ),
+                            )
                 except BaseException:
                     for fut in running:
                         fut.cancel()
@@ -258,20 +325,28 @@ def _run_pending(pending: list[EpisodeTask], store: ResultsStore, *, n_workers: 
             in_flight = list(running.values())
             culprits = [t for t in in_flight if t.key in dead]
             for t in culprits:
-                msg = (f"its worker process (pid {dead[t.key]}) died abruptly (killed or "
-                       f"crashed) while running it: env {t.env.env_id} kwargs={dict(t.env.kwargs)} "
-                       f"scenario={t.scenario!r} seed={t.seed}")
-                log.error("episode %s/%s/seed=%d failed: %s", t.policy.label, t.scenario,
-                          t.seed, msg)
+                msg = (
+                    f"its worker process (pid {dead[t.key]}) died abruptly (killed or "
+                    f"crashed) while running it: env {t.env.env_id} kwargs={dict(t.env.kwargs)} "
+                    f"scenario={t.scenario!r} seed={t.seed}"
+                )
+                log.error(
+                    "episode %s/%s/seed=%d failed: %s", t.policy.label, t.scenario, t.seed, msg
+                )
                 failures.append((t, "WorkerDied: " + msg))
             queue[:0] = [t for t in in_flight if t not in culprits]
             if on_worker_death == "stop" or breaks > max_pool_restarts:
-                why = ("eval.on_worker_death=stop" if on_worker_death == "stop"
-                       else f"{breaks} worker deaths")
+                why = (
+                    "eval.on_worker_death=stop"
+                    if on_worker_death == "stop"
+                    else f"{breaks} worker deaths"
+                )
                 raise RuntimeError(
                     f"evaluation stopped after a worker died ({why}); "
-                    + ("; ".join(f"{t.policy.label}/{t.scenario}/seed={t.seed}"
-                                 for t in culprits) or "the episode it ran is unknown")
+                    + (
+                        "; ".join(f"{t.policy.label}/{t.scenario}/seed={t.seed}" for t in culprits)
+                        or "the episode it ran is unknown"
+                    )
                     + f". The finished episodes are saved; rerun with resume={store.run_dir}."
                 )
             log.warning("restarting the evaluation workers (%d episodes to go)", len(queue))
@@ -289,9 +364,12 @@ def _hydra_main(cfg: DictConfig) -> None:
     results = evaluate(ctx.cfg, ctx.run_dir)
     from leogym.agents.leaderboard import leaderboard, print_leaderboard
 
-    print_leaderboard(leaderboard(results, OmegaConf.select(ctx.cfg, "benchmark.sort_by",
-                                                            default="goodput_mbps")),
-                      title="evaluation")
+    print_leaderboard(
+        leaderboard(
+            results, OmegaConf.select(ctx.cfg, "benchmark.sort_by", default="goodput_mbps")
+        ),
+        title="evaluation",
+    )
     log.info("evaluation done in %.1f s: %s", time.perf_counter() - t0, ctx.run_dir)
 
 

@@ -6,7 +6,6 @@ import math
 from typing import Any
 
 import pandas as pd
-
 from leogym.agents.results import is_lower_better
 
 __all__ = ["COLUMNS", "leaderboard", "print_leaderboard", "to_markdown"]
@@ -43,24 +42,33 @@ def leaderboard(results: pd.DataFrame, sort_by: str = "goodput_mbps") -> pd.Data
         raise ValueError(f"benchmark.sort_by: {sort_by!r} is not a results column")
     rows: list[dict[str, Any]] = []
     for (scenario, policy), g in results.groupby(["scenario", "policy"], sort=False):
-        row: dict[str, Any] = {"scenario": scenario, "policy": policy, "kind": g["kind"].iloc[0],
-                               "cc": g["cc"].iloc[0], "scheduler": g["scheduler"].iloc[0],
-                               "episodes": len(g)}
+        row: dict[str, Any] = {
+            "scenario": scenario,
+            "policy": policy,
+            "kind": g["kind"].iloc[0],
+            "cc": g["cc"].iloc[0],
+            "scheduler": g["scheduler"].iloc[0],
+            "episodes": len(g),
+        }
         for metric, _, _ in COLUMNS:
             if metric in g:
                 row[metric] = float(g[metric].mean())
                 if metric in _COUNTED:
                     row[f"{metric}_n"] = int(g[metric].notna().sum())
         v = g["goodput_mbps"].dropna().to_numpy(dtype=float)
-        row["goodput_ci95"] = (float(stats.t.ppf(0.975, v.size - 1) * v.std(ddof=1) / math.sqrt(v.size))
-                               if v.size > 1 else math.nan)
+        row["goodput_ci95"] = (
+            float(stats.t.ppf(0.975, v.size - 1) * v.std(ddof=1) / math.sqrt(v.size))
+            if v.size > 1
+            else math.nan
+        )
         if sort_by not in row:
             row[sort_by] = float(g[sort_by].mean())
         rows.append(row)
     board = pd.DataFrame(rows)
     ascending = is_lower_better(sort_by)
-    board = board.sort_values(["scenario", sort_by], ascending=[True, ascending],
-                              na_position="last", kind="stable").reset_index(drop=True)
+    board = board.sort_values(
+        ["scenario", sort_by], ascending=[True, ascending], na_position="last", kind="stable"
+    ).reset_index(drop=True)
     return board
 
 
@@ -94,7 +102,9 @@ def _headers(board: pd.DataFrame) -> list[str]:
     return heads
 
 
-def print_leaderboard(board: pd.DataFrame, *, console: Any = None, title: str = "leaderboard") -> None:
+def print_leaderboard(
+    board: pd.DataFrame, *, console: Any = None, title: str = "leaderboard"
+) -> None:
     """Print the leaderboard as rich tables (one per scenario)."""
     from rich.console import Console
     from rich.table import Table
@@ -104,7 +114,9 @@ def print_leaderboard(board: pd.DataFrame, *, console: Any = None, title: str = 
         if not console.is_terminal:  # logs and pipes: do not squeeze the table into 80 columns
             console = Console(width=160)
     for scenario, sub in board.groupby("scenario", sort=False):
-        table = Table(title=f"{title}: scenario {scenario}, {int(sub['episodes'].max())} episodes each")
+        table = Table(
+            title=f"{title}: scenario {scenario}, {int(sub['episodes'].max())} episodes each"
+        )
         for i, head in enumerate(_headers(board)):
             table.add_column(head, justify="left" if i < 3 else "right")
         for _, row in sub.iterrows():

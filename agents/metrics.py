@@ -123,8 +123,14 @@ class EpisodeRecorder:
     Works with any Gymnasium env: keys a non-leogym env lacks give NaN metrics.
     """
 
-    _SCALARS = ("goodput_bps", "delay_s", "loss_rate", "capacity_bps", "reorder_buffer_bytes",
-                "hol_delay_s")
+    _SCALARS = (
+        "goodput_bps",
+        "delay_s",
+        "loss_rate",
+        "capacity_bps",
+        "reorder_buffer_bytes",
+        "hol_delay_s",
+    )
     _PATHS = ("rtt_s", "cwnd_bytes", "delivered_bytes")
     _CAUSES = ("outage", "random", "overflow", "detected")
 
@@ -145,8 +151,9 @@ class EpisodeRecorder:
         """Whether the env reported network measurements (a leogym env)."""
         return bool(self.scalars["goodput_bps"])
 
-    def add(self, reward: float, info: dict[str, Any], terminated: bool = False,
-            truncated: bool = False) -> None:
+    def add(
+        self, reward: float, info: dict[str, Any], terminated: bool = False, truncated: bool = False
+    ) -> None:
         """Record one step."""
         self.rewards.append(float(reward))
         self.terminated, self.truncated = bool(terminated), bool(truncated)
@@ -161,8 +168,9 @@ class EpisodeRecorder:
         losses = info.get("losses", {})
         for k in self._CAUSES:
             self.losses[k].append(np.asarray(losses.get(k, 0), dtype=np.float64).ravel())
-        for p, th in zip(info.get("handover_paths", ()), info.get("handover_times_s", ()),
-                         strict=True):
+        for p, th in zip(
+            info.get("handover_paths", ()), info.get("handover_times_s", ()), strict=True
+        ):
             self.handovers.append((float(th), int(p)))
         if "cross_traffic_rx_bytes" in info:
             dt = float(info["sim_time_s"]) - (self.t[-2] if len(self.t) > 1 else 0.0)
@@ -187,11 +195,23 @@ class EpisodeRecorder:
             "steps": float(len(self.rewards)),
             "terminated": float(self.terminated),
         }
-        keys = ["sim_time_s", "goodput_mbps", "capacity_mbps", "utilization", "completion_time_s",
-                "convergence_time_s", *[percentile_key(p) for p in cfg.rtt_percentiles],
-                "delay_mean_ms", "loss_rate", *[f"loss_{c}_pkts" for c in self._CAUSES],
-                "handovers", "hol_delay_mean_ms", "reorder_buffer_max_kb", "jain_paths",
-                "jain_flows"]
+        keys = [
+            "sim_time_s",
+            "goodput_mbps",
+            "capacity_mbps",
+            "utilization",
+            "completion_time_s",
+            "convergence_time_s",
+            *[percentile_key(p) for p in cfg.rtt_percentiles],
+            "delay_mean_ms",
+            "loss_rate",
+            *[f"loss_{c}_pkts" for c in self._CAUSES],
+            "handovers",
+            "hol_delay_mean_ms",
+            "reorder_buffer_max_kb",
+            "jain_paths",
+            "jain_flows",
+        ]
         if not self.is_network:
             out.update({k: math.nan for k in keys})
             return out
@@ -204,13 +224,18 @@ class EpisodeRecorder:
         out["sim_time_s"] = float(t[-1])
         out["goodput_mbps"] = float(np.sum(goodput * dt) / total / 1e6) if total > 0 else math.nan
         out["capacity_mbps"] = float(np.sum(capacity * dt) / total / 1e6) if total > 0 else math.nan
-        out["utilization"] = (out["goodput_mbps"] / out["capacity_mbps"]
-                              if out["capacity_mbps"] > 0 else math.nan)
+        out["utilization"] = (
+            out["goodput_mbps"] / out["capacity_mbps"] if out["capacity_mbps"] > 0 else math.nan
+        )
         out["completion_time_s"] = self.completion_time_s
         ho_times = np.array([h[0] for h in self.handovers], dtype=np.float64)
         out["convergence_time_s"] = convergence_time(
-            t, goodput, ho_times, tolerance=cfg.convergence_tolerance,
-            window_s=cfg.convergence_window_s, tail_fraction=cfg.convergence_tail_fraction,
+            t,
+            goodput,
+            ho_times,
+            tolerance=cfg.convergence_tolerance,
+            window_s=cfg.convergence_window_s,
+            tail_fraction=cfg.convergence_tail_fraction,
             handover_guard_s=cfg.handover_guard_s,
         )
         rtt = self._matrix("rtt_s")
@@ -256,15 +281,22 @@ class EpisodeRecorder:
 
         n = len(self.rewards)
         if not self.is_network:
-            return pd.DataFrame({"step": np.arange(1, n + 1), "t_s": np.asarray(self.t),
-                                 "path": np.zeros(n, dtype=np.int64),
-                                 "reward": np.asarray(self.rewards)})
+            return pd.DataFrame(
+                {
+                    "step": np.arange(1, n + 1),
+                    "t_s": np.asarray(self.t),
+                    "path": np.zeros(n, dtype=np.int64),
+                    "reward": np.asarray(self.rewards),
+                }
+            )
         width = self._matrix("rtt_s").shape[1]
         step = np.repeat(np.arange(1, n + 1), width)
         path = np.tile(np.arange(width), n)
         t = np.asarray(self.t)
         data: dict[str, Any] = {
-            "step": step, "t_s": np.repeat(t, width), "path": path,
+            "step": step,
+            "t_s": np.repeat(t, width),
+            "path": path,
             "reward": np.repeat(np.asarray(self.rewards), width),
         }
         for k, v in self.scalars.items():

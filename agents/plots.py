@@ -44,15 +44,21 @@ def _bar_panels(df: pd.DataFrame, metric: str, ylabel: str, path: Path) -> Path 
     scenarios = list(dict.fromkeys(df["scenario"]))
     if df[metric].notna().sum() == 0:
         return None
-    fig, axes = plt.subplots(1, len(scenarios), figsize=(max(4.5, 1.1 * df["policy"].nunique()) * len(scenarios), 3.8),
-                             squeeze=False)
+    fig, axes = plt.subplots(
+        1,
+        len(scenarios),
+        figsize=(max(4.5, 1.1 * df["policy"].nunique()) * len(scenarios), 3.8),
+        squeeze=False,
+    )
     for ax, scenario in zip(axes[0], scenarios, strict=True):
         sub = df[df["scenario"] == scenario]
         policies = list(dict.fromkeys(sub["policy"]))
         means = [sub.loc[sub["policy"] == p, metric].mean() for p in policies]
         cis = [_ci(sub.loc[sub["policy"] == p, metric].to_numpy(dtype=float)) for p in policies]
-        colors = ["tab:red" if k == "agent" else "tab:blue" for k in
-                  (sub.loc[sub["policy"] == p, "kind"].iloc[0] for p in policies)]
+        colors = [
+            "tab:red" if k == "agent" else "tab:blue"
+            for k in (sub.loc[sub["policy"] == p, "kind"].iloc[0] for p in policies)
+        ]
         ax.bar(range(len(policies)), means, yerr=cis, color=colors, capsize=3)
         ax.set_xticks(range(len(policies)), policies, rotation=30, ha="right")
         ax.set_title(scenario)
@@ -78,9 +84,15 @@ def plot_tradeoff(df: pd.DataFrame, path: Path) -> Path | None:
             p = sub[sub["policy"] == policy]
             color = cmap(i % 10)
             ax.scatter(p["rtt_p95_ms"], p["goodput_mbps"], color=color, alpha=0.35, s=14)
-            ax.scatter(p["rtt_p95_ms"].mean(), p["goodput_mbps"].mean(), color=color, s=90,
-                       marker="D" if p["kind"].iloc[0] == "agent" else "o", label=policy,
-                       edgecolor="black")
+            ax.scatter(
+                p["rtt_p95_ms"].mean(),
+                p["goodput_mbps"].mean(),
+                color=color,
+                s=90,
+                marker="D" if p["kind"].iloc[0] == "agent" else "o",
+                label=policy,
+                edgecolor="black",
+            )
         ax.invert_xaxis()
         ax.set_xlabel("RTT p95 (ms), better to the right")
         ax.set_ylabel("goodput (Mbit/s)")
@@ -101,15 +113,23 @@ def plot_losses(df: pd.DataFrame, path: Path) -> Path | None:
     plt = _plt()
     mean = df.groupby(["scenario", "policy"], sort=False)[causes].mean().reset_index()
     scenarios = list(dict.fromkeys(mean["scenario"]))
-    fig, axes = plt.subplots(1, len(scenarios), figsize=(max(4.5, 1.1 * mean["policy"].nunique()) * len(scenarios), 3.8),
-                             squeeze=False)
+    fig, axes = plt.subplots(
+        1,
+        len(scenarios),
+        figsize=(max(4.5, 1.1 * mean["policy"].nunique()) * len(scenarios), 3.8),
+        squeeze=False,
+    )
     for ax, scenario in zip(axes[0], scenarios, strict=True):
         sub = mean[mean["scenario"] == scenario]
         bottom = np.zeros(len(sub))
         for cause in causes:
             vals = sub[cause].fillna(0.0).to_numpy()
-            ax.bar(range(len(sub)), vals, bottom=bottom,
-                   label=cause.removeprefix("loss_").removesuffix("_pkts"))
+            ax.bar(
+                range(len(sub)),
+                vals,
+                bottom=bottom,
+                label=cause.removeprefix("loss_").removesuffix("_pkts"),
+            )
             bottom += vals
         ax.set_xticks(range(len(sub)), sub["policy"], rotation=30, ha="right")
         ax.set_ylabel("packets dropped / episode")
@@ -169,8 +189,11 @@ def plot_all(df: pd.DataFrame, run_dir: str | Path) -> list[Path]:
         _bar_panels(df, "goodput_mbps", "goodput (Mbit/s)", out_dir / "goodput.png"),
         plot_tradeoff(df, out_dir / "tradeoff.png"),
         plot_losses(df, out_dir / "losses.png"),
-        (_bar_panels(df, "completion_time_s", "completion time (s)", out_dir / "completion.png")
-         if "completion_time_s" in df else None),
+        (
+            _bar_panels(df, "completion_time_s", "completion time (s)", out_dir / "completion.png")
+            if "completion_time_s" in df
+            else None
+        ),
         plot_timeseries(df, run_dir, out_dir / "timeseries.png"),
     ]
     return [p for p in made if p is not None]

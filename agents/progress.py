@@ -23,8 +23,16 @@ class ProgressReporter:
     :param log_every_s: on a non-terminal, log at most this often (and at the end).
     """
 
-    def __init__(self, description: str, total: int, *, completed: int = 0, enabled: bool = True,
-                 unit: str = "steps", log_every_s: float = 30.0) -> None:
+    def __init__(
+        self,
+        description: str,
+        total: int,
+        *,
+        completed: int = 0,
+        enabled: bool = True,
+        unit: str = "steps",
+        log_every_s: float = 30.0,
+    ) -> None:
         from rich.console import Console
 
         self.description = description
@@ -40,16 +48,29 @@ class ProgressReporter:
         self._bar: Any = None
         console = Console(stderr=True)
         if enabled and console.is_terminal:
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                       TimeElapsedColumn, TimeRemainingColumn)
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
 
             self._bar = Progress(
-                TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                TextColumn("{task.fields[rate]}"), TextColumn("{task.fields[note]}"),
-                TimeElapsedColumn(), TimeRemainingColumn(), console=console)
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[rate]}"),
+                TextColumn("{task.fields[note]}"),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                console=console,
+            )
             self._bar.start()
-            self._task = self._bar.add_task(description, total=self.total,
-                                            completed=self.completed, rate="", note="")
+            self._task = self._bar.add_task(
+                description, total=self.total, completed=self.completed, rate="", note=""
+            )
 
     def rate(self) -> float:
         """Units per second since the start (of this invocation)."""
@@ -62,8 +83,12 @@ class ProgressReporter:
         if not self.enabled:
             return
         if self._bar is not None:
-            self._bar.update(self._task, completed=self.completed,
-                             rate=f"{self.rate():.0f} {self.unit}/s", note=self._note)
+            self._bar.update(
+                self._task,
+                completed=self.completed,
+                rate=f"{self.rate():.0f} {self.unit}/s",
+                note=self._note,
+            )
             return
         now = time.perf_counter()
         if now - self._last_log >= self.log_every_s:
@@ -76,9 +101,18 @@ class ProgressReporter:
 
     def _log(self) -> None:
         pct = 100.0 * self.completed / self.total if self.total else 100.0
-        log.info("%s: %d/%d %s (%.0f%%), %.3g %s/s, %.0f s elapsed%s", self.description,
-                 self.completed, self.total, self.unit, pct, self.rate(), self.unit,
-                 time.perf_counter() - self._t0, f"; {self._note}" if self._note else "")
+        log.info(
+            "%s: %d/%d %s (%.0f%%), %.3g %s/s, %.0f s elapsed%s",
+            self.description,
+            self.completed,
+            self.total,
+            self.unit,
+            pct,
+            self.rate(),
+            self.unit,
+            time.perf_counter() - self._t0,
+            f"; {self._note}" if self._note else "",
+        )
 
     def close(self) -> None:
         """Stop the bar (or log the final line)."""

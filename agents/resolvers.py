@@ -32,7 +32,9 @@ def find_run_dir(path: str | Path) -> Path:
     for candidate in (start, *start.parents):
         if (candidate / RUN_CONFIG).is_file():
             return candidate
-    raise FileNotFoundError(f"resume: {path} is not inside a leogym run directory (no {RUN_CONFIG})")
+    raise FileNotFoundError(
+        f"resume: {path} is not inside a leogym run directory (no {RUN_CONFIG})"
+    )
 
 
 def _run_dir(resume: str | None, default: str) -> str:

@@ -21,11 +21,17 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-
 from leogym.agents.storage import atomic_write, atomic_write_parquet
 
-__all__ = ["ID_COLUMNS", "LOWER_IS_BETTER", "ResultsStore", "load_results", "load_traces",
-           "metric_columns", "summarize"]
+__all__ = [
+    "ID_COLUMNS",
+    "LOWER_IS_BETTER",
+    "ResultsStore",
+    "load_results",
+    "load_traces",
+    "metric_columns",
+    "summarize",
+]
 
 RESULTS = "results.parquet"
 SUMMARY = "summary.parquet"
@@ -35,11 +41,29 @@ TRACES = "traces"
 TIMINGS = "timings.csv"
 
 #: Columns that identify an episode (everything else numeric is a metric).
-ID_COLUMNS = ("key", "policy", "kind", "algorithm", "env_id", "cc", "scheduler", "scenario",
-              "seed", "model_steps", "step_ms", "episode_s")
+ID_COLUMNS = (
+    "key",
+    "policy",
+    "kind",
+    "algorithm",
+    "env_id",
+    "cc",
+    "scheduler",
+    "scenario",
+    "seed",
+    "model_steps",
+    "step_ms",
+    "episode_s",
+)
 #: Metrics for which smaller is better (leaderboard sorting and plots).
-LOWER_IS_BETTER = ("completion_time_s", "convergence_time_s", "delay_mean_ms", "loss_rate",
-                   "hol_delay_mean_ms", "reorder_buffer_max_kb")
+LOWER_IS_BETTER = (
+    "completion_time_s",
+    "convergence_time_s",
+    "delay_mean_ms",
+    "loss_rate",
+    "hol_delay_mean_ms",
+    "reorder_buffer_max_kb",
+)
 
 
 def is_lower_better(metric: str) -> bool:
@@ -58,8 +82,11 @@ class ResultsStore:
         self.path = self.run_dir / RESULTS
         self.trace_dir = self.run_dir / TRACES
         self._df = pd.read_parquet(self.path) if self.path.is_file() else pd.DataFrame()
-        self._timings = (pd.read_csv(self.run_dir / TIMINGS)
-                         if (self.run_dir / TIMINGS).is_file() else pd.DataFrame())
+        self._timings = (
+            pd.read_csv(self.run_dir / TIMINGS)
+            if (self.run_dir / TIMINGS).is_file()
+            else pd.DataFrame()
+        )
         # Temporary files of atomic writes that a kill interrupted: their data were never
         # committed (the rename did not happen), so they are safe to drop on resume.
         for folder in (self.run_dir, self.trace_dir):
@@ -94,10 +121,12 @@ class ResultsStore:
         atomic_write_parquet(self.path, self._df)
         if wall is not None:
             timing = pd.DataFrame([{"key": row["key"], "wall_s": float(wall)}])
-            self._timings = (timing if not len(self._timings)
-                             else pd.concat([self._timings, timing], ignore_index=True))
-            atomic_write(self.run_dir / TIMINGS,
-                         lambda tmp: self._timings.to_csv(tmp, index=False))
+            self._timings = (
+                timing
+                if not len(self._timings)
+                else pd.concat([self._timings, timing], ignore_index=True)
+            )
+            atomic_write(self.run_dir / TIMINGS, lambda tmp: self._timings.to_csv(tmp, index=False))
 
     def write_summary(self) -> pd.DataFrame:
         """Write ``summary.parquet`` and ``summary.csv``; return the summary."""
@@ -109,8 +138,7 @@ class ResultsStore:
 
 def metric_columns(df: pd.DataFrame) -> list[str]:
     """The metric columns of a results table, in table order."""
-    return [c for c in df.columns
-            if c not in ID_COLUMNS and pd.api.types.is_numeric_dtype(df[c])]
+    return [c for c in df.columns if c not in ID_COLUMNS and pd.api.types.is_numeric_dtype(df[c])]
 
 
 def summarize(df: pd.DataFrame) -> pd.DataFrame:
@@ -120,8 +148,20 @@ def summarize(df: pd.DataFrame) -> pd.DataFrame:
 
     rows: list[dict[str, Any]] = []
     if not len(df):
-        return pd.DataFrame(columns=["scenario", "policy", "metric", "n", "mean", "std", "ci95",
-                                     "median", "min", "max"])
+        return pd.DataFrame(
+            columns=[
+                "scenario",
+                "policy",
+                "metric",
+                "n",
+                "mean",
+                "std",
+                "ci95",
+                "median",
+                "min",
+                "max",
+            ]
+        )
     for (scenario, policy), group in df.groupby(["scenario", "policy"], sort=False):
         for metric in metric_columns(df):
             v = group[metric].to_numpy(dtype=np.float64)
@@ -129,13 +169,20 @@ def summarize(df: pd.DataFrame) -> pd.DataFrame:
             n = int(v.size)
             std = float(np.std(v, ddof=1)) if n > 1 else math.nan
             ci = float(stats.t.ppf(0.975, n - 1) * std / math.sqrt(n)) if n > 1 else math.nan
-            rows.append({
-                "scenario": scenario, "policy": policy, "metric": metric, "n": n,
-                "mean": float(np.mean(v)) if n else math.nan, "std": std, "ci95": ci,
-                "median": float(np.median(v)) if n else math.nan,
-                "min": float(np.min(v)) if n else math.nan,
-                "max": float(np.max(v)) if n else math.nan,
-            })
+            rows.append(
+                {
+                    "scenario": scenario,
+                    "policy": policy,
+                    "metric": metric,
+                    "n": n,
+                    "mean": float(np.mean(v)) if n else math.nan,
+                    "std": std,
+                    "ci95": ci,
+                    "median": float(np.median(v)) if n else math.nan,
+                    "min": float(np.min(v)) if n else math.nan,
+                    "max": float(np.max(v)) if n else math.nan,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -159,8 +206,11 @@ def load_traces(run_dir: str | Path, **where: Any) -> pd.DataFrame:
     results = load_results(run_dir)
     for col, value in where.items():
         results = results[results[col] == value]
-    frames = [pd.read_parquet(run_dir / TRACES / f"{k}.parquet") for k in results["key"]
-              if (run_dir / TRACES / f"{k}.parquet").is_file()]
+    frames = [
+        pd.read_parquet(run_dir / TRACES / f"{k}.parquet")
+        for k in results["key"]
+        if (run_dir / TRACES / f"{k}.parquet").is_file()
+    ]
     if not frames:
         return pd.DataFrame()
     return pd.concat(frames, ignore_index=True)

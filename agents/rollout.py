@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
 from leogym.agents.env_factory import EnvFactory
 from leogym.agents.metrics import EpisodeRecorder
 
@@ -75,9 +74,16 @@ def task_key(policy: PolicyRef, env: EnvFactory, seed: int) -> str:
         p = Path(policy.path)
         model_id = [str(p.resolve()), p.stat().st_size if p.exists() else None]
     payload = {
-        "label": policy.label, "kind": policy.kind, "name": policy.name, "model": model_id,
-        "params": policy.params, "deterministic": policy.deterministic, "env_id": env.env_id,
-        "env": dict(env.kwargs), "scenario": env.scenario, "seed": int(seed),
+        "label": policy.label,
+        "kind": policy.kind,
+        "name": policy.name,
+        "model": model_id,
+        "params": policy.params,
+        "deterministic": policy.deterministic,
+        "env_id": env.env_id,
+        "env": dict(env.kwargs),
+        "scenario": env.scenario,
+        "seed": int(seed),
     }
     blob = json.dumps(payload, sort_keys=True, default=str).encode()
     return hashlib.sha1(blob).hexdigest()[:16]
@@ -92,7 +98,6 @@ def _load_policy(ref: PolicyRef, env: Any) -> Any:
     cache_key = (ref.name, ref.path)
     if cache_key not in _MODELS:
         import torch
-
         from leogym.agents.algos import load_model
 
         torch.set_num_threads(1)
@@ -115,8 +120,12 @@ def run_task(task: EpisodeTask) -> dict[str, Any]:
         rec = EpisodeRecorder()
         done = False
         while not done:
-            action, state = policy.predict(obs, state=state, episode_start=episode_start,
-                                           deterministic=task.policy.deterministic)
+            action, state = policy.predict(
+                obs,
+                state=state,
+                episode_start=episode_start,
+                deterministic=task.policy.deterministic,
+            )
             obs, reward, terminated, truncated, info = env.step(action)
             rec.add(float(reward), info, terminated=terminated, truncated=truncated)
             episode_start = np.zeros((1,), dtype=bool)

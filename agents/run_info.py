@@ -23,18 +23,35 @@ import time
 from pathlib import Path
 from typing import Any
 
-from omegaconf import DictConfig, OmegaConf
-
 from leogym.agents.resolvers import RUN_CONFIG
 from leogym.agents.storage import atomic_write_json, atomic_write_text
+from omegaconf import DictConfig, OmegaConf
 
-__all__ = ["RUN_INFO", "collect_versions", "git_state", "read_run_config", "record_invocation",
-           "write_run_files"]
+__all__ = [
+    "RUN_INFO",
+    "collect_versions",
+    "git_state",
+    "read_run_config",
+    "record_invocation",
+    "write_run_files",
+]
 
 RUN_INFO = "run_info.json"
 _DISTRIBUTIONS = (
-    "leogym", "ns3", "numpy", "scipy", "pandas", "pyarrow", "gymnasium", "torch",
-    "stable-baselines3", "sb3-contrib", "hydra-core", "omegaconf", "matplotlib", "sgp4",
+    "leogym",
+    "ns3",
+    "numpy",
+    "scipy",
+    "pandas",
+    "pyarrow",
+    "gymnasium",
+    "torch",
+    "stable-baselines3",
+    "sb3-contrib",
+    "hydra-core",
+    "omegaconf",
+    "matplotlib",
+    "sgp4",
 )
 
 
@@ -56,12 +73,18 @@ def git_state() -> dict[str, Any]:
     root = Path(leogym.__file__).resolve().parent
     try:
         sha = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
-            timeout=10, check=True,
+            ["git", "-C", str(root), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
         ).stdout.strip()
         status = subprocess.run(
             ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
-            capture_output=True, text=True, timeout=10, check=True,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
         ).stdout
     except (OSError, subprocess.SubprocessError):
         return {"sha": None, "dirty": None}
@@ -100,7 +123,9 @@ def write_run_files(
     assert isinstance(container, dict)
     container.pop("hydra", None)
     atomic_write_text(run_dir / RUN_CONFIG, OmegaConf.to_yaml(OmegaConf.create(container)))
-    atomic_write_text(run_dir / "overrides.yaml", OmegaConf.to_yaml(OmegaConf.create(list(overrides))))
+    atomic_write_text(
+        run_dir / "overrides.yaml", OmegaConf.to_yaml(OmegaConf.create(list(overrides)))
+    )
     info = {
         "app": app,
         "seeds": seeds,
@@ -132,4 +157,3 @@ def read_run_config(run_dir: str | Path) -> DictConfig:
     cfg = OmegaConf.load(path)
     assert isinstance(cfg, DictConfig)
     return cfg
-

@@ -13,8 +13,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["atomic_write", "atomic_write_bytes", "atomic_write_json", "atomic_write_parquet",
-           "atomic_write_text"]
+__all__ = [
+    "atomic_write",
+    "atomic_write_bytes",
+    "atomic_write_json",
+    "atomic_write_parquet",
+    "atomic_write_text",
+]
 
 
 def atomic_write(path: str | Path, write: Callable[[Path], None]) -> Path:

@@ -30,11 +30,15 @@ from pathlib import Path
 from typing import Any
 
 import hydra
-from omegaconf import DictConfig
-
-from leogym.agents.app import (CONFIG_PATH, configure_logging, prepare_run, scenario_payload,
-                               to_objects)
+from leogym.agents.app import (
+    CONFIG_PATH,
+    configure_logging,
+    prepare_run,
+    scenario_payload,
+    to_objects,
+)
 from leogym.agents.config import ConfigError, env_kwargs, register_configs, validate_config
+from omegaconf import DictConfig
 
 __all__ = ["TrainResult", "main", "train"]
 
@@ -67,15 +71,18 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
         ``cfg.resume``) instead of starting fresh.
     """
     import torch
-    from stable_baselines3.common.logger import CSVOutputFormat, Logger, TensorBoardOutputFormat
-    from stable_baselines3.common.utils import set_random_seed
-
     from leogym.agents.algos import ALGOS, build_model, check_action_space, load_model
-    from leogym.agents.callbacks import (CheckpointCallback, NetMetricsCallback,
-                                         PeriodicEvalCallback, ProgressCallback)
+    from leogym.agents.callbacks import (
+        CheckpointCallback,
+        NetMetricsCallback,
+        PeriodicEvalCallback,
+        ProgressCallback,
+    )
     from leogym.agents.checkpoints import FINAL, latest_checkpoint, replay_buffer_path, save_model
     from leogym.agents.env_factory import EnvFactory, make_vec_env
     from leogym.agents.worker_faults import WorkerDiedError
+    from stable_baselines3.common.logger import CSVOutputFormat, Logger, TensorBoardOutputFormat
+    from stable_baselines3.common.utils import set_random_seed
 
     t_start = time.perf_counter()
     run_dir = Path(run_dir)
@@ -89,14 +96,23 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
     start_from: Path | None = None
     if resume:
         explicit = Path(str(cfg.resume)) if cfg.get("resume") else None
-        start_from = explicit if explicit is not None and explicit.is_file() else latest_checkpoint(run_dir)
+        start_from = (
+            explicit if explicit is not None and explicit.is_file() else latest_checkpoint(run_dir)
+        )
         if start_from is None:
             raise ConfigError(f"resume: {run_dir} holds no model or checkpoint to resume from")
 
-    factory = EnvFactory(c.env.id, env_kwargs(c.env), scenario_payload(c.scenario), record_stats=True)
+    factory = EnvFactory(
+        c.env.id, env_kwargs(c.env), scenario_payload(c.scenario), record_stats=True
+    )
     eval_factory = EnvFactory(c.env.id, env_kwargs(c.env), scenario_payload(c.scenario))
-    venv = make_vec_env(factory, c.train.n_envs, seed=c.seed, start_method=c.train.start_method,
-                        on_worker_death=c.train.on_worker_death)
+    venv = make_vec_env(
+        factory,
+        c.train.n_envs,
+        seed=c.seed,
+        start_method=c.train.start_method,
+        on_worker_death=c.train.on_worker_death,
+    )
     eval_env = None
     model: Any = None
     checkpointer: CheckpointCallback | None = None
@@ -118,46 +134,76 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
             model = build_model(c.agent, venv, seed=c.seed)
 
         n_csv = len(list(run_dir.glob("progress*.csv")))
-        formats: list[Any] = [CSVOutputFormat(str(run_dir / (
-            "progress.csv" if n_csv == 0 else f"progress.{n_csv}.csv")))]
+        formats: list[Any] = [
+            CSVOutputFormat(
+                str(run_dir / ("progress.csv" if n_csv == 0 else f"progress.{n_csv}.csv"))
+            )
+        ]
         if c.train.tensorboard:
             formats.append(TensorBoardOutputFormat(str(run_dir / "tb")))
         model.set_logger(Logger(str(run_dir), formats))
 
         callbacks: list[Any] = [NetMetricsCallback()]
         if c.train.eval_freq > 0:
-            eval_env = make_vec_env(eval_factory, 1, seed=c.seed + 10_000,
-                                    start_method=c.train.start_method)
-            callbacks.append(PeriodicEvalCallback(
-                eval_env, c.train.eval_freq, c.train.eval_episodes, run_dir, algo=algo,
-                seed=c.seed + 10_000, metrics_cfg=c.eval.metrics))
+            eval_env = make_vec_env(
+                eval_factory, 1, seed=c.seed + 10_000, start_method=c.train.start_method
+            )
+            callbacks.append(
+                PeriodicEvalCallback(
+                    eval_env,
+                    c.train.eval_freq,
+                    c.train.eval_episodes,
+                    run_dir,
+                    algo=algo,
+                    seed=c.seed + 10_000,
+                    metrics_cfg=c.eval.metrics,
+                )
+            )
         checkpointer = CheckpointCallback(
-            c.train.checkpoint_freq or 10**15, run_dir, algo=algo,
-            save_replay_buffer=c.train.save_replay_buffer and spec.off_policy)
+            c.train.checkpoint_freq or 10**15,
+            run_dir,
+            algo=algo,
+            save_replay_buffer=c.train.save_replay_buffer and spec.off_policy,
+        )
         callbacks.append(checkpointer)
         if c.train.progress:
             callbacks.append(ProgressCallback(f"{algo} {c.env.name}"))
 
         remaining = c.train.total_timesteps - int(model.num_timesteps)
         if remaining > 0:
-            model.learn(total_timesteps=remaining, callback=callbacks,
-                        log_interval=c.train.log_interval, reset_num_timesteps=start_from is None)
+            model.learn(
+                total_timesteps=remaining,
+                callback=callbacks,
+                log_interval=c.train.log_interval,
+                reset_num_timesteps=start_from is None,
+            )
         else:
-            log.info("nothing to do: the model has %d of %d timesteps", model.num_timesteps,
-                     c.train.total_timesteps)
-        model_path = save_model(model, run_dir / FINAL, algo=algo, env_id=c.env.id,
-                                replay_buffer=c.train.save_replay_buffer and spec.off_policy)
+            log.info(
+                "nothing to do: the model has %d of %d timesteps",
+                model.num_timesteps,
+                c.train.total_timesteps,
+            )
+        model_path = save_model(
+            model,
+            run_dir / FINAL,
+            algo=algo,
+            env_id=c.env.id,
+            replay_buffer=c.train.save_replay_buffer and spec.off_policy,
+        )
     except KeyboardInterrupt:
         if model is not None and checkpointer is not None and model.num_timesteps > 0:
             path = checkpointer.save()
-            log.warning("interrupted: checkpoint saved at %s; continue with resume=%s", path, run_dir)
+            log.warning(
+                "interrupted: checkpoint saved at %s; continue with resume=%s", path, run_dir
+            )
         raise
     except WorkerDiedError:
         # the model is intact, only an env process is gone: keep what was learnt
         if model is not None and checkpointer is not None and model.num_timesteps > 0:
             path = checkpointer.save()
-            log.error("an env worker died: checkpoint saved at %s; continue with resume=%s",
-                      path, run_dir)
+            log.error(
+                "an env worker died: checkpoint saved at %s; continue with resume=%s", path, run_dir
+            )
         raise
     finally:
         restore_sigterm()
@@ -167,12 +213,22 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
     wall = time.perf_counter() - t_start
     from leogym.agents.storage import atomic_write_json
 
-    atomic_write_json(run_dir / "train_summary.json", {
-        "algo": algo, "num_timesteps": int(model.num_timesteps), "wall_s": wall,
-        "resumed_from": str(start_from) if start_from else None,
-    })
-    log.info("trained %s to %d timesteps in %.1f s; model: %s", algo, model.num_timesteps, wall,
-             model_path)
+    atomic_write_json(
+        run_dir / "train_summary.json",
+        {
+            "algo": algo,
+            "num_timesteps": int(model.num_timesteps),
+            "wall_s": wall,
+            "resumed_from": str(start_from) if start_from else None,
+        },
+    )
+    log.info(
+        "trained %s to %d timesteps in %.1f s; model: %s",
+        algo,
+        model.num_timesteps,
+        wall,
+        model_path,
+    )
     return TrainResult(run_dir, model_path, int(model.num_timesteps), wall)
 
 
@@ -194,8 +250,11 @@ def _sigterm_as_interrupt() -> Any:
 @hydra.main(version_base="1.3", config_path=CONFIG_PATH, config_name="train")
 def _hydra_main(cfg: DictConfig) -> None:
     configure_logging()
-    ctx = prepare_run(cfg, app="train", seeds={"seed": cfg.seed, "train_envs": cfg.seed,
-                                               "eval_env": cfg.seed + 10_000})
+    ctx = prepare_run(
+        cfg,
+        app="train",
+        seeds={"seed": cfg.seed, "train_envs": cfg.seed, "eval_env": cfg.seed + 10_000},
+    )
     train(ctx.cfg, ctx.run_dir, resume=ctx.resumed)
 
 

@@ -15,9 +15,8 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-from stable_baselines3.common.vec_env.base_vec_env import VecEnv
-
 from leogym.agents.subproc_worker import worker
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 __all__ = ["LeoSubprocVecEnv"]
 
@@ -33,7 +32,9 @@ class LeoSubprocVecEnv(VecEnv):
     :param start_method: ``forkserver``, ``spawn`` or ``fork``.
     """
 
-    def __init__(self, env_fns: list[Callable[[], gym.Env]], start_method: str = "forkserver") -> None:
+    def __init__(
+        self, env_fns: list[Callable[[], gym.Env]], start_method: str = "forkserver"
+    ) -> None:
         self.waiting = False
         self.closed = False
         ctx = multiprocessing.get_context(start_method)
@@ -59,8 +60,12 @@ class LeoSubprocVecEnv(VecEnv):
         results = [remote.recv() for remote in self.remotes]
         self.waiting = False
         obs, rewards, dones, infos, self.reset_infos = zip(*results, strict=True)
-        return (_stack(obs), np.asarray(rewards, dtype=np.float32), np.asarray(dones, dtype=bool),
-                list(infos))
+        return (
+            _stack(obs),
+            np.asarray(rewards, dtype=np.float32),
+            np.asarray(dones, dtype=bool),
+            list(infos),
+        )
 
     def reset(self) -> np.ndarray:
         for i, remote in enumerate(self.remotes):
@@ -101,22 +106,30 @@ class LeoSubprocVecEnv(VecEnv):
             remote.send(("get_attr", attr_name))
         return [remote.recv() for remote in targets]
 
-    def set_attr(self, attr_name: str, value: Any, indices: None | int | Iterable[int] = None) -> None:
+    def set_attr(
+        self, attr_name: str, value: Any, indices: None | int | Iterable[int] = None
+    ) -> None:
         targets = self._targets(indices)
         for remote in targets:
             remote.send(("set_attr", (attr_name, value)))
         for remote in targets:
             remote.recv()
 
-    def env_method(self, method_name: str, *method_args: Any,
-                   indices: None | int | Iterable[int] = None, **method_kwargs: Any) -> list[Any]:
+    def env_method(
+        self,
+        method_name: str,
+        *method_args: Any,
+        indices: None | int | Iterable[int] = None,
+        **method_kwargs: Any,
+    ) -> list[Any]:
         targets = self._targets(indices)
         for remote in targets:
             remote.send(("env_method", (method_name, method_args, method_kwargs)))
         return [remote.recv() for remote in targets]
 
-    def env_is_wrapped(self, wrapper_class: type[gym.Wrapper],
-                       indices: None | int | Iterable[int] = None) -> list[bool]:
+    def env_is_wrapped(
+        self, wrapper_class: type[gym.Wrapper], indices: None | int | Iterable[int] = None
+    ) -> list[bool]:
         targets = self._targets(indices)
         for remote in targets:
             remote.send(("is_wrapped", wrapper_class))

@@ -32,8 +32,15 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvWrapper
 
-__all__ = ["ON_WORKER_DEATH", "WorkerDiedError", "WorkerFaultWrapper", "dead_worker_keys",
-           "exit_status", "init_tracked_worker", "run_tracked"]
+__all__ = [
+    "ON_WORKER_DEATH",
+    "WorkerDiedError",
+    "WorkerFaultWrapper",
+    "dead_worker_keys",
+    "exit_status",
+    "init_tracked_worker",
+    "run_tracked",
+]
 
 log = logging.getLogger("leogym.agents.worker_faults")
 
@@ -71,8 +78,17 @@ class WorkerDiedError(RuntimeError):
         its random stream, as Gymnasium's auto-reset does).
     """
 
-    def __init__(self, index: int, pid: int | None, exitcode: int | None, env: Any,
-                 seed: int | None, during: str, steps: int, episodes: int) -> None:
+    def __init__(
+        self,
+        index: int,
+        pid: int | None,
+        exitcode: int | None,
+        env: Any,
+        seed: int | None,
+        during: str,
+        steps: int,
+        episodes: int,
+    ) -> None:
         self.index, self.pid, self.exitcode = index, pid, exitcode
         self.env, self.seed, self.during = env, seed, during
         self.steps, self.episodes = steps, episodes
@@ -108,8 +124,13 @@ class WorkerFaultWrapper(VecEnvWrapper):
     :param max_restarts: deaths survived before stopping anyway.
     """
 
-    def __init__(self, make: Callable[[], VecEnv], envs: list[Any], on_death: str = "stop",
-                 max_restarts: int = 3) -> None:
+    def __init__(
+        self,
+        make: Callable[[], VecEnv],
+        envs: list[Any],
+        on_death: str = "stop",
+        max_restarts: int = 3,
+    ) -> None:
         if on_death not in ON_WORKER_DEATH:
             raise ValueError(f"on_death: must be one of {ON_WORKER_DEATH} (got {on_death!r})")
         self._make = make
@@ -217,10 +238,16 @@ class WorkerFaultWrapper(VecEnvWrapper):
         if not dead:  # a pipe error with every worker alive: not ours to explain
             raise exc
         i = dead[0]
-        err = WorkerDiedError(i, processes[i].pid, processes[i].exitcode,
-                              self._envs[i] if i < len(self._envs) else None,
-                              self._worker_seed(i), during, int(self._steps[i]),
-                              int(self._episodes[i]))
+        err = WorkerDiedError(
+            i,
+            processes[i].pid,
+            processes[i].exitcode,
+            self._envs[i] if i < len(self._envs) else None,
+            self._worker_seed(i),
+            during,
+            int(self._steps[i]),
+            int(self._episodes[i]),
+        )
         err.__cause__ = exc
         self.deaths.append(err)
         return err
@@ -230,8 +257,13 @@ class WorkerFaultWrapper(VecEnvWrapper):
             log.error("%s", err)
             self.close()
             raise err
-        log.error("%s -- restarting the VecEnv (restart %d of at most %d); every env's "
-                  "current episode ends as truncated", err, self.restarts + 1, self.max_restarts)
+        log.error(
+            "%s -- restarting the VecEnv (restart %d of at most %d); every env's "
+            "current episode ends as truncated",
+            err,
+            self.restarts + 1,
+            self.max_restarts,
+        )
 
     def _restart(self) -> np.ndarray:
         self.close()

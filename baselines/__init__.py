@@ -7,7 +7,13 @@
 """
 
 from leogym.baselines.base import NativePolicy, Policy
-from leogym.baselines.registry import BASELINES, bind, make_baseline, neutral_action, register_baseline
+from leogym.baselines.registry import (
+    BASELINES,
+    bind,
+    make_baseline,
+    neutral_action,
+    register_baseline,
+)
 
 __all__ = [
     "BASELINES",

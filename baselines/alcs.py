@@ -106,8 +106,11 @@ class AlcsParams:
             ("sigma_min", 1e-3 <= self.sigma_min <= self.sigma_max, "in [1e-3, sigma_max]"),
             ("sigma_max", self.sigma_max <= 1e3, "<= 1e3"),
             ("update_interval_s", 0.0 <= self.update_interval_s <= 3600.0, "in [0, 3600]"),
-            ("update_interval_min_s", 1e-6 <= self.update_interval_min_s <= 3600.0,
-             "in [1e-6, 3600]"),
+            (
+                "update_interval_min_s",
+                1e-6 <= self.update_interval_min_s <= 3600.0,
+                "in [1e-6, 3600]",
+            ),
             ("etp_mode", self.etp_mode in (0, 1), "0 or 1"),
             ("delta_mode", self.delta_mode in (0, 1, 2), "0, 1 or 2"),
             ("k_mode", self.k_mode in (0, 1, 2), "0, 1 or 2"),

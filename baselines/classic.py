@@ -10,23 +10,45 @@ __all__ = ["CLASSIC"]
 
 #: name -> (citation, env overrides that put it in charge)
 CLASSIC: dict[str, tuple[str, dict[str, str]]] = {
-    "newreno": ("RFC 9002 §7 (NewReno-style congestion control for QUIC); RFC 6582",
-                {"cc": "newreno"}),
+    "newreno": (
+        "RFC 9002 §7 (NewReno-style congestion control for QUIC); RFC 6582",
+        {"cc": "newreno"},
+    ),
     "cubic": ("RFC 9438: CUBIC for Fast and Long-Distance Networks", {"cc": "cubic"}),
-    "bbr": ("Cardwell et al., BBR: Congestion-Based Congestion Control, ACM Queue 14(5), 2016",
-            {"cc": "bbr"}),
-    "lia": ("RFC 6356: Coupled Congestion Control for Multipath Transport Protocols (LIA)",
-            {"cc": "lia"}),
-    "olia": ("Khalili et al., MPTCP is not Pareto-optimal: performance issues and a possible "
-             "solution, IEEE/ACM ToN 21(5), 2013 (OLIA)", {"cc": "olia"}),
-    "balia": ("Peng et al., Multipath TCP: Analysis, Design, and Implementation, IEEE/ACM ToN "
-              "24(1), 2016 (BALIA)", {"cc": "balia"}),
-    "minrtt": ("Linux MPTCP default scheduler: lowest smoothed RTT among paths with cwnd space "
-               "(specs/alcs.md §5.1)", {"scheduler": "minrtt"}),
-    "roundrobin": ("Linux MPTCP round-robin scheduler (specs/alcs.md §5.2)",
-                   {"scheduler": "roundrobin"}),
-    "blest": ("Ferlin et al., BLEST: Blocking Estimation-based MPTCP Scheduler for "
-              "Heterogeneous Networks, IFIP Networking 2016", {"scheduler": "blest"}),
-    "ecf": ("Lim et al., ECF: An MPTCP Path Scheduler to Manage Heterogeneous Paths, "
-            "CoNEXT 2017", {"scheduler": "ecf"}),
+    "bbr": (
+        "Cardwell et al., BBR: Congestion-Based Congestion Control, ACM Queue 14(5), 2016",
+        {"cc": "bbr"},
+    ),
+    "lia": (
+        "RFC 6356: Coupled Congestion Control for Multipath Transport Protocols (LIA)",
+        {"cc": "lia"},
+    ),
+    "olia": (
+        "Khalili et al., MPTCP is not Pareto-optimal: performance issues and a possible "
+        "solution, IEEE/ACM ToN 21(5), 2013 (OLIA)",
+        {"cc": "olia"},
+    ),
+    "balia": (
+        "Peng et al., Multipath TCP: Analysis, Design, and Implementation, IEEE/ACM ToN "
+        "24(1), 2016 (BALIA)",
+        {"cc": "balia"},
+    ),
+    "minrtt": (
+        "Linux MPTCP default scheduler: lowest smoothed RTT among paths with cwnd space "
+        "(specs/alcs.md §5.1)",
+        {"scheduler": "minrtt"},
+    ),
+    "roundrobin": (
+        "Linux MPTCP round-robin scheduler (specs/alcs.md §5.2)",
+        {"scheduler": "roundrobin"},
+    ),
+    "blest": (
+        "Ferlin et al., BLEST: Blocking Estimation-based MPTCP Scheduler for "
+        "Heterogeneous Networks, IFIP Networking 2016",
+        {"scheduler": "blest"},
+    ),
+    "ecf": (
+        "Lim et al., ECF: An MPTCP Path Scheduler to Manage Heterogeneous Paths, CoNEXT 2017",
+        {"scheduler": "ecf"},
+    ),
 }

@@ -87,7 +87,9 @@ class FreezeParams:
             if not 0.0 <= v <= 60.0:
                 raise ValueError(f"{prefix}.{name}: must be in [0, 60] s, got {v!r}")
         if not 0.0 <= self.delta_off_s <= 10.0:
-            raise ValueError(f"{prefix}.delta_off_s: must be in [0, 10] s, got {self.delta_off_s!r}")
+            raise ValueError(
+                f"{prefix}.delta_off_s: must be in [0, 10] s, got {self.delta_off_s!r}"
+            )
         if not 0.0 <= self.epoch_phase_s <= 86400.0:
             raise ValueError(
                 f"{prefix}.epoch_phase_s: must be in [0, 86400] s, got {self.epoch_phase_s!r}"

@@ -49,8 +49,9 @@ def make_params(cls: type[P], prefix: str, **kwargs: Any) -> P:
     :param prefix: how the parameters are called in errors, e.g. ``"baseline.maco"``.
     """
     names = [f.name for f in dataclasses.fields(cls)]
-    aliases = {f.metadata["native"]: f.name for f in dataclasses.fields(cls)
-               if "native" in f.metadata}
+    aliases = {
+        f.metadata["native"]: f.name for f in dataclasses.fields(cls) if "native" in f.metadata
+    }
     renamed: dict[str, Any] = {}
     for key, value in kwargs.items():
         field_name = aliases.get(key, key)
@@ -86,5 +87,6 @@ def native_policy(
     changed = native_params(params, only_changed=True)
     if changed:
         env[params_key] = changed
-    return NativePolicy(name=name, env_overrides=env, citation=citation,
-                        params=native_params(params))
+    return NativePolicy(
+        name=name, env_overrides=env, citation=citation, params=native_params(params)
+    )

@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-
 from leogym.baselines.base import NativePolicy
 
 __all__ = ["BASELINES", "register_baseline", "make_baseline", "bind", "neutral_action"]
@@ -31,7 +30,9 @@ def make_baseline(name: str, **params: Any) -> NativePolicy:
     try:
         factory = BASELINES[name]
     except KeyError:
-        raise ValueError(f"baseline: unknown baseline {name!r}; known: {sorted(BASELINES)}") from None
+        raise ValueError(
+            f"baseline: unknown baseline {name!r}; known: {sorted(BASELINES)}"
+        ) from None
     return factory(**params)
 
 
@@ -57,8 +58,12 @@ def bind(policy: NativePolicy, env: Any) -> NativePolicy:
 
 def _classic(name: str, citation: str, **overrides: str) -> Callable[..., NativePolicy]:
     def factory(**params: Any) -> NativePolicy:
-        return NativePolicy(name=name, env_overrides=dict(overrides), citation=citation,
-                            params={k: float(v) for k, v in params.items()})
+        return NativePolicy(
+            name=name,
+            env_overrides=dict(overrides),
+            citation=citation,
+            params={k: float(v) for k, v in params.items()},
+        )
 
     factory.__doc__ = f"{name}: {citation}"
     return factory

@@ -23,25 +23,54 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-
 from leogym.baselines.repro_common import Table, native_config, pct_change, run_simulation
 
 __all__ = ["PAPER", "SIZES", "SCHEDULERS", "run_task", "tasks", "summarise"]
 
 #: Table III: (file MB, satellite loss) -> scheduler -> completion time (s).
 PAPER: dict[tuple[int, float], dict[str, float]] = {
-    (40, 1e-4): {"minrtt": 11.183, "roundrobin": 13.045, "ecf": 10.722, "blest": 9.103,
-                 "alcs": 6.257},
-    (40, 5e-3): {"minrtt": 26.885, "roundrobin": 27.533, "ecf": 22.741, "blest": 21.482,
-                 "alcs": 18.719},
-    (100, 1e-4): {"minrtt": 44.647, "roundrobin": 28.048, "ecf": 22.169, "blest": 19.293,
-                  "alcs": 16.473},
-    (100, 5e-3): {"minrtt": 48.828, "roundrobin": 57.537, "ecf": 56.401, "blest": 48.162,
-                  "alcs": 42.201},
-    (150, 1e-4): {"minrtt": 59.151, "roundrobin": 41.102, "ecf": 43.981, "blest": 41.239,
-                  "alcs": 31.302},
-    (150, 5e-3): {"minrtt": 50.975, "roundrobin": 51.816, "ecf": 48.159, "blest": 42.424,
-                  "alcs": 38.286},
+    (40, 1e-4): {
+        "minrtt": 11.183,
+        "roundrobin": 13.045,
+        "ecf": 10.722,
+        "blest": 9.103,
+        "alcs": 6.257,
+    },
+    (40, 5e-3): {
+        "minrtt": 26.885,
+        "roundrobin": 27.533,
+        "ecf": 22.741,
+        "blest": 21.482,
+        "alcs": 18.719,
+    },
+    (100, 1e-4): {
+        "minrtt": 44.647,
+        "roundrobin": 28.048,
+        "ecf": 22.169,
+        "blest": 19.293,
+        "alcs": 16.473,
+    },
+    (100, 5e-3): {
+        "minrtt": 48.828,
+        "roundrobin": 57.537,
+        "ecf": 56.401,
+        "blest": 48.162,
+        "alcs": 42.201,
+    },
+    (150, 1e-4): {
+        "minrtt": 59.151,
+        "roundrobin": 41.102,
+        "ecf": 43.981,
+        "blest": 41.239,
+        "alcs": 31.302,
+    },
+    (150, 5e-3): {
+        "minrtt": 50.975,
+        "roundrobin": 51.816,
+        "ecf": 48.159,
+        "blest": 42.424,
+        "alcs": 38.286,
+    },
 }
 
 #: label -> (scheduler, scheduler_params)
@@ -65,8 +94,10 @@ EXPOSURE_MB = 100
 #: half-used window keep growing in slow start as Linux TCP does (RFC 9002 7.8 forbids it).
 CALIBRATIONS: dict[str, dict[str, Any]] = {
     "linux cwnd validation": {"cwnd_validation": "linux"},
-    "384 KiB rwnd + linux cwnd validation": {"receive_window_bytes": 384 * 1024,
-                                             "cwnd_validation": "linux"},
+    "384 KiB rwnd + linux cwnd validation": {
+        "receive_window_bytes": 384 * 1024,
+        "cwnd_validation": "linux",
+    },
     "256 KiB rwnd": {"receive_window_bytes": 256 * 1024},
 }
 SWEEP_LABELS = BASELINES + ("alcs", "alcs k=1")
@@ -83,30 +114,72 @@ class Size:
 
 
 SIZES = {
-    "full": Size(seeds=5, files_mb=(40, 100, 150), labels=tuple(SCHEDULERS), sweep_seeds=3,
-                 sweep_files_mb=(40, 100, 150), sweep_calibrations=tuple(CALIBRATIONS)),
-    "quick": Size(seeds=1, files_mb=(40,), labels=("minrtt", "blest", "alcs"), sweep_seeds=1,
-                  sweep_files_mb=(40,), sweep_calibrations=("256 KiB rwnd",)),
+    "full": Size(
+        seeds=5,
+        files_mb=(40, 100, 150),
+        labels=tuple(SCHEDULERS),
+        sweep_seeds=3,
+        sweep_files_mb=(40, 100, 150),
+        sweep_calibrations=tuple(CALIBRATIONS),
+    ),
+    "quick": Size(
+        seeds=1,
+        files_mb=(40,),
+        labels=("minrtt", "blest", "alcs"),
+        sweep_seeds=1,
+        sweep_files_mb=(40,),
+        sweep_calibrations=("256 KiB rwnd",),
+    ),
 }
 
 
 def tasks(size: str, seeds: int | None = None) -> list[dict[str, Any]]:
     sz = SIZES[size]
     n = sz.seeds if seeds is None else seeds
-    main = [{"label": lab, "file_mb": mb, "loss": loss, "seed": s, "exposure": False,
-             "calibration": None}
-            for mb in sz.files_mb for loss in (1e-4, 5e-3) for lab in sz.labels
-            for s in range(n)]
+    main = [
+        {
+            "label": lab,
+            "file_mb": mb,
+            "loss": loss,
+            "seed": s,
+            "exposure": False,
+            "calibration": None,
+        }
+        for mb in sz.files_mb
+        for loss in (1e-4, 5e-3)
+        for lab in sz.labels
+        for s in range(n)
+    ]
     # Handover exposure (Fig. 7 / Table I): every transfer starts 2 s before a handover.
-    exposure = [{"label": lab, "file_mb": EXPOSURE_MB, "loss": 1e-4, "seed": s,
-                 "exposure": True, "calibration": None}
-                for lab in sz.labels if lab in BASELINES + ("alcs",) for s in range(n)]
+    exposure = [
+        {
+            "label": lab,
+            "file_mb": EXPOSURE_MB,
+            "loss": 1e-4,
+            "seed": s,
+            "exposure": True,
+            "calibration": None,
+        }
+        for lab in sz.labels
+        if lab in BASELINES + ("alcs",)
+        for s in range(n)
+    ]
     sweep_labels = [lab for lab in SWEEP_LABELS if lab in sz.labels or size == "full"]
-    sweep = [{"label": lab, "file_mb": mb, "loss": loss, "seed": s, "exposure": False,
-              "calibration": cal}
-             for cal in sz.sweep_calibrations for mb in sz.sweep_files_mb
-             for loss in (1e-4, 5e-3) for lab in sweep_labels
-             for s in range(min(n, sz.sweep_seeds))]
+    sweep = [
+        {
+            "label": lab,
+            "file_mb": mb,
+            "loss": loss,
+            "seed": s,
+            "exposure": False,
+            "calibration": cal,
+        }
+        for cal in sz.sweep_calibrations
+        for mb in sz.sweep_files_mb
+        for loss in (1e-4, 5e-3)
+        for lab in sweep_labels
+        for s in range(min(n, sz.sweep_seeds))
+    ]
     return main + exposure + sweep
 
 
@@ -125,10 +198,17 @@ def run_task(task: dict[str, Any]) -> dict[str, Any]:
         sc.traffic.start_s = h0 - 2.0 if h0 >= 2.0 else h0 + 13.0
     sched, params = SCHEDULERS[task["label"]]
     calibration = CALIBRATIONS[task["calibration"]] if task.get("calibration") else {}
-    cfg = native_config(sc, cc="cubic", scheduler=sched, scheduler_params=params,
-                        seed=task["seed"] + 1, **calibration)
-    r = run_simulation(sc, cfg, timeline_seed=task["seed"] + 1, duration_s=sc.duration_s,
-                       step_s=0.1)
+    cfg = native_config(
+        sc,
+        cc="cubic",
+        scheduler=sched,
+        scheduler_params=params,
+        seed=task["seed"] + 1,
+        **calibration,
+    )
+    r = run_simulation(
+        sc, cfg, timeline_seed=task["seed"] + 1, duration_s=sc.duration_s, step_s=0.1
+    )
     pp = r.per_path
     sent = pp["sent_bytes"].sum(axis=0)
     end = r.t[-1] if len(r.t) else 0.0
@@ -149,8 +229,7 @@ def run_task(task: dict[str, Any]) -> dict[str, Any]:
 def _columns(labels: list[str]) -> list[str]:
     cols = ["file", "sat loss"]
     for lab in labels:
-        cols += [f"paper {lab}", f"ours {lab}"] if lab in BASELINES + ("alcs",) else [
-            f"ours {lab}"]
+        cols += [f"paper {lab}", f"ours {lab}"] if lab in BASELINES + ("alcs",) else [f"ours {lab}"]
     return cols
 
 
@@ -164,8 +243,11 @@ def summarise(results: list[dict[str, Any]], size: str) -> list[Table]:
     seeds = len({r["seed"] for r in results})
 
     def mean(mb: int, loss: float, lab: str, key: str) -> float:
-        v = [r[key] for r in results
-             if r["file_mb"] == mb and r["loss"] == loss and r["label"] == lab]
+        v = [
+            r[key]
+            for r in results
+            if r["file_mb"] == mb and r["loss"] == loss and r["label"] == lab
+        ]
         return float(np.nanmean(v)) if v else math.nan
 
     cells = [(mb, loss) for mb in sz.files_mb for loss in (1e-4, 5e-3)]
@@ -182,52 +264,89 @@ def summarise(results: list[dict[str, Any]], size: str) -> list[Table]:
             row.append(mean(mb, loss, lab, "completion_s"))
         t.add(*row)
 
-    h = Table("ALCS headline: completion-time change of ALCS against each baseline (%), "
-              "paper vs leogym (negative = ALCS faster)",
-              ["file", "sat loss"] + sum(([f"paper vs {b}", f"ours vs {b}"]
-                                          for b in BASELINES if b in labels), []))
+    h = Table(
+        "ALCS headline: completion-time change of ALCS against each baseline (%), "
+        "paper vs leogym (negative = ALCS faster)",
+        ["file", "sat loss"]
+        + sum(([f"paper vs {b}", f"ours vs {b}"] for b in BASELINES if b in labels), []),
+    )
     for mb, loss in cells:
         row = [f"{mb} MB", f"{loss:.2%}"]
         for b in BASELINES:
             if b not in labels:
                 continue
             row.append(pct_change(PAPER[(mb, loss)]["alcs"], PAPER[(mb, loss)][b]))
-            row.append(pct_change(mean(mb, loss, "alcs", "completion_s"),
-                                  mean(mb, loss, b, "completion_s")))
+            row.append(
+                pct_change(
+                    mean(mb, loss, "alcs", "completion_s"), mean(mb, loss, b, "completion_s")
+                )
+            )
         h.add(*row)
-    h.notes.append("paper headline: ALCS shortens completion time by 9.8 % (vs BLEST, 150 MB, "
-                   "0.5 %) to 44.0 % (vs minRTT, 40 MB, 0.01 %).")
+    h.notes.append(
+        "paper headline: ALCS shortens completion time by 9.8 % (vs BLEST, 150 MB, "
+        "0.5 %) to 44.0 % (vs minRTT, 40 MB, 0.01 %)."
+    )
 
-    f = Table(f"ALCS handover behaviour (Fig. 7, Table I): {EXPOSURE_MB} MB transfers started "
-              "2 s before a handover, satellite loss 0.01 %; paper vs leogym",
-              ["scheduler", "handovers crossed", "outage drops per handover",
-               "retransmitted packets", "completion time (s)", "satellite share", "paper"])
-    paper_note = {"alcs": "0 handover-induced retransmissions",
-                  "minrtt": "93.5 % of retransmissions from handovers",
-                  "roundrobin": "91.5 %", "blest": "98.5 %", "ecf": "96.6 %"}
+    f = Table(
+        f"ALCS handover behaviour (Fig. 7, Table I): {EXPOSURE_MB} MB transfers started "
+        "2 s before a handover, satellite loss 0.01 %; paper vs leogym",
+        [
+            "scheduler",
+            "handovers crossed",
+            "outage drops per handover",
+            "retransmitted packets",
+            "completion time (s)",
+            "satellite share",
+            "paper",
+        ],
+    )
+    paper_note = {
+        "alcs": "0 handover-induced retransmissions",
+        "minrtt": "93.5 % of retransmissions from handovers",
+        "roundrobin": "91.5 %",
+        "blest": "98.5 %",
+        "ecf": "96.6 %",
+    }
     for lab in [x for x in labels if x in BASELINES + ("alcs",)]:
         v = [r for r in exposure if r["label"] == lab]
         if not v:
             continue
         hos = sum(r["handovers_in_transfer"] for r in v)
-        f.add(lab, float(np.mean([r["handovers_in_transfer"] for r in v])),
-              sum(r["outage_drops"] for r in v) / hos if hos else math.nan,
-              float(np.mean([r["retransmitted"] for r in v])),
-              float(np.nanmean([r["completion_s"] for r in v])),
-              float(np.nanmean([r["sat_share"] for r in v])), paper_note.get(lab, "-"))
-    f.notes.append("outage drops: packets the satellite link dropped during handover outages "
-                   "(each one is retransmitted: the paper's handover-induced retransmissions).")
+        f.add(
+            lab,
+            float(np.mean([r["handovers_in_transfer"] for r in v])),
+            sum(r["outage_drops"] for r in v) / hos if hos else math.nan,
+            float(np.mean([r["retransmitted"] for r in v])),
+            float(np.nanmean([r["completion_s"] for r in v])),
+            float(np.nanmean([r["sat_share"] for r in v])),
+            paper_note.get(lab, "-"),
+        )
+    f.notes.append(
+        "outage drops: packets the satellite link dropped during handover outages "
+        "(each one is retransmitted: the paper's handover-induced retransmissions)."
+    )
     return [t, h, f] + ([_sweep_table(sweep)] if sweep else [])
 
 
 def _sweep_table(sweep: list[dict[str, Any]]) -> Table:
     """ALCS against the best baseline of each cell under each calibration."""
     seeds = len({r["seed"] for r in sweep})
-    s = Table(f"ALCS calibration sweep: completion time (s) of ALCS and of the best baseline "
-              f"(minRTT, RR, ECF, BLEST) per cell, {seeds} seed(s); paper vs leogym",
-              ["calibration", "file", "sat loss", "best baseline", "CT best baseline",
-               "CT alcs", "CT alcs k=1", "ours alcs vs best (%)", "ours alcs k=1 vs best (%)",
-               "paper alcs vs best (%)"])
+    s = Table(
+        f"ALCS calibration sweep: completion time (s) of ALCS and of the best baseline "
+        f"(minRTT, RR, ECF, BLEST) per cell, {seeds} seed(s); paper vs leogym",
+        [
+            "calibration",
+            "file",
+            "sat loss",
+            "best baseline",
+            "CT best baseline",
+            "CT alcs",
+            "CT alcs k=1",
+            "ours alcs vs best (%)",
+            "ours alcs k=1 vs best (%)",
+            "paper alcs vs best (%)",
+        ],
+    )
     for cal in [c for c in CALIBRATIONS if any(r["calibration"] == c for r in sweep)]:
         rows = [r for r in sweep if r["calibration"] == cal]
         for mb, loss in sorted({(r["file_mb"], r["loss"]) for r in rows}):
@@ -241,13 +360,24 @@ def _sweep_table(sweep: list[dict[str, Any]]) -> Table:
             best = min(base, key=base.__getitem__)
             paper = PAPER[(mb, loss)]
             paper_best = min(paper[b] for b in BASELINES)
-            s.add(cal, f"{mb} MB", f"{loss:.2%}", best, base[best], ct("alcs"),
-                  ct("alcs k=1"), pct_change(ct("alcs"), base[best]),
-                  pct_change(ct("alcs k=1"), base[best]),
-                  pct_change(paper["alcs"], paper_best))
-    s.notes.append("calibrations: " + "; ".join(f"{k} = {v}" for k, v in CALIBRATIONS.items())
-                   + ". The main table above is the scenario as configured (6 MiB receive "
-                   "window, RFC 9002 cwnd validation).")
+            s.add(
+                cal,
+                f"{mb} MB",
+                f"{loss:.2%}",
+                best,
+                base[best],
+                ct("alcs"),
+                ct("alcs k=1"),
+                pct_change(ct("alcs"), base[best]),
+                pct_change(ct("alcs k=1"), base[best]),
+                pct_change(paper["alcs"], paper_best),
+            )
+    s.notes.append(
+        "calibrations: "
+        + "; ".join(f"{k} = {v}" for k, v in CALIBRATIONS.items())
+        + ". The main table above is the scenario as configured (6 MiB receive "
+        "window, RFC 9002 cwnd validation)."
+    )
     return s
 
 
@@ -261,12 +391,22 @@ def directions(results: list[dict[str, Any]]) -> dict[str, bool]:
     cells = {(r["file_mb"], r["loss"]) for r in results}
     labels = {r["label"] for r in results}
     for mb, loss in sorted(cells):
-        a = np.nanmean([r["completion_s"] for r in results
-                        if (r["file_mb"], r["loss"], r["label"]) == (mb, loss, "alcs")])
+        a = np.nanmean(
+            [
+                r["completion_s"]
+                for r in results
+                if (r["file_mb"], r["loss"], r["label"]) == (mb, loss, "alcs")
+            ]
+        )
         for b in BASELINES:
             if b in labels:
-                c = np.nanmean([r["completion_s"] for r in results
-                                if (r["file_mb"], r["loss"], r["label"]) == (mb, loss, b)])
+                c = np.nanmean(
+                    [
+                        r["completion_s"]
+                        for r in results
+                        if (r["file_mb"], r["loss"], r["label"]) == (mb, loss, b)
+                    ]
+                )
                 out[f"alcs_faster_than_{b}[{mb}MB,{loss}]"] = bool(a < c)
 
     def per_ho(lab: str) -> float:
@@ -276,5 +416,6 @@ def directions(results: list[dict[str, Any]]) -> dict[str, bool]:
 
     if exposure:
         out["alcs_fewest_handover_drops"] = all(
-            per_ho("alcs") < per_ho(b) for b in BASELINES if b in labels)
+            per_ho("alcs") < per_ho(b) for b in BASELINES if b in labels
+        )
     return out

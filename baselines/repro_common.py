@@ -107,8 +107,12 @@ def native_config(
     if cross_traffic is None:
         cross_traffic = []
         for c in tr.cross_traffic:
-            d: dict[str, Any] = {"kind": c.kind, "path": int(c.path), "direction": c.direction,
-                                 "start_s": float(c.start_s)}
+            d: dict[str, Any] = {
+                "kind": c.kind,
+                "path": int(c.path),
+                "direction": c.direction,
+                "start_s": float(c.start_s),
+            }
             if c.stop_s is not None:
                 d["stop_s"] = float(c.stop_s)
             if c.kind == "udp_onoff":
@@ -202,9 +206,11 @@ def run_simulation(
         cross_rx_bytes=np.vstack(cross) if cross and cross[0].size else np.zeros((len(ts), 0)),
         completion_time_s=completion,
         wall_s=time.perf_counter() - t0,
-        meta={"handovers": [np.asarray(p.handovers) for p in tl.paths],
-              "outages": [np.asarray(p.outages) for p in tl.paths],
-              "rate_down_mean_bps": [float(np.mean(p.rate_down_bps)) for p in tl.paths]},
+        meta={
+            "handovers": [np.asarray(p.handovers) for p in tl.paths],
+            "outages": [np.asarray(p.outages) for p in tl.paths],
+            "rate_down_mean_bps": [float(np.mean(p.rate_down_bps)) for p in tl.paths],
+        },
     )
 
 
@@ -239,7 +245,7 @@ class Table:
         line = "  ".join("-" * w for w in widths)
         out = [self.title, line]
         for j, r in enumerate(cells):
-            out.append("  ".join(c.ljust(w) for c, w in zip(r, widths)))
+            out.append("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)))
             if j == 0:
                 out.append(line)
         out.append(line)
@@ -259,9 +265,15 @@ def progress(total: float, desc: str, enabled: bool = True) -> Any:
     """A tqdm progress bar over simulated seconds (a no-op object when disabled)."""
     from tqdm import tqdm
 
-    return tqdm(total=total, desc=desc, unit="sim-s", disable=not enabled, leave=False,
-                bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total:.0f} sim-s "
-                "[{elapsed}<{remaining}]")
+    return tqdm(
+        total=total,
+        desc=desc,
+        unit="sim-s",
+        disable=not enabled,
+        leave=False,
+        bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total:.0f} sim-s "
+        "[{elapsed}<{remaining}]",
+    )
 
 
 def mean_over(values: Iterable[float]) -> float:

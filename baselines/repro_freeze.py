@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-
 from leogym.baselines.repro_common import Table, native_config, pct_change, run_simulation
 
 __all__ = ["PAPER", "SIZES", "CONDITIONS", "CCS", "run_task", "tasks", "summarise"]
@@ -56,16 +55,23 @@ class Size:
     file_bytes: int
 
 
-SIZES = {"full": Size(seeds=5, file_bytes=256_000_000),
-         "quick": Size(seeds=2, file_bytes=256_000_000)}
+SIZES = {
+    "full": Size(seeds=5, file_bytes=256_000_000),
+    "quick": Size(seeds=2, file_bytes=256_000_000),
+}
 
 
 def tasks(size: str, seeds: int | None = None) -> list[dict[str, Any]]:
     sz = SIZES[size]
     n = sz.seeds if seeds is None else seeds
     conditions = list(CONDITIONS) if size == "full" else ["lossy-HO, RTT 50 ms"]
-    return [{"condition": c, "cc": cc, "freeze": f, "seed": s, "file_bytes": sz.file_bytes}
-            for c in conditions for cc in CCS for f in (False, True) for s in range(n)]
+    return [
+        {"condition": c, "cc": cc, "freeze": f, "seed": s, "file_bytes": sz.file_bytes}
+        for c in conditions
+        for cc in CCS
+        for f in (False, True)
+        for s in range(n)
+    ]
 
 
 def _scenario(task: dict[str, Any]) -> Any:
@@ -88,8 +94,9 @@ def run_task(task: dict[str, Any]) -> dict[str, Any]:
     sc = _scenario(task)
     cc = ("freeze+" if task["freeze"] else "") + task["cc"]
     cfg = native_config(sc, cc=cc, scheduler="minrtt", seed=task["seed"] + 1)
-    r = run_simulation(sc, cfg, timeline_seed=task["seed"] + 1, duration_s=sc.duration_s,
-                       step_s=0.1)
+    r = run_simulation(
+        sc, cfg, timeline_seed=task["seed"] + 1, duration_s=sc.duration_s, step_s=0.1
+    )
     pp = r.per_path
     return {
         **{k: task[k] for k in ("condition", "cc", "freeze", "seed")},
@@ -99,8 +106,9 @@ def run_task(task: dict[str, Any]) -> dict[str, Any]:
         "outage_drops": float(pp["drops_outage"].sum()),
         "random_drops": float(pp["drops_random"].sum()),
         "mean_rtt_ms": float(np.nanmean(pp["srtt_s"]) * 1e3),
-        "handovers": int(sum(len(h[h <= (r.t[-1] if len(r.t) else 0)])
-                             for h in r.meta["handovers"])),
+        "handovers": int(
+            sum(len(h[h <= (r.t[-1] if len(r.t) else 0)]) for h in r.meta["handovers"])
+        ),
         "wall_s": r.wall_s,
     }
 
@@ -111,26 +119,48 @@ def summarise(results: list[dict[str, Any]], size: str) -> list[Table]:
     t = Table(
         f"StarQUIC freeze (Kamel et al., LEO-NET '24): paper vs leogym, scenario 'freeze', "
         f"256 MB, {seeds} seed(s)",
-        ["condition", "cc", "CT (s)", "CT +freeze (s)", "change (%)", "frozen losses",
-         "handovers", "paper (%)"],
+        [
+            "condition",
+            "cc",
+            "CT (s)",
+            "CT +freeze (s)",
+            "change (%)",
+            "frozen losses",
+            "handovers",
+            "paper (%)",
+        ],
     )
 
     def mean(c: str, cc: str, fr: bool, key: str) -> float:
-        v = [r[key] for r in results if r["condition"] == c and r["cc"] == cc
-             and r["freeze"] == fr]
+        v = [r[key] for r in results if r["condition"] == c and r["cc"] == cc and r["freeze"] == fr]
         return float(np.mean(v)) if v and not any(math.isnan(x) for x in v) else math.nan
 
-    paper_col = {"newreno": "not evaluated", "cubic": "0 (emulation)",
-                 "bbr": "-26 BBRv3 (emul.); -14.5/-35 (real)"}
+    paper_col = {
+        "newreno": "not evaluated",
+        "cubic": "0 (emulation)",
+        "bbr": "-26 BBRv3 (emul.); -14.5/-35 (real)",
+    }
     for c in conditions:
         for cc in CCS:
             a, b = mean(c, cc, False, "completion_s"), mean(c, cc, True, "completion_s")
-            t.add(c, cc, a, b, pct_change(b, a), mean(c, cc, True, "frozen"),
-                  mean(c, cc, True, "handovers"), paper_col[cc])
-    t.notes.append("paper: 256 MB, BBRv3 65.5 s -> 48.5 s (-26 %) in emulation; -14.5 % (NA) "
-                   "and -35 % (Asia) over real Starlink; picoquic CUBIC unchanged in emulation.")
-    t.notes.append("ours: BBR is BBRv1 (the paper's loss-insensitive reference); NewReno is the "
-                   "spec's main loss-based ns-3 baseline.")
+            t.add(
+                c,
+                cc,
+                a,
+                b,
+                pct_change(b, a),
+                mean(c, cc, True, "frozen"),
+                mean(c, cc, True, "handovers"),
+                paper_col[cc],
+            )
+    t.notes.append(
+        "paper: 256 MB, BBRv3 65.5 s -> 48.5 s (-26 %) in emulation; -14.5 % (NA) "
+        "and -35 % (Asia) over real Starlink; picoquic CUBIC unchanged in emulation."
+    )
+    t.notes.append(
+        "ours: BBR is BBRv1 (the paper's loss-insensitive reference); NewReno is the "
+        "spec's main loss-based ns-3 baseline."
+    )
     return [t]
 
 
@@ -138,9 +168,19 @@ def directions(results: list[dict[str, Any]]) -> dict[str, bool]:
     """Freeze shortens NewReno's completion time under lossy handovers."""
     out = {}
     for c in {r["condition"] for r in results if r["condition"] != "emulation"}:
-        a = np.mean([r["completion_s"] for r in results
-                     if r["condition"] == c and r["cc"] == "newreno" and not r["freeze"]])
-        b = np.mean([r["completion_s"] for r in results
-                     if r["condition"] == c and r["cc"] == "newreno" and r["freeze"]])
+        a = np.mean(
+            [
+                r["completion_s"]
+                for r in results
+                if r["condition"] == c and r["cc"] == "newreno" and not r["freeze"]
+            ]
+        )
+        b = np.mean(
+            [
+                r["completion_s"]
+                for r in results
+                if r["condition"] == c and r["cc"] == "newreno" and r["freeze"]
+            ]
+        )
         out[f"freeze_shortens_newreno[{c}]"] = bool(b < a)
     return out

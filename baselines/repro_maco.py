@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-
 from leogym.baselines.repro_common import RunSeries, Table, native_config, run_simulation
 
 __all__ = ["PAPER", "SIZES", "VARIANTS", "run_task", "tasks", "summarise"]
@@ -76,8 +75,9 @@ def tasks(size: str, seeds: int | None = None) -> list[dict[str, Any]]:
     """One task per (variant, seed)."""
     sz = SIZES[size]
     n = sz.seeds if seeds is None else seeds
-    return [{"variant": v, "seed": s, "duration_s": sz.duration_s}
-            for s in range(n) for v in VARIANTS]
+    return [
+        {"variant": v, "seed": s, "duration_s": sz.duration_s} for s in range(n) for v in VARIANTS
+    ]
 
 
 def _scenario(seed: int) -> tuple[Any, list[dict[str, Any]]]:
@@ -88,8 +88,9 @@ def _scenario(seed: int) -> tuple[Any, list[dict[str, Any]]]:
     # Seed 0 keeps the paper's phase (first handover at 12 s); others shift it.
     sc.epoch_utc_s = 0.0 if seed == 0 else float(rng.uniform(0.0, 60.0))
     starts = [0.0, 0.0] if seed == 0 else [float(x) for x in rng.uniform(0.0, 1.0, size=2)]
-    cross = [{"kind": "tcp_bulk", "path": p, "direction": "down", "start_s": starts[p]}
-             for p in (0, 1)]
+    cross = [
+        {"kind": "tcp_bulk", "path": p, "direction": "down", "start_s": starts[p]} for p in (0, 1)
+    ]
     return sc, cross
 
 
@@ -144,10 +145,12 @@ def run_task(task: dict[str, Any]) -> dict[str, Any]:
     sc, cross = _scenario(seed)
     if subflows == [0]:
         cross = [c for c in cross if c["path"] == 0]  # path 1 is unused: skip its flow
-    cfg = native_config(sc, cc=cc, scheduler=sched, seed=seed + 1, cross_traffic=cross,
-                        subflow_paths=subflows)
-    r = run_simulation(sc, cfg, timeline_seed=seed + 1, duration_s=task["duration_s"],
-                       step_s=STEP_S)
+    cfg = native_config(
+        sc, cc=cc, scheduler=sched, seed=seed + 1, cross_traffic=cross, subflow_paths=subflows
+    )
+    r = run_simulation(
+        sc, cfg, timeline_seed=seed + 1, duration_s=task["duration_s"], step_s=STEP_S
+    )
     return _metrics(r, variant, sc.traffic.packet_bytes, subflows)
 
 
@@ -191,7 +194,8 @@ def _metrics(r: RunSeries, variant: str, mss: int, subflows: list[int]) -> dict[
         "reductions": events,
         "recovery_ss_s": ss,
         "recovery_ca_s": ca,
-        "cross_mbps": float(r.cross_rx_bytes.sum() * 8e-6 / r.t[-1]) if r.cross_rx_bytes.size
+        "cross_mbps": float(r.cross_rx_bytes.sum() * 8e-6 / r.t[-1])
+        if r.cross_rx_bytes.size
         else math.nan,
         "wall_s": r.wall_s,
     }
@@ -214,47 +218,107 @@ def summarise(results: list[dict[str, Any]], size: str) -> list[Table]:
 
     def ratio_max(v: str) -> float:
         best = 0.0
-        for a, b in zip(by["maco"], by[v]):
+        for a, b in zip(by["maco"], by[v], strict=True):
             n = min(len(a["goodput_5s"]), len(b["goodput_5s"]))
             if n:
-                best = max(best, float(np.max(a["goodput_5s"][:n] / np.maximum(
-                    b["goodput_5s"][:n], 1e-9))))
+                best = max(
+                    best, float(np.max(a["goodput_5s"][:n] / np.maximum(b["goodput_5s"][:n], 1e-9)))
+                )
         return best
 
     t = Table(
         f"MACO (Yang et al., TMC 2024): paper vs leogym, scenario 'maco', {seeds} seed(s), "
         f"{SIZES[size].duration_s:.0f} s runs",
-        ["metric", "paper MACO", "paper OLIA", "paper BBR", "ours MACO", "ours OLIA",
-         "ours BBR"],
+        ["metric", "paper MACO", "paper OLIA", "paper BBR", "ours MACO", "ours OLIA", "ours BBR"],
     )
     P = PAPER
-    t.add("goodput (Mbit/s)", "-", "<= 38", "5-15", mean("maco", "goodput_mbps"),
-          mean("olia", "goodput_mbps"), mean("bbr", "goodput_mbps"))
-    t.add("goodput 0-22 s (Mbit/s)", "-", "38 (peak)", "< OLIA", mean("maco", "goodput_to_22s"),
-          mean("olia", "goodput_to_22s"), mean("bbr", "goodput_to_22s"))
-    t.add("goodput after 22 s (Mbit/s)", "-", "< BBR", "> OLIA",
-          mean("maco", "goodput_after_22s"), mean("olia", "goodput_after_22s"),
-          mean("bbr", "goodput_after_22s"))
-    t.add("mean cwnd (MSS; BBR: rate x minRTT)", P["mean_cwnd_mss"]["maco"],
-          "< 100", "~250", mean("maco", "mean_cwnd_mss"), mean("olia", "mean_cwnd_mss"),
-          mean("bbr", "mean_cwnd_mss"))
-    t.add("p95 delay (ms; ours: RTT samples)", P["p95_delay_ms"]["maco"],
-          P["p95_delay_ms"]["olia"], P["p95_delay_ms"]["bbr"], mean("maco", "p95_rtt_ms"),
-          mean("olia", "p95_rtt_ms"), mean("bbr", "p95_rtt_ms"))
-    t.add("congestion events (ours: cwnd cuts >= 30 %)", P["congestion_events"]["maco"],
-          P["congestion_events"]["olia"], P["congestion_events"]["bbr"],
-          mean("maco", "reductions"), mean("olia", "reductions"), mean("bbr", "reductions"))
+    t.add(
+        "goodput (Mbit/s)",
+        "-",
+        "<= 38",
+        "5-15",
+        mean("maco", "goodput_mbps"),
+        mean("olia", "goodput_mbps"),
+        mean("bbr", "goodput_mbps"),
+    )
+    t.add(
+        "goodput 0-22 s (Mbit/s)",
+        "-",
+        "38 (peak)",
+        "< OLIA",
+        mean("maco", "goodput_to_22s"),
+        mean("olia", "goodput_to_22s"),
+        mean("bbr", "goodput_to_22s"),
+    )
+    t.add(
+        "goodput after 22 s (Mbit/s)",
+        "-",
+        "< BBR",
+        "> OLIA",
+        mean("maco", "goodput_after_22s"),
+        mean("olia", "goodput_after_22s"),
+        mean("bbr", "goodput_after_22s"),
+    )
+    t.add(
+        "mean cwnd (MSS; BBR: rate x minRTT)",
+        P["mean_cwnd_mss"]["maco"],
+        "< 100",
+        "~250",
+        mean("maco", "mean_cwnd_mss"),
+        mean("olia", "mean_cwnd_mss"),
+        mean("bbr", "mean_cwnd_mss"),
+    )
+    t.add(
+        "p95 delay (ms; ours: RTT samples)",
+        P["p95_delay_ms"]["maco"],
+        P["p95_delay_ms"]["olia"],
+        P["p95_delay_ms"]["bbr"],
+        mean("maco", "p95_rtt_ms"),
+        mean("olia", "p95_rtt_ms"),
+        mean("bbr", "p95_rtt_ms"),
+    )
+    t.add(
+        "congestion events (ours: cwnd cuts >= 30 %)",
+        P["congestion_events"]["maco"],
+        P["congestion_events"]["olia"],
+        P["congestion_events"]["bbr"],
+        mean("maco", "reductions"),
+        mean("olia", "reductions"),
+        mean("bbr", "reductions"),
+    )
     ss = {v: _p99_ms([x for r in by[v] for x in r["recovery_ss_s"]]) for v in ("maco", "olia")}
     ca = {v: _p99_ms([x for r in by[v] for x in r["recovery_ca_s"]]) for v in ("maco", "olia")}
-    t.add("p99 recovery time, SS (ms)", P["p99_recovery_ss_ms"]["maco"],
-          P["p99_recovery_ss_ms"]["olia"], "-", ss["maco"], ss["olia"], "-")
-    t.add("p99 recovery time, CA (ms)", P["p99_recovery_ca_ms"]["maco"],
-          P["p99_recovery_ca_ms"]["olia"], "-", ca["maco"], ca["olia"], "-")
-    t.add("background NewReno (Mbit/s, all links)", "-", "-", "-", mean("maco", "cross_mbps"),
-          mean("olia", "cross_mbps"), mean("bbr", "cross_mbps"))
+    t.add(
+        "p99 recovery time, SS (ms)",
+        P["p99_recovery_ss_ms"]["maco"],
+        P["p99_recovery_ss_ms"]["olia"],
+        "-",
+        ss["maco"],
+        ss["olia"],
+        "-",
+    )
+    t.add(
+        "p99 recovery time, CA (ms)",
+        P["p99_recovery_ca_ms"]["maco"],
+        P["p99_recovery_ca_ms"]["olia"],
+        "-",
+        ca["maco"],
+        ca["olia"],
+        "-",
+    )
+    t.add(
+        "background NewReno (Mbit/s, all links)",
+        "-",
+        "-",
+        "-",
+        mean("maco", "cross_mbps"),
+        mean("olia", "cross_mbps"),
+        mean("bbr", "cross_mbps"),
+    )
 
-    h = Table("MACO headline ratios: paper vs leogym",
-              ["claim", "paper", "ours", "direction holds"])
+    h = Table(
+        "MACO headline ratios: paper vs leogym", ["claim", "paper", "ours", "direction holds"]
+    )
     r_olia = mean("maco", "goodput_mbps") / mean("olia", "goodput_mbps")
     r_bbr = mean("maco", "goodput_mbps") / mean("bbr", "goodput_mbps")
     h.add("throughput MACO / OLIA (mean of runs)", "up to 3x", r_olia, _yes(r_olia > 1))
@@ -264,12 +328,24 @@ def summarise(results: list[dict[str, Any]], size: str) -> list[Table]:
     conv_ss = 100 * (1 - ss["maco"] / ss["olia"]) if ss["olia"] else math.nan
     conv_ca = 100 * (1 - ca["maco"] / ca["olia"]) if ca["olia"] else math.nan
     conv = float(np.nanmean([conv_ss, conv_ca]))
-    h.add("convergence: p99 recovery reduction vs OLIA, SS (%)", 72.5, conv_ss,
-          _yes(conv_ss > 0 if not math.isnan(conv_ss) else conv_ss))
-    h.add("convergence: p99 recovery reduction vs OLIA, CA (%)", 73.5, conv_ca,
-          _yes(conv_ca > 0 if not math.isnan(conv_ca) else conv_ca))
-    h.add("convergence: mean of SS and CA (%) [headline]", P["convergence_improvement_pct"],
-          conv, _yes(conv > 0 if not math.isnan(conv) else conv))
+    h.add(
+        "convergence: p99 recovery reduction vs OLIA, SS (%)",
+        72.5,
+        conv_ss,
+        _yes(conv_ss > 0 if not math.isnan(conv_ss) else conv_ss),
+    )
+    h.add(
+        "convergence: p99 recovery reduction vs OLIA, CA (%)",
+        73.5,
+        conv_ca,
+        _yes(conv_ca > 0 if not math.isnan(conv_ca) else conv_ca),
+    )
+    h.add(
+        "convergence: mean of SS and CA (%) [headline]",
+        P["convergence_improvement_pct"],
+        conv,
+        _yes(conv > 0 if not math.isnan(conv) else conv),
+    )
     return [t, h]
 
 

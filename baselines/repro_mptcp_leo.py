@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-
 from leogym.baselines.repro_common import Table, native_config, run_simulation
 
 __all__ = ["PAPER", "SIZES", "VARIANTS", "run_task", "tasks", "summarise"]
@@ -58,8 +57,9 @@ SIZES = {"full": Size(seeds=5, duration_s=150.0), "quick": Size(seeds=1, duratio
 def tasks(size: str, seeds: int | None = None) -> list[dict[str, Any]]:
     sz = SIZES[size]
     n = sz.seeds if seeds is None else seeds
-    return [{"label": lab, "seed": s, "duration_s": sz.duration_s}
-            for s in range(n) for lab in VARIANTS]
+    return [
+        {"label": lab, "seed": s, "duration_s": sz.duration_s} for s in range(n) for lab in VARIANTS
+    ]
 
 
 def run_task(task: dict[str, Any]) -> dict[str, Any]:
@@ -68,24 +68,49 @@ def run_task(task: dict[str, Any]) -> dict[str, Any]:
     sc = load_scenario("iridium_omsr")
     cc, subflows = VARIANTS[task["label"]]
     rng = np.random.default_rng(900 + task["seed"])
-    cross = [{"kind": "tcp_bulk", "path": p, "direction": "down",
-              "start_s": float(rng.uniform(0.0, 5.0))} for p in (0, 1) for _ in range(4)]
-    cfg = native_config(sc, cc=cc, scheduler="minrtt", seed=task["seed"] + 1,
-                        subflow_paths=subflows, cross_traffic=cross)
-    r = run_simulation(sc, cfg, timeline_seed=task["seed"] + 1, duration_s=task["duration_s"],
-                       step_s=STEP_S)
+    cross = [
+        {
+            "kind": "tcp_bulk",
+            "path": p,
+            "direction": "down",
+            "start_s": float(rng.uniform(0.0, 5.0)),
+        }
+        for p in (0, 1)
+        for _ in range(4)
+    ]
+    cfg = native_config(
+        sc,
+        cc=cc,
+        scheduler="minrtt",
+        seed=task["seed"] + 1,
+        subflow_paths=subflows,
+        cross_traffic=cross,
+    )
+    r = run_simulation(
+        sc, cfg, timeline_seed=task["seed"] + 1, duration_s=task["duration_s"], step_s=STEP_S
+    )
     k = int(round(BIN_S / STEP_S))
     d = r.per_path["delivered_bytes"].sum(axis=1)
     n = len(d) // k
     rate = d[: n * k].reshape(n, k).sum(axis=1) * 8e-6 / BIN_S
     tb = r.t[k - 1 :: k][:n]
-    handovers = sorted({round(float(h), 3) for i, hs in enumerate(r.meta["handovers"])
-                        if i in subflows for h in hs if h + 1.0 <= tb[-1]})
+    handovers = sorted(
+        {
+            round(float(h), 3)
+            for i, hs in enumerate(r.meta["handovers"])
+            if i in subflows
+            for h in hs
+            if h + 1.0 <= tb[-1]
+        }
+    )
     minima = [float(rate[(tb > h) & (tb <= h + 1.0)].min()) for h in handovers]
-    windows = ([(15, 66), (66, 96), (96, 150)] if subflows == [0]
-               else [(15, 30), (30, 96), (96, 150)])
-    means = [float(rate[(tb > a) & (tb <= b)].mean()) if ((tb > a) & (tb <= b)).any()
-             else math.nan for a, b in windows]
+    windows = (
+        [(15, 66), (66, 96), (96, 150)] if subflows == [0] else [(15, 30), (30, 96), (96, 150)]
+    )
+    means = [
+        float(rate[(tb > a) & (tb <= b)].mean()) if ((tb > a) & (tb <= b)).any() else math.nan
+        for a, b in windows
+    ]
     ho_mask = np.zeros(n, bool)
     for h in handovers:
         ho_mask |= (tb > h) & (tb <= h + 1.0)
@@ -107,32 +132,52 @@ def summarise(results: list[dict[str, Any]], size: str) -> list[Table]:
     t = Table(
         f"MPTCP over LEO (Du et al., IWCMC 2015): paper vs leogym, scenario 'iridium_omsr', "
         f"{seeds} seed(s)",
-        ["transfer", "handovers", "zero-throughput handovers", "mean min. throughput after "
-         "handover (Mbit/s)", "zero bins elsewhere", "mean throughput (Mbit/s)",
-         "paper"],
+        [
+            "transfer",
+            "handovers",
+            "zero-throughput handovers",
+            "mean min. throughput after handover (Mbit/s)",
+            "zero bins elsewhere",
+            "mean throughput (Mbit/s)",
+            "paper",
+        ],
     )
     for lab in VARIANTS:
         v = [r for r in results if r["label"] == lab]
         minima = [m for r in v for m in r["minima"]]
         zeros = sum(1 for m in minima if m == 0.0)
-        paper = ("drops to zero at every handover" if lab.startswith("single")
-                 else "never drops to zero")
-        t.add(lab, len(minima), f"{zeros}/{len(minima)}",
-              float(np.mean(minima)) if minima else math.nan,
-              float(np.nanmean([r["zero_bins_elsewhere"] for r in v])),
-              float(np.mean([r["mean_mbps"] for r in v])), paper)
-    t.notes.append(f"throughput: bytes acknowledged on the transfer's paths per {BIN_S:g} s; "
-                   "'zero-throughput handover': a zero bin within 1 s after a handover of one "
-                   "of the transfer's paths.")
-    w = Table("Throughput per state window (Mbit/s): single path (SS_bf 15-66, HS 66-96, "
-              "SS_af 96-150 s) and multipath (SS_bf 15-30, HS 30-96, SS_af 96-150 s)",
-              ["transfer", "SS_bf", "HS", "SS_af", "paper"])
+        paper = (
+            "drops to zero at every handover" if lab.startswith("single") else "never drops to zero"
+        )
+        t.add(
+            lab,
+            len(minima),
+            f"{zeros}/{len(minima)}",
+            float(np.mean(minima)) if minima else math.nan,
+            float(np.nanmean([r["zero_bins_elsewhere"] for r in v])),
+            float(np.mean([r["mean_mbps"] for r in v])),
+            paper,
+        )
+    t.notes.append(
+        f"throughput: bytes acknowledged on the transfer's paths per {BIN_S:g} s; "
+        "'zero-throughput handover': a zero bin within 1 s after a handover of one "
+        "of the transfer's paths."
+    )
+    w = Table(
+        "Throughput per state window (Mbit/s): single path (SS_bf 15-66, HS 66-96, "
+        "SS_af 96-150 s) and multipath (SS_bf 15-30, HS 30-96, SS_af 96-150 s)",
+        ["transfer", "SS_bf", "HS", "SS_af", "paper"],
+    )
     for lab in VARIANTS:
         v = np.array([r["window_means"] for r in results if r["label"] == lab], dtype=float)
-        paper = ("Tahoe ~0.36 (fair share) in SS_bf, below it in HS" if lab.startswith("single")
-                 else "highest in SS_bf; HS and SS_af above SS_bf")
-        t_row = [lab] + [float(np.nanmean(v[:, i])) if v.size else math.nan
-                         for i in range(3)] + [paper]
+        paper = (
+            "Tahoe ~0.36 (fair share) in SS_bf, below it in HS"
+            if lab.startswith("single")
+            else "highest in SS_bf; HS and SS_af above SS_bf"
+        )
+        t_row = (
+            [lab] + [float(np.nanmean(v[:, i])) if v.size else math.nan for i in range(3)] + [paper]
+        )
         w.add(*t_row)
     return [t, w]
 
@@ -143,6 +188,6 @@ def directions(results: list[dict[str, Any]]) -> dict[str, bool]:
     return {
         "single_path_zero_at_every_handover": bool(single) and all(m == 0.0 for m in single),
         "multipath_mostly_above_zero": bool(multi) and np.mean([m > 0 for m in multi]) > 0.5,
-        "multipath_min_above_single": bool(multi) and float(np.mean(multi)) > float(
-            np.mean(single) if single else 0.0),
+        "multipath_min_above_single": bool(multi)
+        and float(np.mean(multi)) > float(np.mean(single) if single else 0.0),
     }

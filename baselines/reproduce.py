@@ -117,16 +117,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="reduced size (CI)")
     parser.add_argument("--seeds", type=int, default=None, help="override the number of seeds")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
-    parser.add_argument("--out", type=Path, default=None,
-                        help="folder for the CSV tables (default: outputs/reproduce/NAME)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="folder for the CSV tables (default: outputs/reproduce/NAME)",
+    )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     args = parser.parse_args(argv)
     size = "quick" if args.quick else "full"
     out = args.out if args.out is not None else Path("outputs") / "reproduce" / args.name
     t0 = time.perf_counter()
     try:
-        tables, results = run_experiment(args.name, size, args.seeds, args.jobs,
-                                          show_progress=not args.no_progress)
+        tables, results = run_experiment(
+            args.name, size, args.seeds, args.jobs, show_progress=not args.no_progress
+        )
     except ValueError as exc:
         parser.error(str(exc))
     mod = _module(args.name)
@@ -137,8 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         table.write_csv(out / f"{args.name}_{size}_{i + 1}.csv")
     dirs = {k: bool(v) for k, v in mod.directions(results).items()}
     print()
-    print("paper directions: " + ", ".join(f"{k}={'yes' if v else 'NO'}" for k, v in
-                                           dirs.items()))
+    print("paper directions: " + ", ".join(f"{k}={'yes' if v else 'NO'}" for k, v in dirs.items()))
     (out / f"{args.name}_{size}_runs.json").write_text(
         json.dumps({"size": size, "results": _jsonable(results), "directions": dirs}, indent=1)
     )

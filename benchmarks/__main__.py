@@ -30,33 +30,42 @@ SECTIONS = ("env", "transport", "overhead", "vector", "training", "memory", "fid
 DEFAULT_OUT = Path(__file__).resolve().parent / "results"
 
 
-def _section_runner(name: str, quick: bool, repeats: int, ray_path: str | None
-                    ) -> Callable[[], list[Row]]:
+def _section_runner(
+    name: str, quick: bool, repeats: int, ray_path: str | None
+) -> Callable[[], list[Row]]:
     if name == "env":
         from benchmarks.bench_env import speed_rows
+
         return lambda: speed_rows(quick, 1 if quick else repeats)
     if name == "transport":
         from benchmarks.bench_transport import rows
+
         if quick:
             return lambda: rows(sim_s=1, repeats=1, links=["50mbps_40ms_bdp"])
         return lambda: rows(sim_s=10, repeats=repeats)
     if name == "overhead":
         from benchmarks.bench_overhead import rows
+
         return lambda: rows(steps=300 if quick else 3000, repeats=1 if quick else repeats)
     if name == "vector":
         from benchmarks.bench_vec import vec_rows
+
         return lambda: vec_rows(quick, repeats)
     if name == "training":
         from benchmarks.bench_vec import ppo_rows
+
         return lambda: ppo_rows(quick, max(1, (repeats + 1) // 2))
     if name == "memory":
         from benchmarks.bench_env import memory_rows
+
         return lambda: memory_rows(quick)
     if name == "fidelity":
         from benchmarks.bench_env import fidelity_rows
+
         return lambda: fidelity_rows(quick, seeds=repeats)
     if name == "sweep":
         from benchmarks.bench_sweep import rows
+
         return lambda: rows(quick, ray_path)
     raise ValueError(name)
 
@@ -65,21 +74,31 @@ def _machine_rows(when: str, snap: dict) -> list[Row]:
     note = f"{snap['cpus']} CPUs; Python {snap['python']} on {snap['machine']}"
     return [
         Row("machine", f"load average (1 min), {when}", snap["load1"], "", note=note),
-        Row("machine", f"CPU used by other processes, {when}", snap["others_cpu_percent"], "%",
-            note="sum over processes not of this run, sampled over 1 s (100 % = one core)"),
+        Row(
+            "machine",
+            f"CPU used by other processes, {when}",
+            snap["others_cpu_percent"],
+            "%",
+            note="sum over processes not of this run, sampled over 1 s (100 % = one core)",
+        ),
     ]
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m benchmarks",
-                                 description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="tiny sizes (smoke test)")
-    ap.add_argument("--only", default=",".join(SECTIONS),
-                    help=f"comma-separated sections (default: all of {','.join(SECTIONS)})")
+    ap.add_argument(
+        "--only",
+        default=",".join(SECTIONS),
+        help=f"comma-separated sections (default: all of {','.join(SECTIONS)})",
+    )
     ap.add_argument("--repeats", type=int, default=5, help="measurements per figure (median)")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="folder for the CSV files")
-    ap.add_argument("--ray-path", default=None,
-                    help="folder(s) with ray + hydra-ray-launcher (default: $LEOGYM_RAY_PATH)")
+    ap.add_argument(
+        "--ray-path",
+        default=None,
+        help="folder(s) with ray + hydra-ray-launcher (default: $LEOGYM_RAY_PATH)",
+    )
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     args = ap.parse_args(argv)
     chosen = [s.strip() for s in args.only.split(",") if s.strip()]
@@ -100,14 +119,25 @@ def main(argv: list[str] | None = None) -> int:
         except Exception as exc:  # one broken section must not hide the others' figures
             traceback.print_exc()
             failed.append(name)
-            rows.append(Row(name, "section failed", float("nan"), "", 0, status="error",
-                            note=f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"))
-        print(f"[bench] {name} done in {time.perf_counter() - t0:.0f} s", file=sys.stderr,
-              flush=True)
+            rows.append(
+                Row(
+                    name,
+                    "section failed",
+                    float("nan"),
+                    "",
+                    0,
+                    status="error",
+                    note=f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}",
+                )
+            )
+        print(
+            f"[bench] {name} done in {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True
+        )
     rows += _machine_rows("after", load_snapshot())
     wall = (datetime.now(timezone.utc) - started).total_seconds()
-    rows.append(Row("machine", "suite wall time", wall, "s",
-                    note="--quick" if args.quick else "full"))
+    rows.append(
+        Row("machine", "suite wall time", wall, "s", note="--quick" if args.quick else "full")
+    )
 
     print(format_table(rows, markdown=args.markdown))
     latest = args.out / "latest.csv"
@@ -118,8 +148,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nwritten: {latest} and {history}")
     targets = [r for r in rows if r.target]
     met = sum(r.status == "met" for r in targets)
-    print(f"targets: {met} met, {sum(r.status == 'missed' for r in targets)} missed, "
-          f"{sum(r.status == 'skipped' for r in rows)} skipped")
+    print(
+        f"targets: {met} met, {sum(r.status == 'missed' for r in targets)} missed, "
+        f"{sum(r.status == 'skipped' for r in rows)} skipped"
+    )
     if failed:
         print(f"sections that failed: {failed}", file=sys.stderr)
         return 1

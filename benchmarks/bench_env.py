@@ -34,8 +34,9 @@ __all__ = ["run_episode", "speed_rows", "fidelity_rows", "memory_rows"]
 ENV_ID = "leogym/LeoCC-v0"
 
 
-def run_episode(scenario: Any, episode_s: float, seed: int = 0, step_ms: int = 100,
-                **env_kwargs: Any) -> dict[str, float]:
+def run_episode(
+    scenario: Any, episode_s: float, seed: int = 0, step_ms: int = 100, **env_kwargs: Any
+) -> dict[str, float]:
     """One episode with the native CUBIC; wall time of the steps (reset excluded).
 
     :param scenario: scenario name or :class:`~leogym.scenario.ScenarioConfig`.
@@ -47,8 +48,7 @@ def run_episode(scenario: Any, episode_s: float, seed: int = 0, step_ms: int = 1
     import leogym  # noqa: F401
 
     env_kwargs.setdefault("cc", "cubic")
-    env = gym.make(ENV_ID, scenario=scenario, step_ms=step_ms, episode_s=episode_s,
-                   **env_kwargs)
+    env = gym.make(ENV_ID, scenario=scenario, step_ms=step_ms, episode_s=episode_s, **env_kwargs)
     try:
         action = np.zeros(env.action_space.shape, dtype=np.float32)
         t0 = time.perf_counter()
@@ -68,26 +68,55 @@ def run_episode(scenario: Any, episode_s: float, seed: int = 0, step_ms: int = 1
     finally:
         env.close()
     g, c = float(np.mean(goodput)), float(np.mean(capacity))
-    return {"sim_s": sim_s, "wall_s": t2 - t1, "steps": steps, "reset_s": t1 - t0,
-            "goodput_mbps": g / 1e6, "capacity_mbps": c / 1e6,
-            "utilisation": g / c if c > 0 else float("nan")}
+    return {
+        "sim_s": sim_s,
+        "wall_s": t2 - t1,
+        "steps": steps,
+        "reset_s": t1 - t0,
+        "goodput_mbps": g / 1e6,
+        "capacity_mbps": c / 1e6,
+        "utilisation": g / c if c > 0 else float("nan"),
+    }
 
 
 def speed_rows(quick: bool = False, repeats: int = 3) -> list[Row]:
     """Simulated seconds per wall second and steps per second, per scenario."""
-    episode = {"tiny": 3.0, "default": 3.0, "highrate": 2.0} if quick else \
-        {"tiny": 15.0, "default": 10.0, "highrate": 10.0}
+    episode = (
+        {"tiny": 3.0, "default": 3.0, "highrate": 2.0}
+        if quick
+        else {"tiny": 15.0, "default": 10.0, "highrate": 10.0}
+    )
     out: list[Row] = []
     for name, ep in episode.items():
         runs = [run_episode(name, ep, seed=i) for i in range(repeats)]
         gp = np.median([r["goodput_mbps"] for r in runs])
         note = f"{ep:g} s episodes, 100 ms steps, cc=cubic; goodput {gp:.0f} Mbit/s"
-        out.append(measure("env", f"{name} sim_s per wall_s", "x",
-                           [r["sim_s"] / r["wall_s"] for r in runs], note=note))
-        out.append(measure("env", f"{name} env steps per wall_s", "steps/s",
-                           [r["steps"] / r["wall_s"] for r in runs]))
-        out.append(measure("env", f"{name} reset", "ms", [1e3 * r["reset_s"] for r in runs],
-                           note="timeline build + ns-3 set-up"))
+        out.append(
+            measure(
+                "env",
+                f"{name} sim_s per wall_s",
+                "x",
+                [r["sim_s"] / r["wall_s"] for r in runs],
+                note=note,
+            )
+        )
+        out.append(
+            measure(
+                "env",
+                f"{name} env steps per wall_s",
+                "steps/s",
+                [r["steps"] / r["wall_s"] for r in runs],
+            )
+        )
+        out.append(
+            measure(
+                "env",
+                f"{name} reset",
+                "ms",
+                [1e3 * r["reset_s"] for r in runs],
+                note="timeline build + ns-3 set-up",
+            )
+        )
     return out
 
 
@@ -128,25 +157,59 @@ def fidelity_rows(quick: bool = False, seeds: int = 3) -> list[Row]:
     for label, _, _ in knobs:
         runs = results[label]
         speed = [r["sim_s"] / r["wall_s"] for r in runs]
-        out.append(measure("fidelity", f"default {label}: sim_s per wall_s", "x", speed,
-                           note=f"{ep:g} s episodes, seeds 0..{seeds - 1}, cc=cubic"))
+        out.append(
+            measure(
+                "fidelity",
+                f"default {label}: sim_s per wall_s",
+                "x",
+                speed,
+                note=f"{ep:g} s episodes, seeds 0..{seeds - 1}, cc=cubic",
+            )
+        )
         if label == knobs[0][0]:
-            out.append(measure("fidelity", f"default {label}: goodput", "Mbit/s",
-                               [r["goodput_mbps"] for r in runs]))
-            out.append(measure("fidelity", f"default {label}: utilisation", "fraction",
-                               [r["utilisation"] for r in runs]))
+            out.append(
+                measure(
+                    "fidelity",
+                    f"default {label}: goodput",
+                    "Mbit/s",
+                    [r["goodput_mbps"] for r in runs],
+                )
+            )
+            out.append(
+                measure(
+                    "fidelity",
+                    f"default {label}: utilisation",
+                    "fraction",
+                    [r["utilisation"] for r in runs],
+                )
+            )
             continue
         pairs = list(zip(runs, ref, strict=True))
-        out.append(measure("fidelity", f"default {label}: speed-up", "x",
-                           [(r["sim_s"] / r["wall_s"]) / (q["sim_s"] / q["wall_s"])
-                            for r, q in pairs]))
-        out.append(measure(
-            "fidelity", f"default {label}: goodput change", "%",
-            [100 * (r["goodput_mbps"] / q["goodput_mbps"] - 1) for r, q in pairs],
-            note="same seed; goodput scaled back by k for rate_scale"))
-        out.append(measure(
-            "fidelity", f"default {label}: utilisation", "fraction",
-            [r["utilisation"] for r in runs]))
+        out.append(
+            measure(
+                "fidelity",
+                f"default {label}: speed-up",
+                "x",
+                [(r["sim_s"] / r["wall_s"]) / (q["sim_s"] / q["wall_s"]) for r, q in pairs],
+            )
+        )
+        out.append(
+            measure(
+                "fidelity",
+                f"default {label}: goodput change",
+                "%",
+                [100 * (r["goodput_mbps"] / q["goodput_mbps"] - 1) for r, q in pairs],
+                note="same seed; goodput scaled back by k for rate_scale",
+            )
+        )
+        out.append(
+            measure(
+                "fidelity",
+                f"default {label}: utilisation",
+                "fraction",
+                [r["utilisation"] for r in runs],
+            )
+        )
     return out
 
 
@@ -201,8 +264,13 @@ else:
 
 
 def _child(*args: str) -> dict[str, Any]:
-    proc = subprocess.run([sys.executable, "-c", _MEM_CHILD, *args], capture_output=True,
-                          text=True, timeout=900, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-c", _MEM_CHILD, *args],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
     if proc.returncode != 0:
         raise RuntimeError(f"memory child {args} failed:\n{proc.stderr[-3000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -211,40 +279,76 @@ def _child(*args: str) -> dict[str, Any]:
 def memory_rows(quick: bool = False) -> list[Row]:
     """Peak RSS per env (fresh process per scenario) and RSS growth over repeated resets."""
     out: list[Row] = []
-    episode = {"tiny": 3, "default": 3, "highrate": 2} if quick else \
-        {"tiny": 15, "default": 30, "highrate": 10}
+    episode = (
+        {"tiny": 3, "default": 3, "highrate": 2}
+        if quick
+        else {"tiny": 15, "default": 30, "highrate": 10}
+    )
     for name, ep in episode.items():
         r = _child("peak", name, str(ep))
-        out.append(measure("memory", f"{name} peak RSS, process with one env", "MiB",
-                           [r["peak"] / 2**20],
-                           note=f"{ep} s episode; interpreter + leogym imported: "
-                                f"{r['base'] / 2**20:.0f} MiB"))
-        out.append(measure("memory", f"{name} RSS added by one env", "MiB",
-                           [(r["rss"] - r["base"]) / 2**20],
-                           note="RSS at the end of the episode minus before the env was made"
-                                " (ns-3 libraries, timeline, simulator)"))
+        out.append(
+            measure(
+                "memory",
+                f"{name} peak RSS, process with one env",
+                "MiB",
+                [r["peak"] / 2**20],
+                note=f"{ep} s episode; interpreter + leogym imported: {r['base'] / 2**20:.0f} MiB",
+            )
+        )
+        out.append(
+            measure(
+                "memory",
+                f"{name} RSS added by one env",
+                "MiB",
+                [(r["rss"] - r["base"]) / 2**20],
+                note="RSS at the end of the episode minus before the env was made"
+                " (ns-3 libraries, timeline, simulator)",
+            )
+        )
     cycles = 50 if quick else 500
     proc = subprocess.run(
-        [sys.executable, "-c", "import json, sys; sys.path.insert(0, sys.argv[1]); "
-         "from benchmarks.bench_network import bench_cycles; from leogym.native import core; "
-         "print(json.dumps(bench_cycles(core(), int(sys.argv[2]))))",
-         str(Path(__file__).resolve().parents[1]), str(cycles)],
-        capture_output=True, text=True, timeout=900, check=False)
+        [
+            sys.executable,
+            "-c",
+            "import json, sys; sys.path.insert(0, sys.argv[1]); "
+            "from benchmarks.bench_network import bench_cycles; from leogym.native import core; "
+            "print(json.dumps(bench_cycles(core(), int(sys.argv[2]))))",
+            str(Path(__file__).resolve().parents[1]),
+            str(cycles),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
     if proc.returncode != 0:
         raise RuntimeError(f"native cycles failed:\n{proc.stderr[-3000:]}")
     c = json.loads(proc.stdout.strip().splitlines()[-1])
-    out.append(measure("memory", f"native RSS growth over {cycles} simulator lifetimes", "MiB",
-                       [c["rss_growth_kib"] / 1024],
-                       note=f"ns-3 TCP flows on 2 paths built, run 0.1 s and destroyed "
-                            f"(bench_network.bench_cycles; {c['ms_per_cycle']:.1f} ms each)"))
+    out.append(
+        measure(
+            "memory",
+            f"native RSS growth over {cycles} simulator lifetimes",
+            "MiB",
+            [c["rss_growth_kib"] / 1024],
+            note=f"ns-3 TCP flows on 2 paths built, run 0.1 s and destroyed "
+            f"(bench_network.bench_cycles; {c['ms_per_cycle']:.1f} ms each)",
+        )
+    )
     resets = 50 if quick else 500
     r = _child("resets", "tiny", str(resets))
     growth = (r["r1"] - r["r0"]) / 2**20
     steps = ", ".join(f"{(s - r['r0']) / 2**20:.1f}" for s in r["samples"])
-    out.append(measure("memory", f"tiny RSS growth over {resets} resets", "MiB", [growth],
-                       target="<= 5" if resets >= 500 else "",
-                       note=f"after 20 warm-up resets; 3 steps each; every {max(resets // 10, 1)}"
-                            f": {steps} MiB; {1e3 * r['wall'] / resets:.0f} ms per cycle"))
+    out.append(
+        measure(
+            "memory",
+            f"tiny RSS growth over {resets} resets",
+            "MiB",
+            [growth],
+            target="<= 5" if resets >= 500 else "",
+            note=f"after 20 warm-up resets; 3 steps each; every {max(resets // 10, 1)}"
+            f": {steps} MiB; {1e3 * r['wall'] / resets:.0f} ms per cycle",
+        )
+    )
     return out
 
 

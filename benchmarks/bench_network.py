@@ -40,15 +40,20 @@ def bench_flows(core, sim_s: float) -> list[dict]:
     for kind, link in [("udp", "leo"), ("udp", "p2p"), ("tcp_bulk", "leo"), ("tcp_bulk", "p2p")]:
         r = core.run_reference_flow(kind, [path], sim_s, link=link)
         pk = _link_packets(r) if link == "leo" else None
-        rows.append({
-            "flow": kind, "link": link, "sim_s": sim_s, "wall_s": r["wall_seconds"],
-            "goodput_mbps": r["goodput_bps"] / 1e6,
-            "delivered_data_packets": r["rx_packets"],
-            "data_packets_per_wall_s": r["rx_packets"] / r["wall_seconds"],
-            "link_packets_per_wall_s": None if pk is None else pk / r["wall_seconds"],
-            "events_per_wall_s": r["events"] / r["wall_seconds"],
-            "sim_speedup": sim_s / r["wall_seconds"],
-        })
+        rows.append(
+            {
+                "flow": kind,
+                "link": link,
+                "sim_s": sim_s,
+                "wall_s": r["wall_seconds"],
+                "goodput_mbps": r["goodput_bps"] / 1e6,
+                "delivered_data_packets": r["rx_packets"],
+                "data_packets_per_wall_s": r["rx_packets"] / r["wall_seconds"],
+                "link_packets_per_wall_s": None if pk is None else pk / r["wall_seconds"],
+                "events_per_wall_s": r["events"] / r["wall_seconds"],
+                "sim_speedup": sim_s / r["wall_seconds"],
+            }
+        )
     return rows
 
 
@@ -58,8 +63,12 @@ def bench_probe(core, n: int = 1_000_000) -> dict:
     w0 = time.perf_counter()
     r = core.probe_link(path, t, 1000)
     wall = time.perf_counter() - w0
-    return {"probe_packets": n, "wall_s": wall, "packets_per_wall_s": n / wall,
-            "delivered": int(np.sum(r["drop_cause"] == -1))}
+    return {
+        "probe_packets": n,
+        "wall_s": wall,
+        "packets_per_wall_s": n / wall,
+        "delivered": int(np.sum(r["drop_cause"] == -1)),
+    }
 
 
 def bench_cycles(core, cycles: int = 200) -> dict:
@@ -73,8 +82,12 @@ def bench_cycles(core, cycles: int = 200) -> dict:
         core.run_reference_flow("tcp_bulk", paths, 0.1)
     wall = time.perf_counter() - w0
     rss1 = proc.memory_info().rss
-    return {"cycles": cycles, "ms_per_cycle": 1e3 * wall / cycles,
-            "rss_growth_kib": (rss1 - rss0) / 1024, "rss_mib": rss1 / 2**20}
+    return {
+        "cycles": cycles,
+        "ms_per_cycle": 1e3 * wall / cycles,
+        "rss_growth_kib": (rss1 - rss0) / 1024,
+        "rss_mib": rss1 / 2**20,
+    }
 
 
 def main() -> None:
@@ -83,14 +96,19 @@ def main() -> None:
     ap.add_argument("--json", type=Path, help="also write the results here")
     args = ap.parse_args()
     core = load_core()
-    out = {"flows": bench_flows(core, args.sim_s), "probe": bench_probe(core),
-           "cycles": bench_cycles(core)}
+    out = {
+        "flows": bench_flows(core, args.sim_s),
+        "probe": bench_probe(core),
+        "cycles": bench_cycles(core),
+    }
     for row in out["flows"]:
         lp = row["link_packets_per_wall_s"]
-        print(f"{row['flow']:8s} {row['link']:3s} goodput {row['goodput_mbps']:6.2f} Mb/s  "
-              f"data pkts/s {row['data_packets_per_wall_s']:10.0f}  "
-              f"link pkts/s {'-' if lp is None else f'{lp:10.0f}':>10s}  "
-              f"events/s {row['events_per_wall_s']:10.0f}  x{row['sim_speedup']:.1f} real time")
+        print(
+            f"{row['flow']:8s} {row['link']:3s} goodput {row['goodput_mbps']:6.2f} Mb/s  "
+            f"data pkts/s {row['data_packets_per_wall_s']:10.0f}  "
+            f"link pkts/s {'-' if lp is None else f'{lp:10.0f}':>10s}  "
+            f"events/s {row['events_per_wall_s']:10.0f}  x{row['sim_speedup']:.1f} real time"
+        )
     print("probe   ", json.dumps(out["probe"]))
     print("cycles  ", json.dumps(out["cycles"]))
     if args.json:

@@ -72,8 +72,12 @@ def _drive(env: gymnasium.Env, actions: list[Any], seed: int) -> dict[str, Any]:
     return {"step_s": step_s, "reset_s": np.array(reset_s), "observations": observations}
 
 
-def run(env_id: str = "CartPole-v1", env_kwargs: dict[str, Any] | None = None,
-        steps: int = 5000, seed: int = 0) -> dict[str, Any]:
+def run(
+    env_id: str = "CartPole-v1",
+    env_kwargs: dict[str, Any] | None = None,
+    steps: int = 5000,
+    seed: int = 0,
+) -> dict[str, Any]:
     """Measure the per-step cost of the ns3-gym bridge beside the in-process step.
 
     :param env_id: Gymnasium id of the env to serve (e.g. ``"leogym/LeoCC-v0"``).
@@ -96,8 +100,14 @@ def run(env_id: str = "CartPole-v1", env_kwargs: dict[str, Any] | None = None,
     # continues the env's RNG afterwards, exactly like the in-process run.
     serve = [sys.executable, "-m", "leogym.ns3gym.cli", f"env={env_id}", "--idle-timeout", "10"]
     serve += [f"env.{k}={json.dumps(v)}" for k, v in env_kwargs.items()]
-    remote = gymnasium.make("leogym/Ns3Gym-v0", sim_cmd=serve, sim_seed=seed, relaunch=False,
-                            handshake_timeout_s=120.0, step_timeout_s=60.0)
+    remote = gymnasium.make(
+        "leogym/Ns3Gym-v0",
+        sim_cmd=serve,
+        sim_seed=seed,
+        relaunch=False,
+        handshake_timeout_s=120.0,
+        step_timeout_s=60.0,
+    )
     try:
         bridge = _drive(remote, actions, seed)
     finally:
@@ -110,6 +120,7 @@ def run(env_id: str = "CartPole-v1", env_kwargs: dict[str, Any] | None = None,
     )
     in_us = float(inproc["step_s"].mean() * 1e6)
     br_us = float(bridge["step_s"].mean() * 1e6)
+
     # Noise on a shared machine only ever adds time: the fastest of 10 consecutive chunks of
     # steps is the steadiest figure of what a step costs.
     def best_chunk_us(step_s: np.ndarray) -> float:
@@ -132,7 +143,8 @@ def run(env_id: str = "CartPole-v1", env_kwargs: dict[str, Any] | None = None,
         "ratio": br_us / in_us,
         "inproc_reset_ms": float(inproc["reset_s"].mean() * 1e3),
         "bridge_reset_ms": float(bridge["reset_s"][1:].mean() * 1e3)
-        if len(bridge["reset_s"]) > 1 else float("nan"),
+        if len(bridge["reset_s"]) > 1
+        else float("nan"),
         "trajectories_match": matches,
         "cpus": os.cpu_count(),
         "python": platform.python_version(),
@@ -148,15 +160,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", default=None, help="also write the figures to this file")
     args = parser.parse_args(argv)
     r = run(args.env, json.loads(args.env_kwargs), args.steps, args.seed)
-    print(f"ns3-gym bridge on {r['env_id']} ({r['steps']} steps, {r['episodes']} episodes, "
-          f"{r['cpus']} CPUs)")
-    print(f"  in-process step   {r['inproc_step_us']:9.1f} us"
-          f"  (median {r['inproc_step_p50_us']:.1f})")
-    print(f"  bridge step       {r['bridge_step_us']:9.1f} us"
-          f"  (median {r['bridge_step_p50_us']:.1f}, p99 {r['bridge_step_p99_us']:.1f})")
+    print(
+        f"ns3-gym bridge on {r['env_id']} ({r['steps']} steps, {r['episodes']} episodes, "
+        f"{r['cpus']} CPUs)"
+    )
+    print(
+        f"  in-process step   {r['inproc_step_us']:9.1f} us  (median {r['inproc_step_p50_us']:.1f})"
+    )
+    print(
+        f"  bridge step       {r['bridge_step_us']:9.1f} us"
+        f"  (median {r['bridge_step_p50_us']:.1f}, p99 {r['bridge_step_p99_us']:.1f})"
+    )
     print(f"  bridge overhead   {r['overhead_us']:9.1f} us per step;  ratio {r['ratio']:.1f}x")
-    print(f"  reset             {r['inproc_reset_ms']:9.3f} ms in-process, "
-          f"{r['bridge_reset_ms']:.3f} ms over the bridge (new connection + handshake)")
+    print(
+        f"  reset             {r['inproc_reset_ms']:9.3f} ms in-process, "
+        f"{r['bridge_reset_ms']:.3f} ms over the bridge (new connection + handshake)"
+    )
     print(f"  trajectories match: {r['trajectories_match']}")
     if args.json:
         with open(args.json, "w") as fh:

@@ -85,19 +85,50 @@ def rows(steps: int = 3000, repeats: int = 3) -> list[Row]:
         matches = matches and bool(r["trajectories_match"])
     kw = ", ".join(f"{k}={v}" for k, v in ENV_KWARGS.items())
     return [
-        measure("overhead", "in-process boundary: Simulation.step, idle", "us", boundary,
-                note=f"pybind11 call + Simulator::Run + measurement dict; {events} ns-3 "
-                     "events in the timed calls (the stop events)"),
-        measure("overhead", "in-process env.step (LeoCC tiny, 1 ms)", "us", env_step,
-                note=f"fastest of 10 chunks of steps; {kw}"),
-        measure("overhead", "ns3-gym bridge env.step (same env)", "us", bridge,
-                note=f"fastest of 10 chunks; trajectories identical: {matches}"),
-        measure("overhead", "bridge overhead per step", "us", overhead,
-                note="bridge step - in-process step"),
-        ratio_row("overhead", "bridge overhead / in-process boundary", overhead, boundary,
-                  target=">= 50", note="target: in-process overhead at least 50x below ZMQ"),
-        ratio_row("overhead", "bridge step / in-process env.step", bridge, env_step,
-                  note="whole step, env Python included on both sides"),
+        measure(
+            "overhead",
+            "in-process boundary: Simulation.step, idle",
+            "us",
+            boundary,
+            note=f"pybind11 call + Simulator::Run + measurement dict; {events} ns-3 "
+            "events in the timed calls (the stop events)",
+        ),
+        measure(
+            "overhead",
+            "in-process env.step (LeoCC tiny, 1 ms)",
+            "us",
+            env_step,
+            note=f"fastest of 10 chunks of steps; {kw}",
+        ),
+        measure(
+            "overhead",
+            "ns3-gym bridge env.step (same env)",
+            "us",
+            bridge,
+            note=f"fastest of 10 chunks; trajectories identical: {matches}",
+        ),
+        measure(
+            "overhead",
+            "bridge overhead per step",
+            "us",
+            overhead,
+            note="bridge step - in-process step",
+        ),
+        ratio_row(
+            "overhead",
+            "bridge overhead / in-process boundary",
+            overhead,
+            boundary,
+            target=">= 50",
+            note="target: in-process overhead at least 50x below ZMQ",
+        ),
+        ratio_row(
+            "overhead",
+            "bridge step / in-process env.step",
+            bridge,
+            env_step,
+            note="whole step, env Python included on both sides",
+        ),
     ]
 
 

@@ -34,11 +34,22 @@ from benchmarks.common import Row, measure  # noqa: E402
 
 __all__ = ["run_sweep", "compare_sweeps", "ray_available", "rows"]
 
-SWEEP = ["baseline=[cubic,olia]", "eval.n_workers=1", "eval.plots=false", "eval.traces=false",
-         "eval.progress=false"]
-LAUNCHERS = {"basic": [], "local": ["hydra/launcher=local"],
-             "ray": ["hydra/launcher=ray_local", "hydra.launcher.ray.init.num_cpus=2",
-                     "hydra.launcher.ray.remote.num_cpus=1"]}
+SWEEP = [
+    "baseline=[cubic,olia]",
+    "eval.n_workers=1",
+    "eval.plots=false",
+    "eval.traces=false",
+    "eval.progress=false",
+]
+LAUNCHERS = {
+    "basic": [],
+    "local": ["hydra/launcher=local"],
+    "ray": [
+        "hydra/launcher=ray_local",
+        "hydra.launcher.ray.init.num_cpus=2",
+        "hydra.launcher.ray.remote.num_cpus=1",
+    ],
+}
 _STAMP = re.compile(r"^\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3})\]")
 
 
@@ -56,31 +67,53 @@ def ray_available(ray_path: str | None) -> str:
     the import error."""
     proc = subprocess.run(
         [sys.executable, "-c", "import ray, hydra_plugins.hydra_ray_launcher"],
-        capture_output=True, text=True, env=_env(ray_path), timeout=120, check=False)
+        capture_output=True,
+        text=True,
+        env=_env(ray_path),
+        timeout=120,
+        check=False,
+    )
     if proc.returncode == 0:
         return ""
     lines = proc.stderr.strip().splitlines()
     return lines[-1] if lines else f"exit code {proc.returncode}"
 
 
-def run_sweep(launcher: str, sweep_dir: Path, step_ms: list[int], episode_s: float,
-              ray_path: str | None = None, scenario: str = "tiny",
-              seeds: tuple[int, ...] = (0, 1)) -> float:
+def run_sweep(
+    launcher: str,
+    sweep_dir: Path,
+    step_ms: list[int],
+    episode_s: float,
+    ray_path: str | None = None,
+    scenario: str = "tiny",
+    seeds: tuple[int, ...] = (0, 1),
+) -> float:
     """Run the evaluation sweep with ``launcher``; return its wall-clock seconds.
 
     :raises RuntimeError: the sweep failed (with the end of its output).
     """
-    args = [sys.executable, "-m", "leogym.agents.evaluate", "-m", *LAUNCHERS[launcher], *SWEEP,
-            f"scenario={scenario}", f"env.episode_s={episode_s:g}",
-            "eval.seeds=[" + ",".join(str(x) for x in seeds) + "]",
-            "env.step_ms=" + ",".join(str(s) for s in step_ms), f"hydra.sweep.dir={sweep_dir}"]
+    args = [
+        sys.executable,
+        "-m",
+        "leogym.agents.evaluate",
+        "-m",
+        *LAUNCHERS[launcher],
+        *SWEEP,
+        f"scenario={scenario}",
+        f"env.episode_s={episode_s:g}",
+        "eval.seeds=[" + ",".join(str(x) for x in seeds) + "]",
+        "env.step_ms=" + ",".join(str(s) for s in step_ms),
+        f"hydra.sweep.dir={sweep_dir}",
+    ]
     t0 = time.perf_counter()
-    proc = subprocess.run(args, capture_output=True, text=True, env=_env(ray_path),
-                          timeout=900, check=False)
+    proc = subprocess.run(
+        args, capture_output=True, text=True, env=_env(ray_path), timeout=900, check=False
+    )
     wall = time.perf_counter() - t0
     if proc.returncode != 0:
-        raise RuntimeError(f"{launcher} sweep failed:\n{proc.stdout[-2000:]}\n"
-                           f"{proc.stderr[-4000:]}")
+        raise RuntimeError(
+            f"{launcher} sweep failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
+        )
     return wall
 
 
@@ -139,39 +172,88 @@ def rows(quick: bool = False, ray_path: str | None = None) -> list[Row]:
     out: list[Row] = []
     try:
         walls: dict[str, float] = {}
-        note = (f"leogym-eval -m: {scenario}, {episode_s:g} s episodes, CUBIC+OLIA x seeds "
-                f"{list(seeds)}, env.step_ms={step_ms}: {len(step_ms)} jobs")
+        note = (
+            f"leogym-eval -m: {scenario}, {episode_s:g} s episodes, CUBIC+OLIA x seeds "
+            f"{list(seeds)}, env.step_ms={step_ms}: {len(step_ms)} jobs"
+        )
         for launcher in ("basic", "local"):
-            walls[launcher] = run_sweep(launcher, root / launcher, step_ms, episode_s,
-                                        scenario=scenario, seeds=seeds)
-            out.append(measure("sweep", f"{launcher} launcher: sweep wall time", "s",
-                               [walls[launcher]], note=note if launcher == "basic" else
-                               f"jobs ran in parallel: {jobs_overlap(root / launcher)}"))
-        out.append(measure("sweep", "local (parallel) vs basic: speed-up", "x",
-                           [walls["basic"] / walls["local"]],
-                           note="process start-up per job included"))
+            walls[launcher] = run_sweep(
+                launcher, root / launcher, step_ms, episode_s, scenario=scenario, seeds=seeds
+            )
+            out.append(
+                measure(
+                    "sweep",
+                    f"{launcher} launcher: sweep wall time",
+                    "s",
+                    [walls[launcher]],
+                    note=note
+                    if launcher == "basic"
+                    else f"jobs ran in parallel: {jobs_overlap(root / launcher)}",
+                )
+            )
+        out.append(
+            measure(
+                "sweep",
+                "local (parallel) vs basic: speed-up",
+                "x",
+                [walls["basic"] / walls["local"]],
+                note="process start-up per job included",
+            )
+        )
         n, diffs = compare_sweeps(root / "basic", root / "local")
-        out.append(measure("sweep", "results identical: local vs basic", "bool",
-                           [float(not diffs)], target=">= 1",
-                           note=f"{n} episodes compared" + (f"; {diffs[:3]}" if diffs else "")))
+        out.append(
+            measure(
+                "sweep",
+                "results identical: local vs basic",
+                "bool",
+                [float(not diffs)],
+                target=">= 1",
+                note=f"{n} episodes compared" + (f"; {diffs[:3]}" if diffs else ""),
+            )
+        )
         why = ray_available(ray_path)
         if why:
-            for metric in ("ray_local launcher: sweep wall time",
-                           "results identical: ray vs local"):
-                out.append(Row("sweep", metric, float("nan"), "", 0, status="skipped",
-                               note=f"Ray not importable ({why}); pip install -e '.[ray]' or "
-                                    "--ray-path DIR (docs/workflows.md)"))
+            for metric in (
+                "ray_local launcher: sweep wall time",
+                "results identical: ray vs local",
+            ):
+                out.append(
+                    Row(
+                        "sweep",
+                        metric,
+                        float("nan"),
+                        "",
+                        0,
+                        status="skipped",
+                        note=f"Ray not importable ({why}); pip install -e '.[ray]' or "
+                        "--ray-path DIR (docs/workflows.md)",
+                    )
+                )
             return out
-        walls["ray"] = run_sweep("ray", root / "ray", step_ms, episode_s, ray_path,
-                                 scenario=scenario, seeds=seeds)
-        out.append(measure("sweep", "ray_local launcher: sweep wall time", "s", [walls["ray"]],
-                           note="includes starting the local Ray instance; jobs ran in "
-                                f"parallel: {jobs_overlap(root / 'ray')}"))
+        walls["ray"] = run_sweep(
+            "ray", root / "ray", step_ms, episode_s, ray_path, scenario=scenario, seeds=seeds
+        )
+        out.append(
+            measure(
+                "sweep",
+                "ray_local launcher: sweep wall time",
+                "s",
+                [walls["ray"]],
+                note="includes starting the local Ray instance; jobs ran in "
+                f"parallel: {jobs_overlap(root / 'ray')}",
+            )
+        )
         n, diffs = compare_sweeps(root / "local", root / "ray")
-        out.append(measure("sweep", "results identical: ray vs local", "bool",
-                           [float(not diffs)], target=">= 1",
-                           note=f"{n} episodes compared, every column"
-                                + (f"; {diffs[:3]}" if diffs else "")))
+        out.append(
+            measure(
+                "sweep",
+                "results identical: ray vs local",
+                "bool",
+                [float(not diffs)],
+                target=">= 1",
+                note=f"{n} episodes compared, every column" + (f"; {diffs[:3]}" if diffs else ""),
+            )
+        )
         return out
     finally:
         shutil.rmtree(root, ignore_errors=True)
@@ -182,8 +264,12 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--ray-path", default=None, help="folder(s) holding ray and "
-                    "hydra-ray-launcher, put first on PYTHONPATH (default: $LEOGYM_RAY_PATH)")
+    ap.add_argument(
+        "--ray-path",
+        default=None,
+        help="folder(s) holding ray and "
+        "hydra-ray-launcher, put first on PYTHONPATH (default: $LEOGYM_RAY_PATH)",
+    )
     args = ap.parse_args(argv)
     print(format_table(rows(args.quick, args.ray_path)))
     return 0

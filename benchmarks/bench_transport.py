@@ -41,9 +41,7 @@ LINKS = {
 
 
 def bench_ours(core, path: dict, sim_s: int, ack_every: int) -> dict:
-    sim = core.Simulation(
-        {"cc": "cubic", "packet_bytes": PACKET, "ack_every": ack_every}, [path]
-    )
+    sim = core.Simulation({"cc": "cubic", "packet_bytes": PACKET, "ack_every": ack_every}, [path])
     try:
         delivered = 0
         w0 = time.perf_counter()
@@ -60,8 +58,11 @@ def bench_ours(core, path: dict, sim_s: int, ack_every: int) -> dict:
 def bench_reference(core, kind: str, path: dict, sim_s: int) -> dict:
     opts = {"tcp_variant": "ns3::TcpCubic"} if kind == "tcp_bulk" else {}
     r = core.run_reference_flow(kind, [path], float(sim_s), **opts)
-    return {"packets": int(r["rx_packets"]), "wall_s": float(r["wall_seconds"]),
-            "events": int(r["events"])}
+    return {
+        "packets": int(r["rx_packets"]),
+        "wall_s": float(r["wall_seconds"]),
+        "events": int(r["events"]),
+    }
 
 
 CASES = ("ours_ack2", "ours_ack10", "ns3_tcp", "ns3_udp")
@@ -89,11 +90,16 @@ def bench_link(core, name: str, sim_s: int, repeats: int) -> dict:
             out["runs"][key].append(r)
     for key in runs:
         rates = sorted(r["packets_per_wall_s"] for r in out["runs"][key])
-        med = rates[len(rates) // 2] if len(rates) % 2 else 0.5 * (
-            rates[len(rates) // 2 - 1] + rates[len(rates) // 2])
-        out[key] = {"packets_per_wall_s": med,
-                    "events_per_packet": out["runs"][key][-1]["events_per_packet"],
-                    "packets": out["runs"][key][-1]["packets"]}
+        med = (
+            rates[len(rates) // 2]
+            if len(rates) % 2
+            else 0.5 * (rates[len(rates) // 2 - 1] + rates[len(rates) // 2])
+        )
+        out[key] = {
+            "packets_per_wall_s": med,
+            "events_per_packet": out["runs"][key][-1]["events_per_packet"],
+            "packets": out["runs"][key][-1]["packets"],
+        }
     for k in ("ours_ack2", "ours_ack10"):
         out[f"{k}_over_tcp"] = out[k]["packets_per_wall_s"] / out["ns3_tcp"]["packets_per_wall_s"]
         out[f"{k}_cost_over_udp"] = (
@@ -114,25 +120,55 @@ def rows(sim_s: int = 10, repeats: int = 3, links: list[str] | None = None) -> l
         for key in CASES:
             pps = [x["packets_per_wall_s"] for x in runs[key]]
             epp = runs[key][-1]["events_per_packet"]
-            out.append(measure("transport", f"{name} {key} packets/s", "pkt/s", pps,
-                               note=f"{epp:.2f} events/packet; {sim_s} s simulated"))
-        for key, label in (("ours_ack2", "default ack_every=2"),
-                           ("ours_ack10", "ack_every=10 (QUIC ACK frequency)")):
+            out.append(
+                measure(
+                    "transport",
+                    f"{name} {key} packets/s",
+                    "pkt/s",
+                    pps,
+                    note=f"{epp:.2f} events/packet; {sim_s} s simulated",
+                )
+            )
+        for key, label in (
+            ("ours_ack2", "default ack_every=2"),
+            ("ours_ack10", "ack_every=10 (QUIC ACK frequency)"),
+        ):
             ours = [x["packets_per_wall_s"] for x in runs[key]]
             tcp = [x["packets_per_wall_s"] for x in runs["ns3_tcp"]]
             udp = [x["packets_per_wall_s"] for x in runs["ns3_udp"]]
-            out.append(ratio_row("transport", f"{name} {key} speed vs ns-3 TCP", ours, tcp,
-                                 target=">= 3", note=f"{label}; per delivered packet"))
-            out.append(ratio_row("transport", f"{name} {key} cost per packet vs raw UDP", udp,
-                                 ours, target="<= 1.5",
-                                 note=f"{label}; per delivered data packet"))
+            out.append(
+                ratio_row(
+                    "transport",
+                    f"{name} {key} speed vs ns-3 TCP",
+                    ours,
+                    tcp,
+                    target=">= 3",
+                    note=f"{label}; per delivered packet",
+                )
+            )
+            out.append(
+                ratio_row(
+                    "transport",
+                    f"{name} {key} cost per packet vs raw UDP",
+                    udp,
+                    ours,
+                    target="<= 1.5",
+                    note=f"{label}; per delivered data packet",
+                )
+            )
             every = 2 if key == "ours_ack2" else 10
             link = [p * (1 + 1 / every) for p in ours]
-            out.append(ratio_row(
-                "transport", f"{name} {key} cost per link packet vs raw UDP", udp, link,
-                target="<= 1.5",
-                note=f"{label}; ours counts data + ACK packets (ACKs as delivered/{every}, a "
-                     "lower bound), UDP has no ACKs"))
+            out.append(
+                ratio_row(
+                    "transport",
+                    f"{name} {key} cost per link packet vs raw UDP",
+                    udp,
+                    link,
+                    target="<= 1.5",
+                    note=f"{label}; ours counts data + ACK packets (ACKs as delivered/{every}, a "
+                    "lower bound), UDP has no ACKs",
+                )
+            )
     return out
 
 
@@ -149,11 +185,15 @@ def main() -> None:
         print(f"link {r['link']} ({r['sim_s']} s simulated)")
         for k in ("ours_ack2", "ours_ack10", "ns3_tcp", "ns3_udp"):
             x = r[k]
-            print(f"  {k:11s} {x['packets_per_wall_s']:10.0f} packets/s   "
-                  f"{x['events_per_packet']:.2f} events/packet   {x['packets']} packets")
+            print(
+                f"  {k:11s} {x['packets_per_wall_s']:10.0f} packets/s   "
+                f"{x['events_per_packet']:.2f} events/packet   {x['packets']} packets"
+            )
         for k in ("ours_ack2", "ours_ack10"):
-            print(f"  {k}: {r[f'{k}_over_tcp']:.2f} x ns-3 TCP's rate (target >= 3), "
-                  f"{r[f'{k}_cost_over_udp']:.2f} x raw UDP's per-packet cost (target <= 1.5)")
+            print(
+                f"  {k}: {r[f'{k}_over_tcp']:.2f} x ns-3 TCP's rate (target >= 3), "
+                f"{r[f'{k}_cost_over_udp']:.2f} x raw UDP's per-packet cost (target <= 1.5)"
+            )
     if args.json:
         args.json.write_text(json.dumps(results, indent=2, default=float))
 

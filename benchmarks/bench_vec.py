@@ -68,8 +68,7 @@ def vec_steps_per_s(n_envs: int, steps: int, scenario: str = "default") -> tuple
 
     import leogym  # noqa: F401
 
-    venv = gym.make_vec(ENV_ID, num_envs=n_envs, vectorization_mode="async",
-                        **_kwargs(scenario))
+    venv = gym.make_vec(ENV_ID, num_envs=n_envs, vectorization_mode="async", **_kwargs(scenario))
     try:
         procs = [psutil.Process()] + [psutil.Process(p.pid) for p in venv.unwrapped.processes]
         venv.reset(seed=0)
@@ -87,8 +86,9 @@ def vec_steps_per_s(n_envs: int, steps: int, scenario: str = "default") -> tuple
     return n_envs * steps / wall, 1e3 * cpu / (n_envs * steps)
 
 
-def ppo_steps_per_s(n_envs: int, timesteps: int, scenario: str = "tiny"
-                    ) -> tuple[float, float, float]:
+def ppo_steps_per_s(
+    n_envs: int, timesteps: int, scenario: str = "tiny"
+) -> tuple[float, float, float]:
     """Env steps per second of SB3 PPO's ``learn`` over ``SubprocVecEnv(n_envs)``.
 
     :return: ``(env steps per wall second, CPU ms per env step in the env workers, CPU ms per
@@ -108,8 +108,16 @@ def ppo_steps_per_s(n_envs: int, timesteps: int, scenario: str = "tiny"
     venv = SubprocVecEnv([_MakeEnv(kwargs)] * n_envs, start_method="forkserver")
     try:
         n_steps = 128
-        model = PPO("MlpPolicy", venv, n_steps=n_steps, batch_size=64, n_epochs=4, seed=0,
-                    device="cpu", verbose=0)
+        model = PPO(
+            "MlpPolicy",
+            venv,
+            n_steps=n_steps,
+            batch_size=64,
+            n_epochs=4,
+            seed=0,
+            device="cpu",
+            verbose=0,
+        )
         model.learn(n_steps * n_envs)  # warm-up rollout and update
         workers = [psutil.Process(p.pid) for p in venv.processes]
         me = [psutil.Process()]
@@ -141,19 +149,46 @@ def vec_rows(quick: bool = False, repeats: int = 3) -> list[Row]:
             cpu[n].append(cpu_ms)
     out = []
     for n in counts:
-        out.append(measure("vector", f"{scenario}: {n} async env(s) steps/s", "steps/s", sps[n],
-                           note=f"{steps} steps per env; cc=cubic, 100 ms steps; {cores} CPUs"))
-        out.append(measure("vector", f"{scenario}: {n} async env(s) CPU per step", "ms",
-                           cpu[n], note="workers + main process CPU time / env steps"))
+        out.append(
+            measure(
+                "vector",
+                f"{scenario}: {n} async env(s) steps/s",
+                "steps/s",
+                sps[n],
+                note=f"{steps} steps per env; cc=cubic, 100 ms steps; {cores} CPUs",
+            )
+        )
+        out.append(
+            measure(
+                "vector",
+                f"{scenario}: {n} async env(s) CPU per step",
+                "ms",
+                cpu[n],
+                note="workers + main process CPU time / env steps",
+            )
+        )
     for n in counts[1:]:
         target = ">= 1.8" if n == 2 else ""
-        out.append(ratio_row("vector", f"{scenario}: scaling at {n} envs", sps[n], sps[1],
-                             target=target, note=f"wall clock, vs 1 async env, on {cores} CPUs"))
-        out.append(ratio_row(
-            "vector", f"{scenario}: CPU-bound scaling at {n} envs",
-            [n * a for a in cpu[1]], cpu[n],
-            note="n x CPU per step at 1 env / CPU per step at n envs: the speed-up n free "
-                 "cores would give"))
+        out.append(
+            ratio_row(
+                "vector",
+                f"{scenario}: scaling at {n} envs",
+                sps[n],
+                sps[1],
+                target=target,
+                note=f"wall clock, vs 1 async env, on {cores} CPUs",
+            )
+        )
+        out.append(
+            ratio_row(
+                "vector",
+                f"{scenario}: CPU-bound scaling at {n} envs",
+                [n * a for a in cpu[1]],
+                cpu[n],
+                note="n x CPU per step at 1 env / CPU per step at n envs: the speed-up n free "
+                "cores would give",
+            )
+        )
     return out
 
 
@@ -173,24 +208,59 @@ def ppo_rows(quick: bool = False, repeats: int = 3) -> list[Row]:
             env_cpu[k].append(w)
             learner_cpu[k].append(m)
     for k in (1, n):
-        out.append(measure("training", f"PPO {scenario}, {k} SubprocVecEnv env(s): env steps/s",
-                           "steps/s", sps[k],
-                           note="LeoCC cc=cubic (same packet work per env), 100 ms steps; "
-                                "n_steps=128, batch 64, 4 epochs; updates included"))
-        out.append(measure("training", f"PPO {scenario}, {k} env(s): CPU per step, env workers",
-                           "ms", env_cpu[k]))
-        out.append(measure("training", f"PPO {scenario}, {k} env(s): CPU per step, learner",
-                           "ms", learner_cpu[k],
-                           note="policy inference, IPC, rollout buffer and gradient updates"))
-    out.append(ratio_row("training", f"PPO scaling at {n} envs", sps[n], sps[1],
-                         note="wall clock, on the machine as loaded"))
+        out.append(
+            measure(
+                "training",
+                f"PPO {scenario}, {k} SubprocVecEnv env(s): env steps/s",
+                "steps/s",
+                sps[k],
+                note="LeoCC cc=cubic (same packet work per env), 100 ms steps; "
+                "n_steps=128, batch 64, 4 epochs; updates included",
+            )
+        )
+        out.append(
+            measure(
+                "training",
+                f"PPO {scenario}, {k} env(s): CPU per step, env workers",
+                "ms",
+                env_cpu[k],
+            )
+        )
+        out.append(
+            measure(
+                "training",
+                f"PPO {scenario}, {k} env(s): CPU per step, learner",
+                "ms",
+                learner_cpu[k],
+                note="policy inference, IPC, rollout buffer and gradient updates",
+            )
+        )
+    out.append(
+        ratio_row(
+            "training",
+            f"PPO scaling at {n} envs",
+            sps[n],
+            sps[1],
+            note="wall clock, on the machine as loaded",
+        )
+    )
     # With n free cores the envs step in parallel while the learner waits, then the learner
     # works alone: wall per env step = (env CPU + n x learner CPU) / n.
-    projected = [n * (e1 + l1) / (en + n * ln) for e1, l1, en, ln in
-                 zip(env_cpu[1], learner_cpu[1], env_cpu[n], learner_cpu[n], strict=True)]
-    out.append(measure("training", f"PPO projected scaling at {n} envs on {n} free cores", "x",
-                       projected, note="from the CPU per step: n (env1 + learner1) / "
-                                       "(env_n + n learner_n)"))
+    projected = [
+        n * (e1 + l1) / (en + n * ln)
+        for e1, l1, en, ln in zip(
+            env_cpu[1], learner_cpu[1], env_cpu[n], learner_cpu[n], strict=True
+        )
+    ]
+    out.append(
+        measure(
+            "training",
+            f"PPO projected scaling at {n} envs on {n} free cores",
+            "x",
+            projected,
+            note="from the CPU per step: n (env1 + learner1) / (env_n + n learner_n)",
+        )
+    )
     return out
 
 

@@ -17,8 +17,16 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Row", "measure", "ratio_row", "load_snapshot", "write_csv", "read_csv",
-           "format_table", "CSV_COLUMNS"]
+__all__ = [
+    "Row",
+    "measure",
+    "ratio_row",
+    "load_snapshot",
+    "write_csv",
+    "read_csv",
+    "format_table",
+    "CSV_COLUMNS",
+]
 
 
 @dataclass
@@ -52,20 +60,45 @@ class Row:
 CSV_COLUMNS = [f.name for f in fields(Row)]
 
 
-def measure(section: str, metric: str, unit: str, samples: Sequence[float], *,
-            target: str = "", note: str = "") -> Row:
+def measure(
+    section: str,
+    metric: str,
+    unit: str,
+    samples: Sequence[float],
+    *,
+    target: str = "",
+    note: str = "",
+) -> Row:
     """A row holding the median (and range) of ``samples``, checked against ``target``.
 
     :param target: ``">= x"`` or ``"<= x"`` (or empty); the median decides ``status``.
     """
     values = [float(s) for s in samples]
     med = statistics.median(values) if values else float("nan")
-    return Row(section, metric, med, unit, len(values), min(values, default=float("nan")),
-               max(values, default=float("nan")), target, check_target(med, target), note)
+    return Row(
+        section,
+        metric,
+        med,
+        unit,
+        len(values),
+        min(values, default=float("nan")),
+        max(values, default=float("nan")),
+        target,
+        check_target(med, target),
+        note,
+    )
 
 
-def ratio_row(section: str, metric: str, num: Sequence[float], den: Sequence[float], *,
-              target: str = "", note: str = "", unit: str = "x") -> Row:
+def ratio_row(
+    section: str,
+    metric: str,
+    num: Sequence[float],
+    den: Sequence[float],
+    *,
+    target: str = "",
+    note: str = "",
+    unit: str = "x",
+) -> Row:
     """Ratio of paired measurements ``num[i] / den[i]`` (median and range over the pairs).
 
     Pairs were measured back to back in the same run, so a change of machine load between
@@ -121,9 +154,15 @@ def load_snapshot() -> dict[str, Any]:
         except (psutil.NoSuchProcess, psutil.AccessDenied):
             pass
     la = os.getloadavg()
-    return {"load1": la[0], "load5": la[1], "load15": la[2], "cpus": os.cpu_count() or 1,
-            "others_cpu_percent": busy, "python": platform.python_version(),
-            "machine": platform.machine()}
+    return {
+        "load1": la[0],
+        "load5": la[1],
+        "load15": la[2],
+        "cpus": os.cpu_count() or 1,
+        "others_cpu_percent": busy,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+    }
 
 
 def write_csv(rows: Iterable[Row], path: Path) -> None:
@@ -174,14 +213,26 @@ def format_table(rows: Sequence[Row], markdown: bool = False) -> str:
     body = []
     for r in rows:
         rng = "" if r.runs < 2 else f"{_fmt(r.lo)}..{_fmt(r.hi)}"
-        body.append([r.section, r.metric, _fmt(r.value), r.unit, str(r.runs), rng, r.target,
-                     r.status, r.note])
+        body.append(
+            [
+                r.section,
+                r.metric,
+                _fmt(r.value),
+                r.unit,
+                str(r.runs),
+                rng,
+                r.target,
+                r.status,
+                r.note,
+            ]
+        )
     if markdown:
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         lines += ["| " + " | ".join(c.replace("|", "/") for c in b) + " |" for b in body]
         return "\n".join(lines)
-    width = [max(len(h), *(len(b[i]) for b in body)) if body else len(h)
-             for i, h in enumerate(head)]
+    width = [
+        max(len(h), *(len(b[i]) for b in body)) if body else len(h) for i, h in enumerate(head)
+    ]
     width[-1] = len(head[-1])  # the note is left unpadded
     fmt = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, width, strict=True)).rstrip()  # noqa: E731
     return "\n".join([fmt(head), fmt(["-" * w for w in width])] + [fmt(b) for b in body])

@@ -109,7 +109,9 @@ class EnvConfig:
             raise TypeError(f"unknown env argument(s) {unknown}; known: {sorted(known)}")
         kwargs = dict(kwargs)
         if "observation" in kwargs:
-            kwargs["observation"] = _section(ObservationConfig, kwargs["observation"], "observation")
+            kwargs["observation"] = _section(
+                ObservationConfig, kwargs["observation"], "observation"
+            )
         if "reward" in kwargs:
             reward = kwargs["reward"]
             if isinstance(reward, str):
@@ -134,7 +136,9 @@ class EnvConfig:
     def validate(self) -> None:
         """Raise :class:`ValueError` naming the first invalid field."""
         if not isinstance(self.cc, str) or self.cc not in CC_NAMES:
-            raise ValueError(f"env.cc: unknown congestion controller {self.cc!r}; known: {CC_NAMES}")
+            raise ValueError(
+                f"env.cc: unknown congestion controller {self.cc!r}; known: {CC_NAMES}"
+            )
         if not isinstance(self.scheduler, str) or self.scheduler not in SCHEDULER_NAMES:
             raise ValueError(
                 f"env.scheduler: unknown scheduler {self.scheduler!r}; known: {SCHEDULER_NAMES}"
@@ -147,18 +151,23 @@ class EnvConfig:
                 f"env.action_mode: must be 'continuous' or 'discrete' (got {self.action_mode!r})"
             )
         _positive("env.action_scale", self.action_scale, lo=1e-6, hi=10.0)
-        for name, value in (("env.sample_scenarios", self.sample_scenarios),
-                            ("env.observation.handover_features",
-                             getattr(self.observation, "handover_features", True)),
-                            ("env.observation.snr_features",
-                             getattr(self.observation, "snr_features", True))):
+        for name, value in (
+            ("env.sample_scenarios", self.sample_scenarios),
+            (
+                "env.observation.handover_features",
+                getattr(self.observation, "handover_features", True),
+            ),
+            ("env.observation.snr_features", getattr(self.observation, "snr_features", True)),
+        ):
             if not isinstance(value, (bool, np.bool_)):
                 raise ValueError(f"{name}: must be true or false (got {value!r})")
         if not isinstance(self.cc_target, str) or self.cc_target not in ("cwnd", "pacing"):
             raise ValueError(f"env.cc_target: must be 'cwnd' or 'pacing' (got {self.cc_target!r})")
         obs = self.observation
         if not isinstance(obs.history, int) or not 1 <= obs.history <= 64:
-            raise ValueError(f"env.observation.history: must be an int in [1, 64] (got {obs.history!r})")
+            raise ValueError(
+                f"env.observation.history: must be an int in [1, 64] (got {obs.history!r})"
+            )
         if not isinstance(obs.max_paths, int) or not 1 <= obs.max_paths <= 16:
             raise ValueError(
                 f"env.observation.max_paths: must be an int in [1, 16] (got {obs.max_paths!r})"
@@ -168,10 +177,15 @@ class EnvConfig:
                 "env.observation.handover_jitter_s: must be a finite number >= 0 "
                 f"(got {obs.handover_jitter_s!r})"
             )
-        for key, params in (("cc_params", self.cc_params), ("scheduler_params", self.scheduler_params)):
+        for key, params in (
+            ("cc_params", self.cc_params),
+            ("scheduler_params", self.scheduler_params),
+        ):
             for name, value in params.items():
                 if not isinstance(name, str) or not isinstance(value, (int, float, bool)):
-                    raise ValueError(f"env.{key}.{name}: must map a name to a number (got {value!r})")
+                    raise ValueError(
+                        f"env.{key}.{name}: must map a name to a number (got {value!r})"
+                    )
                 if not math.isfinite(float(value)):
                     raise ValueError(f"env.{key}.{name}: must be finite (got {value!r})")
 

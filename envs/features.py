@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-
 from leogym.envs.config import ObservationConfig
 
 __all__ = ["Feature", "PathSignals", "FeatureTable", "NO_HANDOVER_HORIZON_S"]

@@ -15,7 +15,6 @@ from typing import Any, ClassVar
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
-
 from leogym.envs.actions import check_action
 from leogym.envs.config import EnvConfig
 from leogym.envs.features import FeatureTable

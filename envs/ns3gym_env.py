@@ -124,8 +124,10 @@ class Ns3GymEnv(gymnasium.Env):
         if handshake_timeout_s <= 0 or step_timeout_s <= 0:
             raise ValueError("handshake_timeout_s and step_timeout_s must be > 0")
         self.render_mode = None
-        self._sim_cmd = shlex.split(sim_cmd) if isinstance(sim_cmd, str) else (
-            None if sim_cmd is None else [str(a) for a in sim_cmd]
+        self._sim_cmd = (
+            shlex.split(sim_cmd)
+            if isinstance(sim_cmd, str)
+            else (None if sim_cmd is None else [str(a) for a in sim_cmd])
         )
         if self._sim_cmd is not None and not self._sim_cmd:
             raise ValueError("sim_cmd is empty")
@@ -280,7 +282,9 @@ class Ns3GymEnv(gymnasium.Env):
 
     def _launch(self, seed: int | None) -> None:
         self._proc = SimProcess(
-            self._argv(self.port, seed), cwd=self._sim_cwd, env=self._sim_env,
+            self._argv(self.port, seed),
+            cwd=self._sim_cwd,
+            env=self._sim_env,
             log_path=self._sim_log,
         )
 

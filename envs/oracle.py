@@ -17,7 +17,6 @@ from bisect import bisect_right
 from itertools import accumulate
 
 import numpy as np
-
 from leogym.envs.features import NO_HANDOVER_HORIZON_S
 
 __all__ = ["TimelineOracle"]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 from gymnasium import spaces
-
 from leogym.envs.actions import multiplicative_factor
 from leogym.envs.leo_env import LeoEnv
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 import gymnasium as gym
 import pytest
 import torch
-from stable_baselines3.common.vec_env import DummyVecEnv
-
 from leogym.agents.algos import ALGOS, build_model
 from leogym.agents.app import compose, to_objects
+from stable_baselines3.common.vec_env import DummyVecEnv
 
 
 def _venv(env_id: str) -> DummyVecEnv:
@@ -22,8 +21,17 @@ def _venv(env_id: str) -> DummyVecEnv:
 @pytest.mark.parametrize("agent", sorted(ALGOS))
 def test_agent_config_builds_its_model(agent: str) -> None:
     env_id = "CartPole-v1" if agent == "dqn" else "Pendulum-v1"
-    c = to_objects(compose("train", [f"agent={agent}", "agent.net_arch=[32,16]",
-                                     "agent.learning_rate=0.00123", "agent.gamma=0.97"]))
+    c = to_objects(
+        compose(
+            "train",
+            [
+                f"agent={agent}",
+                "agent.net_arch=[32,16]",
+                "agent.learning_rate=0.00123",
+                "agent.gamma=0.97",
+            ],
+        )
+    )
     venv = _venv(env_id)
     try:
         model = build_model(c.agent, venv, seed=3)
@@ -36,9 +44,11 @@ def test_agent_config_builds_its_model(agent: str) -> None:
     linears = [m for m in model.policy.modules() if isinstance(m, torch.nn.Linear)]
     assert any(m.out_features == 32 for m in linears) and any(m.out_features == 16 for m in linears)
     if agent == "ppo":
-        assert (model.n_steps, model.batch_size, model.n_epochs) == (c.agent.n_steps,
-                                                                    c.agent.batch_size,
-                                                                    c.agent.n_epochs)
+        assert (model.n_steps, model.batch_size, model.n_epochs) == (
+            c.agent.n_steps,
+            c.agent.batch_size,
+            c.agent.n_epochs,
+        )
     if agent == "recurrent_ppo":
         assert model.policy.lstm_actor.hidden_size == c.agent.lstm_hidden_size
     if agent in ("sac", "td3", "dqn"):
@@ -48,8 +58,16 @@ def test_agent_config_builds_its_model(agent: str) -> None:
 
 
 def test_extra_kwargs_reach_the_algorithm() -> None:
-    c = to_objects(compose("train", ["agent=ppo", "+agent.extra.normalize_advantage=false",
-                                     "+agent.extra.policy_kwargs.ortho_init=false"]))
+    c = to_objects(
+        compose(
+            "train",
+            [
+                "agent=ppo",
+                "+agent.extra.normalize_advantage=false",
+                "+agent.extra.policy_kwargs.ortho_init=false",
+            ],
+        )
+    )
     venv = _venv("Pendulum-v1")
     try:
         model = build_model(c.agent, venv, seed=0)

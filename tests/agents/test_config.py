@@ -9,19 +9,21 @@ import sys
 import pytest
 from gymnasium import spaces
 from hydra.errors import HydraException
-from omegaconf.errors import ConfigAttributeError, ValidationError
-
 from leogym.agents.algos import check_action_space
 from leogym.agents.app import compose, to_objects
 from leogym.agents.config import ConfigError, env_spec_fields, validate_config
 from leogym.envs.config import EnvConfig
+from omegaconf.errors import ConfigAttributeError, ValidationError
 
 APPS = ("train", "evaluate", "benchmark")
 EXPERIMENTS = ("benchmark", "quick", "maco", "alcs", "freeze", "mptcp_leo")
 
 
-def _check(overrides: list[str], app: str = "train",
-           sections: tuple[str, ...] = ("env", "agent", "train", "eval")) -> None:
+def _check(
+    overrides: list[str],
+    app: str = "train",
+    sections: tuple[str, ...] = ("env", "agent", "train", "eval"),
+) -> None:
     validate_config(to_objects(compose(app, overrides)), sections)
 
 
@@ -62,7 +64,9 @@ def test_agent_groups_are_typed(agent: str) -> None:
     c = to_objects(compose("train", [f"agent={agent}"]))
     assert c.agent.name == agent
     assert type(c.agent).__name__.lower().replace("config", "") in (
-        agent.replace("_", ""), "recurrentppo")
+        agent.replace("_", ""),
+        "recurrentppo",
+    )
 
 
 # ------------------------------------------------------------------------------ bad overrides
@@ -103,23 +107,26 @@ def test_unknown_key_names_the_field() -> None:
     assert "agent.clip_rnage" in _chain(info.value)
 
 
-@pytest.mark.parametrize(("override", "field"), [
-    ("env.cc=warp", "env.cc"),
-    ("env.step_ms=0", "env.step_ms"),
-    ("env.observation.history=0", "env.observation.history"),
-    ("agent.gamma=1.5", "agent.gamma"),
-    ("agent.n_steps=0", "agent.n_steps"),
-    ("agent.learning_rate=-1", "agent.learning_rate"),
-    ("train.n_envs=0", "train.n_envs"),
-    ("train.start_method=thread", "train.start_method"),
-    ("eval.seeds=[]", "eval.seeds"),
-    ("eval.seeds=[1,1]", "eval.seeds"),
-    ("eval.checkpoint=newest", "eval.checkpoint"),
-    ("eval.metrics.convergence_tolerance=2", "eval.metrics.convergence_tolerance"),
-    ("scenario.duration_s=-1", "scenario.duration_s"),
-    ("scenario.paths.0.kind=laser", "scenario.paths[0].kind"),
-    ("seed=-1", "seed"),
-])
+@pytest.mark.parametrize(
+    ("override", "field"),
+    [
+        ("env.cc=warp", "env.cc"),
+        ("env.step_ms=0", "env.step_ms"),
+        ("env.observation.history=0", "env.observation.history"),
+        ("agent.gamma=1.5", "agent.gamma"),
+        ("agent.n_steps=0", "agent.n_steps"),
+        ("agent.learning_rate=-1", "agent.learning_rate"),
+        ("train.n_envs=0", "train.n_envs"),
+        ("train.start_method=thread", "train.start_method"),
+        ("eval.seeds=[]", "eval.seeds"),
+        ("eval.seeds=[1,1]", "eval.seeds"),
+        ("eval.checkpoint=newest", "eval.checkpoint"),
+        ("eval.metrics.convergence_tolerance=2", "eval.metrics.convergence_tolerance"),
+        ("scenario.duration_s=-1", "scenario.duration_s"),
+        ("scenario.paths.0.kind=laser", "scenario.paths[0].kind"),
+        ("seed=-1", "seed"),
+    ],
+)
 def test_bad_values_name_the_field(override: str, field: str) -> None:
     with pytest.raises(ValueError) as info:
         _check([override])
@@ -136,16 +143,23 @@ def test_algorithm_action_space_mismatch_names_the_agent() -> None:
 
 def test_cli_reports_the_field_and_fails() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "leogym.agents.train", "scenario=tiny",
-         "train.total_timesteps=-5"],
-        capture_output=True, text=True, timeout=120, check=False,
+        [sys.executable, "-m", "leogym.agents.train", "scenario=tiny", "train.total_timesteps=-5"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert proc.returncode != 0
     assert "train.total_timesteps: must be >= 1" in proc.stderr
 
 
 def test_cli_unknown_agent_lists_the_options() -> None:
-    proc = subprocess.run([sys.executable, "-m", "leogym.agents.train", "agent=foo"],
-                          capture_output=True, text=True, timeout=120, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "leogym.agents.train", "agent=foo"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert proc.returncode != 0
     assert "agent/foo" in proc.stderr

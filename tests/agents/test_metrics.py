@@ -7,7 +7,6 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-
 from leogym.agents.config import MetricsConfig
 from leogym.agents.metrics import EpisodeRecorder, convergence_time, jain_index
 from leogym.agents.results import ResultsStore, summarize
@@ -57,17 +56,35 @@ def test_convergence_time_is_nan_when_goodput_keeps_oscillating() -> None:
     assert math.isnan(convergence_time(t, np.zeros(t.size), []))
 
 
-def _info(t: float, goodput: float, rtt: list[float], delivered: list[float],
-          outage: list[int], ho: tuple[list[int], list[float]] = ([], []),
-          completion: float = 0.0) -> dict:
+def _info(
+    t: float,
+    goodput: float,
+    rtt: list[float],
+    delivered: list[float],
+    outage: list[int],
+    ho: tuple[list[int], list[float]] = ([], []),
+    completion: float = 0.0,
+) -> dict:
     return {
-        "sim_time_s": t, "goodput_bps": goodput, "delay_s": 0.05, "loss_rate": 0.01,
-        "capacity_bps": 2 * goodput, "rtt_s": np.array(rtt), "cwnd_bytes": np.array([1e4, 2e4]),
+        "sim_time_s": t,
+        "goodput_bps": goodput,
+        "delay_s": 0.05,
+        "loss_rate": 0.01,
+        "capacity_bps": 2 * goodput,
+        "rtt_s": np.array(rtt),
+        "cwnd_bytes": np.array([1e4, 2e4]),
         "delivered_bytes": np.array(delivered),
-        "losses": {"outage": np.array(outage), "random": np.array([1, 0]),
-                   "overflow": np.array([0, 2]), "detected": np.array([1, 1])},
-        "handover_paths": np.array(ho[0]), "handover_times_s": np.array(ho[1]),
-        "reorder_buffer_bytes": 3000.0, "hol_delay_s": 0.002, "completion_time_s": completion,
+        "losses": {
+            "outage": np.array(outage),
+            "random": np.array([1, 0]),
+            "overflow": np.array([0, 2]),
+            "detected": np.array([1, 1]),
+        },
+        "handover_paths": np.array(ho[0]),
+        "handover_times_s": np.array(ho[1]),
+        "reorder_buffer_bytes": 3000.0,
+        "hol_delay_s": 0.002,
+        "completion_time_s": completion,
     }
 
 
@@ -76,8 +93,11 @@ def test_episode_metrics_from_infos() -> None:
     # three 0.5 s steps; path 1 delivers nothing in step 2 (its RTT sample is not counted)
     rec.add(1.0, _info(0.5, 8e6, [0.040, 0.100], [5e5, 5e5], [0, 0]))
     rec.add(2.0, _info(1.0, 4e6, [0.060, 0.300], [2.5e5, 0.0], [3, 0], ([0], [0.8])))
-    rec.add(3.0, _info(1.5, 12e6, [0.050, 0.120], [7.5e5, 0.0], [0, 0], completion=1.42),
-            terminated=True)
+    rec.add(
+        3.0,
+        _info(1.5, 12e6, [0.050, 0.120], [7.5e5, 0.0], [0, 0], completion=1.42),
+        terminated=True,
+    )
     m = rec.metrics(MetricsConfig(rtt_percentiles=[50.0, 100.0]))
     assert m["return"] == 6.0 and m["steps"] == 3 and m["terminated"] == 1.0
     assert m["goodput_mbps"] == pytest.approx((8 + 4 + 12) / 3)  # equal step lengths
@@ -131,8 +151,16 @@ def test_atomic_write_keeps_the_old_file_on_failure(tmp_path) -> None:
 def test_results_store_appends_and_reloads(tmp_path) -> None:
     store = ResultsStore(tmp_path)
     for seed, goodput in ((0, 10.0), (1, 14.0)):
-        store.add({"key": f"k{seed}", "policy": "CUBIC", "kind": "baseline", "scenario": "tiny",
-                   "seed": seed, "goodput_mbps": goodput})
+        store.add(
+            {
+                "key": f"k{seed}",
+                "policy": "CUBIC",
+                "kind": "baseline",
+                "scenario": "tiny",
+                "seed": seed,
+                "goodput_mbps": goodput,
+            }
+        )
     again = ResultsStore(tmp_path)
     assert again.done_keys() == {"k0", "k1"}
     s = summarize(again.frame)

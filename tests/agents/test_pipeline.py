@@ -19,15 +19,29 @@ from omegaconf import OmegaConf
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ["scenario=tiny", "env.episode_s=8", "train.progress=false", "eval.progress=false"]
-TRAIN = [*TINY, "train.total_timesteps=256", "agent.n_steps=64", "agent.batch_size=64",
-         "agent.n_epochs=2", "train.eval_freq=128", "train.eval_episodes=1",
-         "train.checkpoint_freq=128"]
+TRAIN = [
+    *TINY,
+    "train.total_timesteps=256",
+    "agent.n_steps=64",
+    "agent.batch_size=64",
+    "agent.n_epochs=2",
+    "train.eval_freq=128",
+    "train.eval_episodes=1",
+    "train.checkpoint_freq=128",
+]
 
 
-def run_app(module: str, *overrides: str, timeout: float = 300,
-            env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    proc = subprocess.run([sys.executable, "-m", f"leogym.agents.{module}", *overrides],
-                          capture_output=True, text=True, timeout=timeout, check=False, env=env)
+def run_app(
+    module: str, *overrides: str, timeout: float = 300, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
+    proc = subprocess.run(
+        [sys.executable, "-m", f"leogym.agents.{module}", *overrides],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+        env=env,
+    )
     assert proc.returncode == 0, f"{module} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}"
     return proc
 
@@ -46,8 +60,14 @@ def train_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def eval_dir(train_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("runs") / "eval"
-    run_app("evaluate", *TINY, "baseline=[cubic,maco]", "eval.seeds=[0,1]",
-            f"+eval.agents.PPO={train_dir}", f"hydra.run.dir={out}")
+    run_app(
+        "evaluate",
+        *TINY,
+        "baseline=[cubic,maco]",
+        "eval.seeds=[0,1]",
+        f"+eval.agents.PPO={train_dir}",
+        f"hydra.run.dir={out}",
+    )
     return out
 
 
@@ -76,8 +96,9 @@ def test_train_writes_a_complete_run_directory(train_dir: Path) -> None:
     assert (train_dir / ".hydra" / "config.yaml").is_file()
 
 
-def test_resume_continues_the_step_count_with_the_same_config(train_dir: Path,
-                                                               tmp_path: Path) -> None:
+def test_resume_continues_the_step_count_with_the_same_config(
+    train_dir: Path, tmp_path: Path
+) -> None:
     run = tmp_path / "run"
     shutil.copytree(train_dir, run)
     config_before = (run / "config.yaml").read_text()
@@ -105,9 +126,19 @@ def test_resume_from_a_checkpoint_file(train_dir: Path, tmp_path: Path) -> None:
 
 
 def test_resume_refuses_config_changes(train_dir: Path) -> None:
-    proc = subprocess.run([sys.executable, "-m", "leogym.agents.train", f"resume={train_dir}",
-                           "agent.learning_rate=0.1"], capture_output=True, text=True,
-                          timeout=120, check=False)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "leogym.agents.train",
+            f"resume={train_dir}",
+            "agent.learning_rate=0.1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert proc.returncode != 0
     assert "agent.learning_rate: cannot be changed when resuming" in proc.stderr
 
@@ -117,18 +148,31 @@ def test_evaluate_writes_results_summary_traces_and_plots(eval_dir: Path) -> Non
     df = pd.read_parquet(eval_dir / "results.parquet")
     assert len(df) == 6
     assert set(df["policy"]) == {"PPO", "CUBIC", "MACO"}
-    assert (df.groupby("policy")["seed"].apply(sorted) == pd.Series([[0, 1]] * 3,
-            index=["CUBIC", "MACO", "PPO"])).all()
+    assert (
+        df.groupby("policy")["seed"].apply(sorted)
+        == pd.Series([[0, 1]] * 3, index=["CUBIC", "MACO", "PPO"])
+    ).all()
     by = df.set_index("policy")
     assert by.loc["PPO", "cc"].iloc[0] == "external" and by.loc["PPO", "kind"].iloc[0] == "agent"
-    assert by.loc["CUBIC", "cc"].iloc[0] == "cubic" and by.loc["CUBIC", "scheduler"].iloc[0] == "minrtt"
+    assert (
+        by.loc["CUBIC", "cc"].iloc[0] == "cubic"
+        and by.loc["CUBIC", "scheduler"].iloc[0] == "minrtt"
+    )
     assert by.loc["MACO", "cc"].iloc[0] == "maco"
     assert (df["scenario"] == "tiny").all()
     assert (df["goodput_mbps"] > 0).all()
     assert (df["sim_time_s"].round(6) == 8.0).all()
     assert (df["handovers"] == 1).all()  # tiny: one handover, at 7 s
-    for col in ("rtt_p50_ms", "rtt_p95_ms", "rtt_p99_ms", "convergence_time_s",
-                "loss_outage_pkts", "loss_random_pkts", "loss_overflow_pkts", "jain_paths"):
+    for col in (
+        "rtt_p50_ms",
+        "rtt_p95_ms",
+        "rtt_p99_ms",
+        "convergence_time_s",
+        "loss_outage_pkts",
+        "loss_random_pkts",
+        "loss_overflow_pkts",
+        "jain_paths",
+    ):
         assert col in df
     summary = pd.read_parquet(eval_dir / "summary.parquet")
     assert set(summary["policy"]) == {"PPO", "CUBIC", "MACO"}
@@ -136,13 +180,18 @@ def test_evaluate_writes_results_summary_traces_and_plots(eval_dir: Path) -> Non
         trace = pd.read_parquet(eval_dir / "traces" / f"{key}.parquet")
         assert trace["step"].max() == 80  # 8 s of 100 ms steps
     assert {p.name for p in (eval_dir / "plots").glob("*.png")} >= {
-        "goodput.png", "tradeoff.png", "losses.png", "timeseries.png"}
+        "goodput.png",
+        "tradeoff.png",
+        "losses.png",
+        "timeseries.png",
+    }
     info = json.loads((eval_dir / "run_info.json").read_text())
     assert info["seeds"]["eval"] == [0, 1]
 
 
-def test_interrupted_evaluation_resumes_without_redoing_episodes(eval_dir: Path,
-                                                                 tmp_path: Path) -> None:
+def test_interrupted_evaluation_resumes_without_redoing_episodes(
+    eval_dir: Path, tmp_path: Path
+) -> None:
     run = tmp_path / "eval"
     shutil.copytree(eval_dir, run)
     full = pd.read_parquet(run / "results.parquet")
@@ -164,12 +213,19 @@ def test_interrupted_evaluation_resumes_without_redoing_episodes(eval_dir: Path,
 
 def test_sigint_leaves_a_resumable_evaluation(tmp_path: Path) -> None:
     run = tmp_path / "eval"
-    args = [sys.executable, "-m", "leogym.agents.evaluate", *TINY, "baseline=[cubic]",
-            "eval.seeds=[0,1,2,3]", "eval.n_workers=1", f"hydra.run.dir={run}"]
+    args = [
+        sys.executable,
+        "-m",
+        "leogym.agents.evaluate",
+        *TINY,
+        "baseline=[cubic]",
+        "eval.seeds=[0,1,2,3]",
+        "eval.n_workers=1",
+        f"hydra.run.dir={run}",
+    ]
     log = tmp_path / "stderr.txt"
     with open(log, "wb") as err:
-        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=err,
-                                start_new_session=True)
+        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
         results = run / "results.parquet"
         deadline = time.monotonic() + 240
         while not results.exists() and proc.poll() is None and time.monotonic() < deadline:
@@ -188,11 +244,12 @@ def test_sigint_leaves_a_resumable_evaluation(tmp_path: Path) -> None:
 
 
 # -------------------------------------------------------------------------------- notebooks
-@pytest.mark.parametrize("name", ["01_scenario_anatomy", "02_baseline_comparison",
-                                  "03_training_and_handovers"])
-def test_notebook_runs_on_the_apps_outputs(name: str, train_dir: Path, eval_dir: Path,
-                                           monkeypatch: pytest.MonkeyPatch,
-                                           tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "name", ["01_scenario_anatomy", "02_baseline_comparison", "03_training_and_handovers"]
+)
+def test_notebook_runs_on_the_apps_outputs(
+    name: str, train_dir: Path, eval_dir: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     import nbformat
     from nbclient import NotebookClient
 
@@ -203,19 +260,25 @@ def test_notebook_runs_on_the_apps_outputs(name: str, train_dir: Path, eval_dir:
     monkeypatch.setenv("LEOGYM_DEMO_DIR", str(tmp_path / "must-not-be-used"))
     path = ROOT / "notebooks" / f"{name}.ipynb"
     nb = nbformat.read(path, as_version=4)
-    assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code"), \
+    assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code"), (
         "notebooks are committed with outputs stripped"
-    NotebookClient(nb, timeout=300, kernel_name="python3", resources={
-        "metadata": {"path": str(tmp_path)}}).execute()
-    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
-              if o.output_type == "error"]
+    )
+    NotebookClient(
+        nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    ).execute()
+    errors = [
+        o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"
+    ]
     assert not errors
     assert not (tmp_path / "must-not-be-used").exists(), "the notebook ignored its inputs"
-    images = sum("image/png" in o.get("data", {}) for c in nb.cells if c.cell_type == "code"
-                 for o in c.outputs)
+    images = sum(
+        "image/png" in o.get("data", {})
+        for c in nb.cells
+        if c.cell_type == "code"
+        for o in c.outputs
+    )
     assert images >= 1
-    text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code"
-                   for o in c.outputs)
+    text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
     assert "no handover" not in text, "tiny's 8 s episodes contain the handover at 7 s"
 
 
@@ -224,8 +287,15 @@ def test_multirun_jobs_share_one_process_safely(tmp_path: Path) -> None:
     """Hydra's basic launcher runs both jobs in one process: fine, because a job never hosts
     a simulator itself (every env lives in a subprocess)."""
     sweep = tmp_path / "sweep"
-    run_app("train", "-m", *TRAIN, "seed=0,1", "train.total_timesteps=128",
-            "train.eval_freq=0", f"hydra.sweep.dir={sweep}")
+    run_app(
+        "train",
+        "-m",
+        *TRAIN,
+        "seed=0,1",
+        "train.total_timesteps=128",
+        "train.eval_freq=0",
+        f"hydra.sweep.dir={sweep}",
+    )
     models = sorted(sweep.glob("*/model.zip"))
     assert [m.parent.name for m in models] == ["0_cc-ppo-seed0", "1_cc-ppo-seed1"]
     assert all(sidecar_steps(m) == 128 for m in models)
@@ -239,8 +309,16 @@ def _job_pid(run_dir: Path) -> int:
 def test_multirun_with_a_fresh_process_per_job(tmp_path: Path) -> None:
     pytest.importorskip("hydra_plugins.hydra_submitit_launcher")
     sweep = tmp_path / "sweep"
-    run_app("train", "-m", "hydra/launcher=local", *TRAIN, "seed=0,1",
-            "train.total_timesteps=128", "train.eval_freq=0", f"hydra.sweep.dir={sweep}")
+    run_app(
+        "train",
+        "-m",
+        "hydra/launcher=local",
+        *TRAIN,
+        "seed=0,1",
+        "train.total_timesteps=128",
+        "train.eval_freq=0",
+        f"hydra.sweep.dir={sweep}",
+    )
     runs = sorted(m.parent for m in sweep.glob("*/model.zip"))
     assert len(runs) == 2
     assert len({_job_pid(r) for r in runs}) == 2
@@ -248,11 +326,25 @@ def test_multirun_with_a_fresh_process_per_job(tmp_path: Path) -> None:
 
 def test_main_job_quick(tmp_path: Path) -> None:
     out = tmp_path / "bench"
-    proc = run_app("benchmark", "experiment=quick", "env.episode_s=3", "train.progress=false",
-                   "eval.progress=false", f"hydra.run.dir={out}", timeout=600)
+    proc = run_app(
+        "benchmark",
+        "experiment=quick",
+        "env.episode_s=3",
+        "train.progress=false",
+        "eval.progress=false",
+        f"hydra.run.dir={out}",
+        timeout=600,
+    )
     board = pd.read_csv(out / "leaderboard.csv")
-    assert set(board["policy"]) == {"PPO", "MACO", "freeze+CUBIC", "CUBIC", "OLIA", "minRTT",
-                                    "ALCS"}
+    assert set(board["policy"]) == {
+        "PPO",
+        "MACO",
+        "freeze+CUBIC",
+        "CUBIC",
+        "OLIA",
+        "minRTT",
+        "ALCS",
+    }
     assert (out / "leaderboard.md").read_text().count("| PPO |") == 1
     assert "leogym benchmark" in proc.stdout
     assert (out / "train" / "model.zip").is_file()
@@ -275,8 +367,12 @@ def _ray_env() -> dict[str, str] | None:
     env = dict(os.environ)
     if where:
         env["PYTHONPATH"] = os.pathsep.join(p for p in (where, env.get("PYTHONPATH")) if p)
-    probe = subprocess.run([sys.executable, "-c", "import ray, hydra_plugins.hydra_ray_launcher"],
-                           env=env, capture_output=True, check=False)
+    probe = subprocess.run(
+        [sys.executable, "-c", "import ray, hydra_plugins.hydra_ray_launcher"],
+        env=env,
+        capture_output=True,
+        check=False,
+    )
     return env if probe.returncode == 0 else None
 
 
@@ -285,8 +381,18 @@ def test_ray_launcher_with_a_local_instance(tmp_path: Path) -> None:
     if env is None:
         pytest.skip("ray / hydra-ray-launcher not importable (set LEOGYM_RAY_PATH; make test does)")
     sweep = tmp_path / "sweep"
-    run_app("train", "-m", "hydra/launcher=ray_local", *TRAIN, "seed=0,1",
-            "train.total_timesteps=128", "train.eval_freq=0",
-            "hydra.launcher.ray.init.num_cpus=2", "hydra.launcher.ray.remote.num_cpus=1",
-            f"hydra.sweep.dir={sweep}", timeout=600, env=env)
+    run_app(
+        "train",
+        "-m",
+        "hydra/launcher=ray_local",
+        *TRAIN,
+        "seed=0,1",
+        "train.total_timesteps=128",
+        "train.eval_freq=0",
+        "hydra.launcher.ray.init.num_cpus=2",
+        "hydra.launcher.ray.remote.num_cpus=1",
+        f"hydra.sweep.dir={sweep}",
+        timeout=600,
+        env=env,
+    )
     assert len(list(sweep.glob("*/model.zip"))) == 2

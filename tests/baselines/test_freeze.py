@@ -47,8 +47,15 @@ def test_oracle_handover_instants(testing):
     """Default: the path oracle's handover timetable (spec F11)."""
     oracle = {"satellite": True, "handovers": [12.0, 27.0, 33.3]}
     probe = testing.CcProbe("freeze+newreno", mss=MSS, oracles=[oracle])
-    for t, frozen in [(11.9, True), (12.1, True), (12.101, False), (26.9, True),
-                      (33.2, True), (33.401, False), (42.0, False)]:
+    for t, frozen in [
+        (11.9, True),
+        (12.1, True),
+        (12.101, False),
+        (26.9, True),
+        (33.2, True),
+        (33.401, False),
+        (42.0, False),
+    ]:
         assert probe.is_frozen(0, t) == frozen, t
 
 

@@ -27,8 +27,15 @@ LINK_TABLE = [
 ]
 # specs/maco.md 1.4: beam bandwidth W (MHz) at 550 km -> C^A (Mbit/s).
 BANDWIDTH_TABLE = [
-    (5, 85.9), (10, 162.0), (12.5, 198.6), (15, 234.5), (20, 304.5),
-    (25, 372.7), (30, 439.6), (35, 505.2), (40, 569.8),
+    (5, 85.9),
+    (10, 162.0),
+    (12.5, 198.6),
+    (15, 234.5),
+    (20, 304.5),
+    (25, 372.7),
+    (30, 439.6),
+    (35, 505.2),
+    (40, 569.8),
 ]
 
 
@@ -147,9 +154,7 @@ def _ack_run(probe, path, first_pn, n, t0, rtt, spacing=0.02, per_ack=1, bytes_=
     return pn, t + rtt
 
 
-@pytest.mark.parametrize(
-    ("loss", "con1", "con2"), list(itertools.product([False, True], repeat=3))
-)
+@pytest.mark.parametrize(("loss", "con1", "con2"), list(itertools.product([False, True], repeat=3)))
 def test_congestion_truth_table_in_the_controller(testing, loss, con1, con2):
     """specs/maco.md 6.1 item 5: the window halves only when a loss is detected and (17a) and
     (17b) hold; the other seven combinations leave it unreduced."""
@@ -224,7 +229,9 @@ def test_time_average_trapezoid(testing):
     s = [(0.0, 0.0), (1.0, 2.0), (2.0, 2.0)]
     assert testing.maco_time_average(s, 0.0, 2.0) == pytest.approx(1.5)
     # Window starting mid-segment: value at t1 = 0.5 interpolated as 1.0.
-    assert testing.maco_time_average(s, 0.5, 2.0) == pytest.approx((0.5 * (1.0 + 2.0) * 0.5 + 2.0) / 1.5)
+    assert testing.maco_time_average(s, 0.5, 2.0) == pytest.approx(
+        (0.5 * (1.0 + 2.0) * 0.5 + 2.0) / 1.5
+    )
     # Shorter history than the window: average what exists.
     assert testing.maco_time_average([(1.0, 3.0), (1.5, 5.0)], 0.0, 1.5) == pytest.approx(4.0)
 
@@ -301,8 +308,7 @@ def test_ca_increase_per_ack_through_the_controller(testing):
 def test_second_subflow_quick_start_uses_the_other_history(testing):
     """Eq. (15): a reconnecting subflow without history takes gamma min(B, max W_0)."""
     oracles = [_oracle(slant_range_m=550e3), _oracle(slant_range_m=550e3)]
-    probe = testing.CcProbe("maco", n_paths=2, params={"DelayMode": 1}, mss=MSS,
-                            oracles=oracles)
+    probe = testing.CcProbe("maco", n_paths=2, params={"DelayMode": 1}, mss=MSS, oracles=oracles)
     pn, t = _drive_to_congestion(probe, 0, 120)
     assert probe.maco_state(0)["history_max_pkts"] == pytest.approx(120)
     probe.path_event(1, "outage_start", t)
@@ -326,7 +332,9 @@ def test_own_history_after_reconnect(testing):
 
 def test_outage_losses_are_not_congestion(testing):
     probe = testing.CcProbe(
-        "maco", params={"DelayMode": 1}, mss=MSS,
+        "maco",
+        params={"DelayMode": 1},
+        mss=MSS,
         oracles=[{**_oracle(slant_range_m=550e3), "handovers": [5.0], "outages": [(5.0, 5.1)]}],
     )
     pn, t = _ack_run(probe, 0, 0, 196, 0.0, 0.1, spacing=0.001)
@@ -371,8 +379,7 @@ def test_coupled_increase_reads_the_other_subflow(testing):
     """With two subflows in CA the per-ACK increase is eq. (26) over both (native values
     of w, tau and T)."""
     oracles = [_oracle(slant_range_m=550e3), _oracle(slant_range_m=550e3)]
-    probe = testing.CcProbe("maco", n_paths=2, params={"DelayMode": 1}, mss=MSS,
-                            oracles=oracles)
+    probe = testing.CcProbe("maco", n_paths=2, params={"DelayMode": 1}, mss=MSS, oracles=oracles)
     pn0, t0 = _drive_to_congestion(probe, 0, 200, rtt=0.1)
     pn1, t1 = _drive_to_congestion(probe, 1, 300, rtt=0.12, t0=t0)
     s0, s1 = probe.maco_state(0), probe.maco_state(1)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from gymnasium import spaces
-
 from leogym.baselines import NativePolicy, bind, make_baseline
 from leogym.baselines.alcs import AlcsParams
 from leogym.baselines.freeze import FreezeParams
@@ -57,10 +56,18 @@ def test_paper_defaults():
     assert (m.gamma, m.init_cwnd_pkts, m.decrease_factor) == (0.5, 4.0, 0.5)
     assert (m.tx_power_dbm, m.tx_gain_dbi, m.rx_gain_dbi) == (35.12, 37.7, 37.1)
     assert (m.wavelength_m, m.noise_psd_w_hz, m.bandwidth_hz, m.efficiency) == (
-        0.086, 1.6e-20, 12.5e6, 0.98)
+        0.086,
+        1.6e-20,
+        12.5e6,
+        0.98,
+    )
     f = FreezeParams()
     assert (f.before_s, f.after_s, f.schedule_offset_s, f.schedule_period_s) == (
-        0.1, 0.1, 12.0, 15.0)
+        0.1,
+        0.1,
+        12.0,
+        15.0,
+    )
     a = AlcsParams()
     assert (a.alpha, a.sigma_init, a.guard_rtts) == (0.99, 1.0, 1.0)
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from leogym.baselines import reproduce
 from leogym.baselines.repro_maco import recovery_times
 
@@ -25,7 +24,9 @@ def test_cli_writes_tables_and_exits_zero(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "paper" in out and "multipath LIA" in out
     assert sorted(p.name for p in tmp_path.glob("*.csv")) == [
-        "mptcp_leo_quick_1.csv", "mptcp_leo_quick_2.csv"]
+        "mptcp_leo_quick_1.csv",
+        "mptcp_leo_quick_2.csv",
+    ]
     runs = json.loads((tmp_path / "mptcp_leo_quick_runs.json").read_text())
     assert runs["size"] == "quick" and len(runs["results"]) == 3
 

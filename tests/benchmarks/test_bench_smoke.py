@@ -14,8 +14,17 @@ import pytest
 from benchmarks.common import CSV_COLUMNS, Row, check_target, format_table, measure, ratio_row
 
 ROOT = Path(__file__).resolve().parents[2]
-SECTIONS = {"machine", "env", "transport", "overhead", "vector", "training", "memory",
-            "fidelity", "sweep"}
+SECTIONS = {
+    "machine",
+    "env",
+    "transport",
+    "overhead",
+    "vector",
+    "training",
+    "memory",
+    "fidelity",
+    "sweep",
+}
 
 
 def test_targets_are_checked_against_the_median() -> None:
@@ -33,8 +42,10 @@ def test_targets_are_checked_against_the_median() -> None:
 
 
 def test_table_formats() -> None:
-    rows = [Row("a", "one", 123456.0, "pkt/s", 3, 1.0, 2.0, ">= 3", "met", "x|y"),
-            Row("b", "two", float("nan"), "", 0, status="skipped")]
+    rows = [
+        Row("a", "one", 123456.0, "pkt/s", 3, 1.0, 2.0, ">= 3", "met", "x|y"),
+        Row("b", "two", float("nan"), "", 0, status="skipped"),
+    ]
     text = format_table(rows).splitlines()
     assert text[0].split()[:4] == ["section", "metric", "value", "unit"]
     assert "123,456" in text[2] and "skipped" in text[3]
@@ -45,8 +56,14 @@ def test_table_formats() -> None:
 
 @pytest.mark.slow
 def test_quick_suite_writes_a_well_formed_table(tmp_path: Path) -> None:
-    proc = subprocess.run([sys.executable, "-m", "benchmarks", "--quick", "--out", str(tmp_path)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=900, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "benchmarks", "--quick", "--out", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr[-4000:]
     latest = tmp_path / "latest.csv"
     history = list((tmp_path / "history").glob("*.csv"))
@@ -69,10 +86,20 @@ def test_quick_suite_writes_a_well_formed_table(tmp_path: Path) -> None:
             assert r["status"] in {"met", "missed"}, r
     # the figures the issue asks for are all there
     metrics = " / ".join(r["metric"] for r in rows)
-    for needle in ("tiny sim_s per wall_s", "default env steps per wall_s", "highrate sim_s",
-                   "speed vs ns-3 TCP", "cost per packet vs raw UDP",
-                   "bridge overhead / in-process boundary", "scaling at 2 envs",
-                   "peak RSS", "RSS growth", "PPO", "rate_scale=4", "results identical"):
+    for needle in (
+        "tiny sim_s per wall_s",
+        "default env steps per wall_s",
+        "highrate sim_s",
+        "speed vs ns-3 TCP",
+        "cost per packet vs raw UDP",
+        "bridge overhead / in-process boundary",
+        "scaling at 2 envs",
+        "peak RSS",
+        "RSS growth",
+        "PPO",
+        "rate_scale=4",
+        "results identical",
+    ):
         assert needle in metrics, needle
     # the printed table has one line per CSV row, between its header and the summary
     assert proc.stdout.count("\n") >= len(rows) + 2

@@ -54,8 +54,15 @@ def test_oracle_agrees_with_the_timeline(name: str) -> None:
         np.testing.assert_array_equal(oracle.capacity(t), expected_cap)
     for t0, t1 in zip(times[:-1], times[1:], strict=True):
         lo, hi = min(t0, t1), max(t0, t1)
-        expected = sorted(((i, float(h)) for i, p in enumerate(tl.paths)
-                           for h in np.asarray(p.handovers) if lo < h <= hi), key=lambda e: e[1])
+        expected = sorted(
+            (
+                (i, float(h))
+                for i, p in enumerate(tl.paths)
+                for h in np.asarray(p.handovers)
+                if lo < h <= hi
+            ),
+            key=lambda e: e[1],
+        )
         assert oracle.handovers_between(lo, hi) == expected
 
 
@@ -65,7 +72,8 @@ def test_frame_is_the_documented_clipped_scaling() -> None:
     rng = np.random.default_rng(0)
     n = 2
     values = rng.normal(0.0, 1.0, size=(n, 12)) * np.array(
-        [1e3, 1e3, 0.5, 0.5, 0.1, 1e9, 0.5, 100.0, 1.0, 1e9, 30.0, 100.0])
+        [1e3, 1e3, 0.5, 0.5, 0.1, 1e9, 0.5, 100.0, 1.0, 1e9, 30.0, 100.0]
+    )
     values[0, 2] = np.nan
     values[1, 5] = np.inf
     values[1, 9] = -np.inf
@@ -104,6 +112,7 @@ def test_rate_scale_divides_rates_queues_and_workload() -> None:
     assert scaled.paths[1].queue_packets == 50
     cfg.traffic.workload, cfg.traffic.file_bytes = "file", 1_000_000
     from leogym.envs.config import EnvConfig
+
     native = native_config(EnvConfig.from_kwargs(scenario=None), cfg, 1)
     assert native["file_bytes"] == 250_000
 
@@ -122,8 +131,9 @@ def test_env_reports_throughput_scaled_back() -> None:
     caps = {}
     goodput = {}
     for k in (1.0, 4.0):
-        env = gym.make("leogym/LeoCC-v0", scenario=_with_scale("tiny", k), cc="cubic",
-                       episode_s=3.0)
+        env = gym.make(
+            "leogym/LeoCC-v0", scenario=_with_scale("tiny", k), cc="cubic", episode_s=3.0
+        )
         env.reset(seed=0)
         c, g = [], []
         for _ in range(30):

@@ -7,7 +7,6 @@ import math
 import numpy as np
 import pytest
 from gymnasium import spaces
-
 from leogym.envs.actions import InvalidActionError, check_action, multiplicative_factor
 from leogym.envs.rewards import RewardWeights, StepMetrics, aurora_reward, get_reward
 
@@ -24,8 +23,14 @@ def test_aurora_mapping_is_symmetric_and_matches_paper() -> None:
 def test_aurora_reward_uses_paper_weights() -> None:
     # Aurora's linear utility 10·thr − 1000·lat − 2000·loss with throughput in Mbit/s and the
     # latency term on queueing delay: 20 Mbit/s, 30 ms above the floor, 1 % loss.
-    m = StepMetrics(goodput_bps=20e6, delay_s=0.080, min_delay_s=0.050, loss_rate=0.01,
-                    capacity_bps=25e6, step_s=0.1)
+    m = StepMetrics(
+        goodput_bps=20e6,
+        delay_s=0.080,
+        min_delay_s=0.050,
+        loss_rate=0.01,
+        capacity_bps=25e6,
+        step_s=0.1,
+    )
     expected = 0.01 * (10 * 20 - 1000 * 0.030 - 2000 * 0.01)
     assert aurora_reward(m, RewardWeights()) == pytest.approx(expected)
     assert get_reward("aurora") is aurora_reward

@@ -10,9 +10,9 @@ import warnings
 import gymnasium as gym
 import numpy as np
 import pytest
+from leogym.envs.actions import InvalidActionError
 
 import leogym  # noqa: F401  (registers the ids)
-from leogym.envs.actions import InvalidActionError
 
 ENV_IDS = ["leogym/LeoCC-v0", "leogym/LeoScheduler-v0", "leogym/LeoJoint-v0"]
 SHORT = {"scenario": "tiny", "episode_s": 2.0, "step_ms": 100.0}
@@ -150,8 +150,13 @@ def test_sb3_subproc_vec_env() -> None:
     from stable_baselines3.common.vec_env import SubprocVecEnv
 
     # Workers started by forkserver/spawn import nothing: the "module:id" form imports leogym.
-    venv = make_vec_env("leogym:leogym/LeoScheduler-v0", n_envs=2, vec_env_cls=SubprocVecEnv,
-                        env_kwargs=SHORT, seed=5)
+    venv = make_vec_env(
+        "leogym:leogym/LeoScheduler-v0",
+        n_envs=2,
+        vec_env_cls=SubprocVecEnv,
+        env_kwargs=SHORT,
+        seed=5,
+    )
     venv.reset()
     for _ in range(3):
         venv.step(np.zeros((2, 4), np.float32))
@@ -203,7 +208,8 @@ def test_memory_is_stable_over_200_resets() -> None:
 
 @pytest.mark.slow
 def test_ppo_learns_better_than_random_on_tiny() -> None:
-    """6000 PPO steps (150 short episodes) beat a random policy's return: the signal is learnable."""
+    """6000 PPO steps (150 short episodes) beat a random policy's return: the signal is
+    learnable."""
     from stable_baselines3 import PPO
 
     kwargs = {"scenario": "tiny", "episode_s": 4.0, "step_ms": 100.0}

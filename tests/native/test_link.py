@@ -57,8 +57,9 @@ def test_back_to_back_packets_are_spaced_by_serialization(core):
     r = core.probe_link(p, np.full(n, 0.5), 1000)
     assert np.all(r["drop_cause"] == DELIVERED)
     ser = 1000 * 8 / 10e6
-    np.testing.assert_allclose(r["recv_time_s"], 0.5 + ser * (1 + np.arange(n)) + 0.01,
-                               rtol=0, atol=1 * US)
+    np.testing.assert_allclose(
+        r["recv_time_s"], 0.5 + ser * (1 + np.arange(n)) + 0.01, rtol=0, atol=1 * US
+    )
 
 
 def _arrival_rate(r, t1, t2):
@@ -91,8 +92,9 @@ def test_outage_drops_arrivals_and_flights_that_overlap_it(core):
     # zero deliveries inside the outage, and drops happen at the first instant of overlap
     rt = r["recv_time_s"]
     assert not np.any((rt >= s) & (rt < e))
-    np.testing.assert_allclose(r["drop_time_s"][flight_overlaps],
-                               np.maximum(t[flight_overlaps], s), atol=1e-9)
+    np.testing.assert_allclose(
+        r["drop_time_s"][flight_overlaps], np.maximum(t[flight_overlaps], s), atol=1e-9
+    )
     assert r["counters"]["drops_outage"] == flight_overlaps.sum()
     # packets in flight at the outage start are among the drops
     assert np.any(flight_overlaps & (t < s))
@@ -186,8 +188,9 @@ def test_burst_fills_exactly_queue_packets(core):
 
 
 def test_counters_account_for_every_packet(core):
-    p = make_path(6.0, rate_bps=8e6, delay_s=0.03, loss=0.05, outages=[(2.0, 2.4)],
-                  queue_packets=20)
+    p = make_path(
+        6.0, rate_bps=8e6, delay_s=0.03, loss=0.05, outages=[(2.0, 2.4)], queue_packets=20
+    )
     rng = np.random.default_rng(5)
     t = np.sort(rng.uniform(0.0, 5.0, 6000))
     sizes = rng.integers(40, 1501, t.size)

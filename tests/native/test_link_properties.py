@@ -56,8 +56,13 @@ def test_link_invariants(core, case):
         # a delivered packet's flight [send, arrival) never meets an outage
         for s, e in out:
             assert not np.any((t[delivered] < e) & (rt > s))
-    assert np.all(rt >= t[delivered] + sizes[delivered] * 8 / p["rate_down_bps"].max()
-                  + p["delay_down_s"].min() - 1e-9)
+    assert np.all(
+        rt
+        >= t[delivered]
+        + sizes[delivered] * 8 / p["rate_down_bps"].max()
+        + p["delay_down_s"].min()
+        - 1e-9
+    )
     assert np.all(np.diff(rt) >= 0)  # FIFO
     if np.all(p["loss_down"] == 0):
         assert c["drops_random"] == 0

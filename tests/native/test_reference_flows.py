@@ -60,8 +60,12 @@ def test_ns3_tcp_steady_state_goodput(core, variant):
 
 @pytest.mark.parametrize(
     ("kind", "variant", "queue"),
-    [("udp", "TcpNewReno", 20), ("tcp_bulk", "TcpNewReno", 167), ("tcp_bulk", "TcpNewReno", 20),
-     ("tcp_bulk", "TcpCubic", 167)],
+    [
+        ("udp", "TcpNewReno", 20),
+        ("tcp_bulk", "TcpNewReno", 167),
+        ("tcp_bulk", "TcpNewReno", 20),
+        ("tcp_bulk", "TcpCubic", 167),
+    ],
 )
 def test_matches_ns3_point_to_point_link(core, kind, variant, queue):
     """On a constant link, LeoNetDevice and ns-3's PointToPointNetDevice agree."""
@@ -141,10 +145,16 @@ def test_cross_traffic_shares_the_path_queue(core):
         (("udp",), {"start_s": 5.0}, "start_s"),
         (("udp",), {"cross_traffic": [{"kind": "tcp_bulk"}]}, r"cross_traffic\[0\]\.path"),
         (("udp",), {"cross_traffic": [{"kind": "ftp", "path": 0}]}, r"cross_traffic\[0\]\.kind"),
-        (("udp",), {"cross_traffic": [{"kind": "tcp_bulk", "path": 0, "tcp_variant": "Foo"}]},
-         r"cross_traffic\[0\]\.tcp_variant"),
-        (("udp",), {"cross_traffic": [{"kind": "udp_onoff", "path": 0, "rate_bps": -1.0}]},
-         r"cross_traffic\[0\]\.rate_bps"),
+        (
+            ("udp",),
+            {"cross_traffic": [{"kind": "tcp_bulk", "path": 0, "tcp_variant": "Foo"}]},
+            r"cross_traffic\[0\]\.tcp_variant",
+        ),
+        (
+            ("udp",),
+            {"cross_traffic": [{"kind": "udp_onoff", "path": 0, "rate_bps": -1.0}]},
+            r"cross_traffic\[0\]\.rate_bps",
+        ),
     ],
 )
 def test_reference_flow_rejects_bad_input(core, args, opts, match):
@@ -157,8 +167,12 @@ def test_bad_duration_seed_and_paths(core):
         with pytest.raises(ValueError, match="duration_s"):
             core.run_reference_flow("udp", [make_path(1.0)], bad)
     with pytest.raises(ValueError, match=r"cross_traffic\[0\]\.stop_s"):
-        core.run_reference_flow("udp", [make_path(1.0)], 1.0,
-                                cross_traffic=[{"kind": "udp_onoff", "path": 0, "stop_s": 1e300}])
+        core.run_reference_flow(
+            "udp",
+            [make_path(1.0)],
+            1.0,
+            cross_traffic=[{"kind": "udp_onoff", "path": 0, "stop_s": 1e300}],
+        )
     with pytest.raises(ValueError, match="seed"):
         core.run_reference_flow("udp", [make_path(1.0)], 1.0, seed=0)
     with pytest.raises(ValueError, match="paths"):
@@ -174,13 +188,26 @@ def test_tcp_variants_lists_ns3_congestion_controls(core):
 
 def test_upstream_cross_traffic_uses_the_up_direction(core):
     cross = [
-        {"kind": "udp_onoff", "path": 0, "direction": "up", "rate_bps": 1e6,
-         "packet_bytes": 972, "on_s": 0.5, "off_s": 0.5},
-        {"kind": "tcp_bulk", "path": 0, "direction": "up", "max_bytes": 200_000,
-         "tcp_variant": "ns3::TcpCubic"},
+        {
+            "kind": "udp_onoff",
+            "path": 0,
+            "direction": "up",
+            "rate_bps": 1e6,
+            "packet_bytes": 972,
+            "on_s": 0.5,
+            "off_s": 0.5,
+        },
+        {
+            "kind": "tcp_bulk",
+            "path": 0,
+            "direction": "up",
+            "max_bytes": 200_000,
+            "tcp_variant": "ns3::TcpCubic",
+        },
     ]
-    r = core.run_reference_flow("udp", [make_path(3.0, rate_up_bps=5e6)], 2.0,
-                                udp_rate_bps=1e6, cross_traffic=cross)
+    r = core.run_reference_flow(
+        "udp", [make_path(3.0, rate_up_bps=5e6)], 2.0, udp_rate_bps=1e6, cross_traffic=cross
+    )
     # on/off at 1 Mbit/s, on half the time: 0.5 s on per second -> about 1 Mbit over 2 s
     assert r["cross_rx_bytes"][0] * 8 == pytest.approx(1e6 * 1.0, rel=0.05)
     assert r["cross_rx_bytes"][1] == 200_000  # the whole transfer arrives

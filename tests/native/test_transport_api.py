@@ -13,13 +13,31 @@ import pytest
 from leo_paths import make_path
 
 PER_PATH = [
-    "cwnd_bytes", "bytes_in_flight", "srtt_s", "min_rtt_s", "rttvar_s", "latest_rtt_s",
-    "delivered_bytes", "sent_bytes", "delivery_rate_bps", "send_rate_bps", "lost_packets",
-    "retransmitted_packets", "drops_outage", "drops_random", "drops_overflow", "in_outage",
-    "path_state", "handovers",
+    "cwnd_bytes",
+    "bytes_in_flight",
+    "srtt_s",
+    "min_rtt_s",
+    "rttvar_s",
+    "latest_rtt_s",
+    "delivered_bytes",
+    "sent_bytes",
+    "delivery_rate_bps",
+    "send_rate_bps",
+    "lost_packets",
+    "retransmitted_packets",
+    "drops_outage",
+    "drops_random",
+    "drops_overflow",
+    "in_outage",
+    "path_state",
+    "handovers",
 ]
 PER_CONNECTION = [
-    "goodput_bytes", "reorder_buffer_bytes", "hol_delay_s", "completed", "completion_time_s",
+    "goodput_bytes",
+    "reorder_buffer_bytes",
+    "hol_delay_s",
+    "completed",
+    "completion_time_s",
 ]
 
 
@@ -84,8 +102,8 @@ def test_same_seed_same_trajectory(core: ModuleType) -> None:
             return out
 
     a, b, c = trajectory(3), trajectory(3), trajectory(4)
-    assert all(np.array_equal(x, y) for x, y in zip(a, b))
-    assert not all(np.array_equal(x, y) for x, y in zip(a, c))
+    assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+    assert not all(np.array_equal(x, y) for x, y in zip(a, c, strict=True))
 
 
 def test_external_cc_follows_set_cwnd(core: ModuleType) -> None:
@@ -169,8 +187,10 @@ def test_algorithm_listings(core: ModuleType) -> None:
         ({"cc": "cubic", "cc_params": {"beta": 0.5}}, r"config.cc_params.beta: unknown parameter"),
         ({"cc_params": {"Beta": "high"}}, r"config.cc_params.Beta"),
         ({"cc_params": [1, 2]}, r"config.cc_params: must be a dict"),
-        ({"scheduler": "blest", "scheduler_params": {"Lambda": -1.0}},
-         r"config.scheduler_params.Lambda.*range"),
+        (
+            {"scheduler": "blest", "scheduler_params": {"Lambda": -1.0}},
+            r"config.scheduler_params.Lambda.*range",
+        ),
         ({"workload": "stream"}, r"config.workload: must be 'bulk' or 'file'"),
         ({"workload": "file"}, r"config.file_bytes: must be > 0"),
         ({"packet_bytes": 1500}, r"config.packet_bytes: .* exceeds mtu"),
@@ -179,16 +199,24 @@ def test_algorithm_listings(core: ModuleType) -> None:
         ({"max_ack_delay_s": -0.1}, r"config.max_ack_delay_s"),
         ({"max_ack_delay_s": float("nan")}, r"config.max_ack_delay_s"),
         ({"pacing": "yes"}, r"config.pacing: must be a bool"),
-        ({"initial_path_states": ["active", "asleep"]},
-         r"config.initial_path_states\[1\]: unknown path state 'asleep'"),
+        (
+            {"initial_path_states": ["active", "asleep"]},
+            r"config.initial_path_states\[1\]: unknown path state 'asleep'",
+        ),
         ({"start_s": -1.0}, r"config.start_s"),
         ({"start_s": 1e300}, r"config.start_s"),
-        ({"cc": "bbr", "cc_params": {"RtPropFilterLength": 1e300}},
-         r"config.cc_params.RtPropFilterLength"),
-        ({"cc": "bbr", "cc_params": {"RtPropFilterLength": 1e-6}},
-         r"config.cc_params.RtPropFilterLength.*range"),
-        ({"cross_traffic": [{"kind": "tcp_bulk", "path": 0, "tcp_variant": "Nope"}]},
-         r"cross_traffic\[0\]"),
+        (
+            {"cc": "bbr", "cc_params": {"RtPropFilterLength": 1e300}},
+            r"config.cc_params.RtPropFilterLength",
+        ),
+        (
+            {"cc": "bbr", "cc_params": {"RtPropFilterLength": 1e-6}},
+            r"config.cc_params.RtPropFilterLength.*range",
+        ),
+        (
+            {"cross_traffic": [{"kind": "tcp_bulk", "path": 0, "tcp_variant": "Nope"}]},
+            r"cross_traffic\[0\]",
+        ),
         ({"receive_window_bytes": 10}, r"config.receive_window_bytes"),
         ({"cwnd_validation": "rfc7661"}, r"config.cwnd_validation: must be 'rfc9002' or 'linux'"),
     ],
@@ -300,8 +328,12 @@ def test_cwnd_validation_modes(core: ModuleType, cc: str) -> None:
     path = [make_path(6.0, rate_bps=100e6, delay_s=0.05, queue_packets=2000)]
     final = {}
     for mode in ("rfc9002", "linux"):
-        cfg = {"cc": cc, "packet_bytes": 1200, "receive_window_bytes": rwnd,
-               "cwnd_validation": mode}
+        cfg = {
+            "cc": cc,
+            "packet_bytes": 1200,
+            "receive_window_bytes": rwnd,
+            "cwnd_validation": mode,
+        }
         with core.Simulation(cfg, path) as sim:
             m = sim.step(5.0)
             final[mode] = float(m["cwnd_bytes"][0])

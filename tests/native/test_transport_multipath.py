@@ -26,8 +26,14 @@ from leo_paths import make_path
 PACKET = 1472  # UDP payload of a full-size packet on a 1500-byte MTU
 
 
-def run(core: ModuleType, config: dict[str, Any], paths: list[dict[str, Any]], seconds: int,
-        warm_s: int = 5, setup=None) -> dict[str, Any]:
+def run(
+    core: ModuleType,
+    config: dict[str, Any],
+    paths: list[dict[str, Any]],
+    seconds: int,
+    warm_s: int = 5,
+    setup=None,
+) -> dict[str, Any]:
     """Run whole seconds; sum goodput, delivered bytes and cross traffic after warm_s."""
     sim = core.Simulation({"packet_bytes": PACKET, **config}, paths)
     try:
@@ -74,9 +80,7 @@ def shared_bottleneck(core: ModuleType, cc: str) -> float:
 
 
 @pytest.mark.parametrize("cc", ["lia", "olia"])
-def test_coupled_cc_takes_about_one_share_of_a_shared_bottleneck(
-    core: ModuleType, cc: str
-) -> None:
+def test_coupled_cc_takes_about_one_share_of_a_shared_bottleneck(core: ModuleType, cc: str) -> None:
     ratio = shared_bottleneck(core, cc)
     assert 0.6 < ratio < 1.5, ratio
 
@@ -99,8 +103,14 @@ def test_external_scheduler_weights_split_the_packets(core: ModuleType) -> None:
 def test_external_scheduler_path_choice(core: ModuleType) -> None:
     a = make_path(6.0, rate_bps=20e6, delay_s=0.02, name="a")
     b = make_path(6.0, rate_bps=20e6, delay_s=0.02, name="b")
-    out = run(core, {"cc": "cubic", "scheduler": "external"}, [a, b], 5, warm_s=0,
-              setup=lambda s: s.set_path_choice(1))
+    out = run(
+        core,
+        {"cc": "cubic", "scheduler": "external"},
+        [a, b],
+        5,
+        warm_s=0,
+        setup=lambda s: s.set_path_choice(1),
+    )
     assert out["delivered"][0] == 0 and out["delivered"][1] > 0
 
 
@@ -126,8 +136,15 @@ def test_deactivated_and_standby_paths(core: ModuleType) -> None:
 
 def test_outage_on_one_path_is_bridged_by_the_other(core: ModuleType) -> None:
     outage = (4.0, 6.0)
-    a = make_path(11.0, rate_bps=20e6, delay_s=0.02, queue_packets=66, outages=[outage],
-                  handovers=[4.0, 6.0], name="a")
+    a = make_path(
+        11.0,
+        rate_bps=20e6,
+        delay_s=0.02,
+        queue_packets=66,
+        outages=[outage],
+        handovers=[4.0, 6.0],
+        name="a",
+    )
     b = make_path(11.0, rate_bps=10e6, delay_s=0.03, queue_packets=66, name="b")
     sim = core.Simulation({"packet_bytes": PACKET, "cc": "cubic"}, [a, b])
     try:
@@ -135,8 +152,9 @@ def test_outage_on_one_path_is_bridged_by_the_other(core: ModuleType) -> None:
     finally:
         sim.close()
     t = np.arange(1, 21) * 0.5
-    during = [m for ti, m in zip(t, steps) if outage[0] < ti <= outage[1]]  # 4 intervals
-    inside = [m for ti, m in zip(t, steps) if outage[0] <= ti < outage[1]]
+    # 4 intervals
+    during = [m for ti, m in zip(t, steps, strict=True) if outage[0] < ti <= outage[1]]
+    inside = [m for ti, m in zip(t, steps, strict=True) if outage[0] <= ti < outage[1]]
     assert all(bool(m["in_outage"][0]) and not bool(m["in_outage"][1]) for m in inside)
     assert sum(int(m["drops_outage"][0]) for m in steps) > 0
     assert sum(int(m["pto_count"][0]) for m in steps) > 0
@@ -147,7 +165,7 @@ def test_outage_on_one_path_is_bridged_by_the_other(core: ModuleType) -> None:
     good_during = sum(int(m["goodput_bytes"]) for m in during) * 8 / 2.0
     assert good_during > 0.7 * 10e6
     # After the outage path a carries data again.
-    after = [m for ti, m in zip(t, steps) if ti > 8.0]
+    after = [m for ti, m in zip(t, steps, strict=True) if ti > 8.0]
     assert sum(int(m["delivered_bytes"][0]) for m in after) > 0
 
 
@@ -171,8 +189,10 @@ def test_blocking_aware_schedulers_avoid_head_of_line_blocking(core: ModuleType)
     fast = make_path(21.0, rate_bps=20e6, delay_s=0.02, queue_packets=66, name="fast")
     slow = make_path(21.0, rate_bps=10e6, delay_s=0.10, queue_packets=166, name="slow")
     base = {"cc": "cubic", "receive_window_bytes": 200_000, "send_buffer_bytes": 60_000}
-    res = {s: run(core, {**base, "scheduler": s}, [fast, slow], 20) for s in
-           ["minrtt", "roundrobin", "ecf", "blest"]}
+    res = {
+        s: run(core, {**base, "scheduler": s}, [fast, slow], 20)
+        for s in ["minrtt", "roundrobin", "ecf", "blest"]
+    }
     mbps = {s: r["mbps"] for s, r in res.items()}
     assert mbps["minrtt"] < 0.7 * 20  # HoL-blocked below the fast path alone
     for s in ["ecf", "blest"]:
@@ -180,6 +200,7 @@ def test_blocking_aware_schedulers_avoid_head_of_line_blocking(core: ModuleType)
         assert mbps[s] > 0.9 * 20 * (PACKET - 17) / 1500, mbps
     rr = res["roundrobin"]["delivered"]
     assert rr[1] / rr.sum() == pytest.approx(0.5, abs=0.1)
-    reorder = {s: np.mean([int(m["reorder_buffer_bytes"]) for m in r["steps"]])
-               for s, r in res.items()}
+    reorder = {
+        s: np.mean([int(m["reorder_buffer_bytes"]) for m in r["steps"]]) for s, r in res.items()
+    }
     assert reorder["blest"] < 0.2 * reorder["minrtt"]

@@ -28,8 +28,9 @@ from leo_paths import make_path
 PACKET = 1472
 
 
-def ours(core: ModuleType, path: dict[str, Any], seconds: int, seed: int, cc: str,
-         **params: float) -> float:
+def ours(
+    core: ModuleType, path: dict[str, Any], seconds: int, seed: int, cc: str, **params: float
+) -> float:
     """Goodput (bit/s) of our transport over ``seconds``."""
     sim = core.Simulation(
         {"cc": cc, "cc_params": params, "packet_bytes": PACKET, "seed": seed}, [path]
@@ -42,8 +43,9 @@ def ours(core: ModuleType, path: dict[str, Any], seconds: int, seed: int, cc: st
 
 
 def tcp(core: ModuleType, path: dict[str, Any], seconds: int, seed: int, variant: str) -> float:
-    r = core.run_reference_flow("tcp_bulk", [path], float(seconds), seed=seed,
-                                tcp_variant=variant, segment_bytes=1448)
+    r = core.run_reference_flow(
+        "tcp_bulk", [path], float(seconds), seed=seed, tcp_variant=variant, segment_bytes=1448
+    )
     return float(r["goodput_bps"])
 
 
@@ -71,10 +73,10 @@ LOSSY_SEEDS = [1, 2, 3, 4, 5]
 @pytest.fixture(scope="module")
 def lossy_results(core: ModuleType) -> dict[str, float]:
     """20 Mbit/s, 100 ms RTT, BDP queue, Bernoulli loss 1e-3 on data packets; 5 seeds."""
-    path = make_path(31.0, rate_bps=20e6, delay_s=0.05, loss=1e-3, loss_up=0.0,
-                     queue_packets=166)
-    runs: dict[str, list[float]] = {k: [] for k in
-                                    ["nr", "nr_per_ack", "cubic", "tcp_nr", "tcp_lr", "tcp_cu"]}
+    path = make_path(31.0, rate_bps=20e6, delay_s=0.05, loss=1e-3, loss_up=0.0, queue_packets=166)
+    runs: dict[str, list[float]] = {
+        k: [] for k in ["nr", "nr_per_ack", "cubic", "tcp_nr", "tcp_lr", "tcp_cu"]
+    }
     for seed in LOSSY_SEEDS:
         runs["nr"].append(ours(core, path, 30, seed, "newreno"))
         runs["nr_per_ack"].append(ours(core, path, 30, seed, "newreno", ByteCounting=0))
@@ -110,8 +112,7 @@ def test_bbr_fills_the_pipe_without_a_standing_queue(core: ModuleType, loss: flo
     about one BDP in flight, so the RTT stays near the propagation RTT (a loss-based CC fills
     the drop-tail queue instead), and random loss does not cut its rate (their Fig. 8 keeps
     throughput at 1 % loss, where loss-based CCs collapse)."""
-    path = make_path(21.0, rate_bps=20e6, delay_s=0.05, queue_packets=166, loss=loss,
-                     loss_up=0.0)
+    path = make_path(21.0, rate_bps=20e6, delay_s=0.05, queue_packets=166, loss=loss, loss_up=0.0)
     sim = core.Simulation({"cc": "bbr", "packet_bytes": PACKET}, [path])
     try:
         steps = [sim.step(1.0) for _ in range(20)]

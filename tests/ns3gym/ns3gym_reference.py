@@ -47,17 +47,26 @@ TIMEOUT_S = 10.0
 
 #: ns-3 TypeNameGet<T>() names and the wire dtype the C++ module derives from them.
 _CPP_DTYPES = {
-    "int8_t": pb.Dtype.INT, "int16_t": pb.Dtype.INT, "int32_t": pb.Dtype.INT,
-    "int64_t": pb.Dtype.INT, "uint8_t": pb.Dtype.UINT, "uint16_t": pb.Dtype.UINT,
-    "uint32_t": pb.Dtype.UINT, "uint64_t": pb.Dtype.UINT, "float": pb.Dtype.FLOAT,
+    "int8_t": pb.Dtype.INT,
+    "int16_t": pb.Dtype.INT,
+    "int32_t": pb.Dtype.INT,
+    "int64_t": pb.Dtype.INT,
+    "uint8_t": pb.Dtype.UINT,
+    "uint16_t": pb.Dtype.UINT,
+    "uint32_t": pb.Dtype.UINT,
+    "uint64_t": pb.Dtype.UINT,
+    "float": pb.Dtype.FLOAT,
     "double": pb.Dtype.DOUBLE,
 }
 
 
 def cpp_box_space(low: float, high: float, shape: list[int], type_name: str) -> pb.SpaceDescription:
     desc = pb.SpaceDescription(type=pb.SpaceType.Box)
-    desc.space.Pack(pb.BoxSpace(low=low, high=high, shape=shape,
-                                dtype=_CPP_DTYPES.get(type_name, pb.Dtype.FLOAT)))
+    desc.space.Pack(
+        pb.BoxSpace(
+            low=low, high=high, shape=shape, dtype=_CPP_DTYPES.get(type_name, pb.Dtype.FLOAT)
+        )
+    )
     return desc
 
 
@@ -88,8 +97,12 @@ def cpp_dict_space(elements: dict[str, pb.SpaceDescription]) -> pb.SpaceDescript
 def cpp_box_container(values: list[float], shape: list[int], type_name: str) -> pb.DataContainer:
     dtype = _CPP_DTYPES.get(type_name, pb.Dtype.FLOAT)
     box = pb.BoxDataContainer(dtype=dtype, shape=shape)
-    field = {pb.Dtype.INT: box.intData, pb.Dtype.UINT: box.uintData,
-             pb.Dtype.FLOAT: box.floatData, pb.Dtype.DOUBLE: box.doubleData}[dtype]
+    field = {
+        pb.Dtype.INT: box.intData,
+        pb.Dtype.UINT: box.uintData,
+        pb.Dtype.FLOAT: box.floatData,
+        pb.Dtype.DOUBLE: box.doubleData,
+    }[dtype]
     field.extend(values)
     container = pb.DataContainer(type=pb.SpaceType.Box)
     container.data.Pack(box)
@@ -128,8 +141,11 @@ def cpp_read_action(container: pb.DataContainer) -> Any:
     if container.type == pb.SpaceType.Box:
         inner = pb.BoxDataContainer()
         assert container.data.Unpack(inner)
-        field = {pb.Dtype.INT: inner.intData, pb.Dtype.UINT: inner.uintData,
-                 pb.Dtype.DOUBLE: inner.doubleData}.get(inner.dtype, inner.floatData)
+        field = {
+            pb.Dtype.INT: inner.intData,
+            pb.Dtype.UINT: inner.uintData,
+            pb.Dtype.DOUBLE: inner.doubleData,
+        }.get(inner.dtype, inner.floatData)
         return ("box", pb.enum_name("Dtype", inner.dtype), list(field))
     if container.type == pb.SpaceType.Tuple:
         inner = pb.TupleDataContainer()
@@ -196,36 +212,47 @@ class AllSpacesScenario:
         self.u = [0, 0]
 
     def obs_space(self) -> pb.SpaceDescription:
-        return cpp_dict_space({
-            "count": cpp_discrete_space(4),
-            "f32": cpp_box_space(-1, 1, [3], "float"),
-            "f64": cpp_box_space(-1000, 1000, [2], "double"),
-            "i32": cpp_box_space(-100, 100, [2], "int32_t"),
-            "nested": cpp_tuple_space([cpp_discrete_space(3),
-                                       cpp_box_space(0, 255, [2], "uint8_t")]),
-            "u32": cpp_box_space(0, 1000, [2], "uint32_t"),
-        })
+        return cpp_dict_space(
+            {
+                "count": cpp_discrete_space(4),
+                "f32": cpp_box_space(-1, 1, [3], "float"),
+                "f64": cpp_box_space(-1000, 1000, [2], "double"),
+                "i32": cpp_box_space(-100, 100, [2], "int32_t"),
+                "nested": cpp_tuple_space(
+                    [cpp_discrete_space(3), cpp_box_space(0, 255, [2], "uint8_t")]
+                ),
+                "u32": cpp_box_space(0, 1000, [2], "uint32_t"),
+            }
+        )
 
     def act_space(self) -> pb.SpaceDescription:
-        return cpp_tuple_space([
-            cpp_discrete_space(4),
-            cpp_box_space(-1, 1, [2], "float"),
-            cpp_box_space(-1000, 1000, [2], "double"),
-            cpp_box_space(-100, 100, [2], "int32_t"),
-            cpp_box_space(0, 1000, [2], "uint32_t"),
-        ])
+        return cpp_tuple_space(
+            [
+                cpp_discrete_space(4),
+                cpp_box_space(-1, 1, [2], "float"),
+                cpp_box_space(-1000, 1000, [2], "double"),
+                cpp_box_space(-100, 100, [2], "int32_t"),
+                cpp_box_space(0, 1000, [2], "uint32_t"),
+            ]
+        )
 
     def obs(self) -> pb.DataContainer:
         t = self.t
-        return cpp_dict_container({
-            "count": cpp_discrete_container(t),
-            "f32": cpp_box_container([self.f[0], self.f[1], 0.1 * t], [3], "float"),
-            "f64": cpp_box_container(self.g, [2], "double"),
-            "i32": cpp_box_container(self.i, [2], "int32_t"),
-            "nested": cpp_tuple_container([cpp_discrete_container(self.d % 3),
-                                           cpp_box_container([t, 2 * t], [2], "uint8_t")]),
-            "u32": cpp_box_container(self.u, [2], "uint32_t"),
-        })
+        return cpp_dict_container(
+            {
+                "count": cpp_discrete_container(t),
+                "f32": cpp_box_container([self.f[0], self.f[1], 0.1 * t], [3], "float"),
+                "f64": cpp_box_container(self.g, [2], "double"),
+                "i32": cpp_box_container(self.i, [2], "int32_t"),
+                "nested": cpp_tuple_container(
+                    [
+                        cpp_discrete_container(self.d % 3),
+                        cpp_box_container([t, 2 * t], [2], "uint8_t"),
+                    ]
+                ),
+                "u32": cpp_box_container(self.u, [2], "uint32_t"),
+            }
+        )
 
     def reward(self) -> float:
         return float(self.d)
@@ -262,8 +289,9 @@ class DictActScenario:
         return cpp_discrete_space(10)
 
     def act_space(self) -> pb.SpaceDescription:
-        return cpp_dict_space({"a": cpp_discrete_space(3),
-                               "b": cpp_box_space(0, 5, [2], "uint32_t")})
+        return cpp_dict_space(
+            {"a": cpp_discrete_space(3), "b": cpp_box_space(0, 5, [2], "uint32_t")}
+        )
 
     def obs(self) -> pb.DataContainer:
         return cpp_discrete_container(self.value)
@@ -458,8 +486,11 @@ class ReferenceAgent:
         if container.type == pb.SpaceType.Box:
             inner = pb.BoxDataContainer()
             container.data.Unpack(inner)
-            field = {pb.Dtype.INT: inner.intData, pb.Dtype.UINT: inner.uintData,
-                     pb.Dtype.DOUBLE: inner.doubleData}.get(inner.dtype, inner.floatData)
+            field = {
+                pb.Dtype.INT: inner.intData,
+                pb.Dtype.UINT: inner.uintData,
+                pb.Dtype.DOUBLE: inner.doubleData,
+            }.get(inner.dtype, inner.floatData)
             return np.array(field)  # 1-D, shape ignored
         if container.type == pb.SpaceType.Tuple:
             inner = pb.TupleDataContainer()
@@ -496,7 +527,7 @@ class ReferenceAgent:
             container.type = pb.SpaceType.Tuple
             payload = pb.TupleDataContainer()
             # Upstream zips with the *top-level* action space (wrong for nested tuples).
-            for sub_action, sub_space in zip(action, list(self.action_space.spaces), strict=False):
+            for sub_action, sub_space in zip(action, list(self.action_space.spaces), strict=True):
                 payload.element.append(self._pack_data(sub_action, sub_space))
             container.data.Pack(payload)
         elif type(space) is spaces.Dict:

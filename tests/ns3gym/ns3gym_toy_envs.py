@@ -45,21 +45,25 @@ class AllSpacesEnv(gymnasium.Env):
     """``allspaces``: Dict obs echoing a Tuple action of all wire dtypes; game over at t = 2."""
 
     def __init__(self) -> None:
-        self.observation_space = spaces.Dict({
-            "count": spaces.Discrete(4),
-            "f32": spaces.Box(-1, 1, (3,), np.float32),
-            "f64": spaces.Box(-1000, 1000, (2,), np.float64),
-            "i32": spaces.Box(-100, 100, (2,), np.int32),
-            "nested": spaces.Tuple((spaces.Discrete(3), spaces.Box(0, 255, (2,), np.uint8))),
-            "u32": spaces.Box(0, 1000, (2,), np.uint32),
-        })
-        self.action_space = spaces.Tuple((
-            spaces.Discrete(4),
-            spaces.Box(-1, 1, (2,), np.float32),
-            spaces.Box(-1000, 1000, (2,), np.float64),
-            spaces.Box(-100, 100, (2,), np.int32),
-            spaces.Box(0, 1000, (2,), np.uint32),
-        ))
+        self.observation_space = spaces.Dict(
+            {
+                "count": spaces.Discrete(4),
+                "f32": spaces.Box(-1, 1, (3,), np.float32),
+                "f64": spaces.Box(-1000, 1000, (2,), np.float64),
+                "i32": spaces.Box(-100, 100, (2,), np.int32),
+                "nested": spaces.Tuple((spaces.Discrete(3), spaces.Box(0, 255, (2,), np.uint8))),
+                "u32": spaces.Box(0, 1000, (2,), np.uint32),
+            }
+        )
+        self.action_space = spaces.Tuple(
+            (
+                spaces.Discrete(4),
+                spaces.Box(-1, 1, (2,), np.float32),
+                spaces.Box(-1000, 1000, (2,), np.float64),
+                spaces.Box(-100, 100, (2,), np.int32),
+                spaces.Box(0, 1000, (2,), np.uint32),
+            )
+        )
 
     def _obs(self) -> dict[str, Any]:
         t = self.t
@@ -90,8 +94,9 @@ class DictActEnv(gymnasium.Env):
 
     def __init__(self) -> None:
         self.observation_space = spaces.Discrete(10)
-        self.action_space = spaces.Dict({"a": spaces.Discrete(3),
-                                         "b": spaces.Box(0, 5, (2,), np.uint32)})
+        self.action_space = spaces.Dict(
+            {"a": spaces.Discrete(3), "b": spaces.Box(0, 5, (2,), np.uint32)}
+        )
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
@@ -110,9 +115,11 @@ TOY_ENVS = {"counter": CounterEnv, "allspaces": AllSpacesEnv, "dictact": DictAct
 #: list of actions; ``None`` after the actions means "close instead of stepping further".
 SESSIONS: dict[str, list[list[Any]]] = {
     "counter": [[1, 2, 3], [2, 0], []],
-    "allspaces": [[
-        (1, [0.5, -0.25], [123.5, -0.1], [-7, 42], [7, 999]),
-        (3, [-1.0, 1.0], [1000.0, -1000.0], [-100, 100], [0, 1000]),
-    ]],
+    "allspaces": [
+        [
+            (1, [0.5, -0.25], [123.5, -0.1], [-7, 42], [7, 999]),
+            (3, [-1.0, 1.0], [1000.0, -1000.0], [-100, 100], [0, 1000]),
+        ]
+    ],
     "dictact": [[{"a": 2, "b": [1, 5]}, {"a": 1, "b": [4, 4]}]],
 }

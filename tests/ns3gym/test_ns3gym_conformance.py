@@ -46,8 +46,15 @@ SERVER_ENDS = {
 
 def _serve(scenario: str, port: int, transcript: Transcript) -> Background:
     env = TOY_ENVS[scenario]()
-    server = Ns3GymServer(env, port, seed=0, send_pids=True, idle_timeout_s=10.0,
-                          step_timeout_s=10.0, transcript=transcript)
+    server = Ns3GymServer(
+        env,
+        port,
+        seed=0,
+        send_pids=True,
+        idle_timeout_s=10.0,
+        step_timeout_s=10.0,
+        transcript=transcript,
+    )
 
     def run() -> list[Any]:
         try:
@@ -113,8 +120,12 @@ def test_direction_b_our_client_drives_reference_sim(scenario: str, tmp_path: Pa
     transcript = Transcript()
     env = gymnasium.make(
         "leogym/Ns3Gym-v0",
-        sim_cmd=[sys.executable, str(REFERENCE_SIM), f"--scenario={scenario}",
-                 f"--transcript={sim_log}"],
+        sim_cmd=[
+            sys.executable,
+            str(REFERENCE_SIM),
+            f"--scenario={scenario}",
+            f"--transcript={sim_log}",
+        ],
         sim_seed=11,
         handshake_timeout_s=30.0,
         step_timeout_s=10.0,
@@ -137,8 +148,13 @@ def test_our_client_drives_our_server(scenario: str, port: int) -> None:
     server_transcript = Transcript()
     client_transcript = Transcript()
     served = _serve(scenario, port, server_transcript)
-    env = gymnasium.make("leogym/Ns3Gym-v0", port=port, handshake_timeout_s=10.0,
-                         step_timeout_s=10.0, transcript=client_transcript)
+    env = gymnasium.make(
+        "leogym/Ns3Gym-v0",
+        port=port,
+        handshake_timeout_s=10.0,
+        step_timeout_s=10.0,
+        transcript=client_transcript,
+    )
     try:
         _play_gymnasium(env, scenario)
     finally:

@@ -21,33 +21,68 @@ PROTO = Path(pb.__file__).with_name("messages.proto")
 SPEC_FIELDS = {
     "SpaceDescription": {"type": (1, "SpaceType"), "space": (2, "Any"), "name": (3, "string")},
     "DiscreteSpace": {"n": (1, "int32")},
-    "BoxSpace": {"low": (1, "float"), "high": (2, "float"), "dtype": (3, "Dtype"),
-                 "shape": (4, "repeated uint32")},
+    "BoxSpace": {
+        "low": (1, "float"),
+        "high": (2, "float"),
+        "dtype": (3, "Dtype"),
+        "shape": (4, "repeated uint32"),
+    },
     "TupleSpace": {"element": (1, "repeated SpaceDescription")},
     "DictSpace": {"element": (1, "repeated SpaceDescription")},
     "DataContainer": {"type": (1, "SpaceType"), "data": (2, "Any"), "name": (3, "string")},
     "DiscreteDataContainer": {"data": (1, "int32")},
-    "BoxDataContainer": {"dtype": (1, "Dtype"), "shape": (2, "repeated uint32"),
-                         "intData": (3, "repeated int32"), "uintData": (4, "repeated uint32"),
-                         "floatData": (5, "repeated float"), "doubleData": (6, "repeated double")},
+    "BoxDataContainer": {
+        "dtype": (1, "Dtype"),
+        "shape": (2, "repeated uint32"),
+        "intData": (3, "repeated int32"),
+        "uintData": (4, "repeated uint32"),
+        "floatData": (5, "repeated float"),
+        "doubleData": (6, "repeated double"),
+    },
     "TupleDataContainer": {"element": (1, "repeated DataContainer")},
     "DictDataContainer": {"element": (1, "repeated DataContainer")},
-    "SimInitMsg": {"simProcessId": (1, "uint64"), "wafShellProcessId": (2, "uint64"),
-                   "obsSpace": (3, "SpaceDescription"), "actSpace": (4, "SpaceDescription")},
+    "SimInitMsg": {
+        "simProcessId": (1, "uint64"),
+        "wafShellProcessId": (2, "uint64"),
+        "obsSpace": (3, "SpaceDescription"),
+        "actSpace": (4, "SpaceDescription"),
+    },
     "SimInitAck": {"done": (1, "bool"), "stopSimReq": (2, "bool")},
-    "EnvStateMsg": {"obsData": (1, "DataContainer"), "reward": (2, "float"),
-                    "isGameOver": (3, "bool"), "reason": (4, "Reason"), "info": (5, "string")},
+    "EnvStateMsg": {
+        "obsData": (1, "DataContainer"),
+        "reward": (2, "float"),
+        "isGameOver": (3, "bool"),
+        "reason": (4, "Reason"),
+        "info": (5, "string"),
+    },
     "EnvActMsg": {"actData": (1, "DataContainer"), "stopSimReq": (2, "bool")},
 }
 SPEC_ENUMS = {
-    "MsgType": ["Unknown", "Init", "ActionSpace", "ObservationSpace", "IsGameOver",
-                "Observation", "Reward", "ExtraInfo", "Action", "StopEnv"],
+    "MsgType": [
+        "Unknown",
+        "Init",
+        "ActionSpace",
+        "ObservationSpace",
+        "IsGameOver",
+        "Observation",
+        "Reward",
+        "ExtraInfo",
+        "Action",
+        "StopEnv",
+    ],
     "SpaceType": ["NoSpaceType", "Discrete", "Box", "Tuple", "Dict"],
     "Dtype": ["NoDType", "INT", "UINT", "FLOAT", "DOUBLE"],
     "EnvStateMsg.Reason": ["SimulationEnd", "GameOver"],
 }
-_SCALAR_NAMES = {1: "double", 2: "float", 4: "uint64", 5: "int32", 8: "bool", 9: "string",
-                 13: "uint32"}
+_SCALAR_NAMES = {
+    1: "double",
+    2: "float",
+    4: "uint64",
+    5: "int32",
+    8: "bool",
+    9: "string",
+    13: "uint32",
+}
 
 
 def _type_of(field: object) -> str:
@@ -78,8 +113,9 @@ def test_runtime_descriptor_equals_protoc_output(tmp_path: Path) -> None:
 
     include = importlib.resources.files("grpc_tools") / "_proto"
     out = tmp_path / "set.pb"
-    rc = protoc.main(["protoc", f"-I{include}", f"-I{PROTO.parent}",
-                      f"--descriptor_set_out={out}", str(PROTO)])
+    rc = protoc.main(
+        ["protoc", f"-I{include}", f"-I{PROTO.parent}", f"--descriptor_set_out={out}", str(PROTO)]
+    )
     assert rc == 0
     compiled = descriptor_pb2.FileDescriptorSet.FromString(out.read_bytes()).file[0]
     for message in compiled.message_type:
@@ -129,8 +165,9 @@ def test_wrong_any_type_is_an_error_not_a_silent_false() -> None:
 def test_a_message_of_the_wrong_type_is_rejected() -> None:
     init = pb.SimInitMsg(simProcessId=123)
     init.obsSpace.type = pb.SpaceType.Box
-    with pytest.raises(Ns3GymProtocolError,
-                       match=r"EnvStateMsg carries field number\(s\) \[1, 3\]"):
+    with pytest.raises(
+        Ns3GymProtocolError, match=r"EnvStateMsg carries field number\(s\) \[1, 3\]"
+    ):
         pb.decode_message(pb.EnvStateMsg, init.SerializeToString(), "state")
     with pytest.raises(Ns3GymProtocolError, match="cannot decode"):
         pb.decode_message(pb.EnvStateMsg, b"\xff\xff\xff", "state")
@@ -142,8 +179,12 @@ def test_private_pool_coexists_with_an_upstream_style_messages_pb2(tmp_path: Pat
     import importlib.resources
 
     include = importlib.resources.files("grpc_tools") / "_proto"
-    assert protoc.main(["protoc", f"-I{include}", f"-I{PROTO.parent}",
-                        f"--python_out={tmp_path}", str(PROTO)]) == 0
+    assert (
+        protoc.main(
+            ["protoc", f"-I{include}", f"-I{PROTO.parent}", f"--python_out={tmp_path}", str(PROTO)]
+        )
+        == 0
+    )
     script = textwrap.dedent("""
         import sys
         sys.path.insert(0, sys.argv[1])
@@ -163,7 +204,8 @@ def test_private_pool_coexists_with_an_upstream_style_messages_pb2(tmp_path: Pat
         assert theirs.actData.data.Unpack(inner) and inner.data == 3
         print("ok")
     """)
-    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"

@@ -28,8 +28,9 @@ pytestmark = pytest.mark.timeout(90)
 SERVE = [sys.executable, "-m", "leogym.ns3gym.cli"]
 
 
-def _play(remote: gymnasium.Env, local: gymnasium.Env, seed: int, steps: int,
-          rng: np.random.Generator) -> int:
+def _play(
+    remote: gymnasium.Env, local: gymnasium.Env, seed: int, steps: int, rng: np.random.Generator
+) -> int:
     """Step both envs with the same random actions; return the number of episodes finished."""
     obs_r, _ = remote.reset()
     obs_l, _ = local.reset(seed=seed)
@@ -58,8 +59,9 @@ def _reap(proc: subprocess.Popen) -> None:
 
 
 def test_cli_serves_cartpole_to_the_client(port: int) -> None:
-    server = subprocess.Popen([*SERVE, "--port", str(port), "--seed", "3", "--idle-timeout", "1",
-                               "env=CartPole-v1"])
+    server = subprocess.Popen(
+        [*SERVE, "--port", str(port), "--seed", "3", "--idle-timeout", "1", "env=CartPole-v1"]
+    )
     try:
         remote = gymnasium.make("leogym/Ns3Gym-v0", port=port, handshake_timeout_s=30.0)
         local = gymnasium.make("CartPole-v1")
@@ -75,8 +77,18 @@ def test_cli_serves_cartpole_to_the_client(port: int) -> None:
 
 
 def test_cli_passes_env_kwargs_and_maps_truncation(port: int) -> None:
-    server = subprocess.Popen([*SERVE, f"--openGymPort={port}", "--simSeed=5", "--episodes", "1",
-                               "env=Pendulum-v1", "env.g=4.5", "env.max_episode_steps=20"])
+    server = subprocess.Popen(
+        [
+            *SERVE,
+            f"--openGymPort={port}",
+            "--simSeed=5",
+            "--episodes",
+            "1",
+            "env=Pendulum-v1",
+            "env.g=4.5",
+            "env.max_episode_steps=20",
+        ]
+    )
     try:
         remote = gymnasium.make("leogym/Ns3Gym-v0", port=port, handshake_timeout_s=30.0)
         local = gymnasium.make("Pendulum-v1", g=4.5, max_episode_steps=20)
@@ -103,9 +115,13 @@ def test_cli_passes_env_kwargs_and_maps_truncation(port: int) -> None:
 
 
 def test_client_starts_one_server_for_many_episodes() -> None:
-    env = gymnasium.make("leogym/Ns3Gym-v0", sim_cmd=[*SERVE, "--idle-timeout", "5",
-                                                      "env=CartPole-v1"],
-                         sim_seed=17, relaunch=False, handshake_timeout_s=30.0)
+    env = gymnasium.make(
+        "leogym/Ns3Gym-v0",
+        sim_cmd=[*SERVE, "--idle-timeout", "5", "env=CartPole-v1"],
+        sim_seed=17,
+        relaunch=False,
+        handshake_timeout_s=30.0,
+    )
     local = gymnasium.make("CartPole-v1")
     try:
         pid = env.unwrapped._proc.pid
@@ -118,9 +134,11 @@ def test_client_starts_one_server_for_many_episodes() -> None:
 
 
 def test_reset_seed_reaches_a_relaunched_simulation() -> None:
-    env = gymnasium.make("leogym/Ns3Gym-v0", sim_cmd=[*SERVE, "--episodes", "1",
-                                                      "env=CartPole-v1"],
-                         handshake_timeout_s=30.0)
+    env = gymnasium.make(
+        "leogym/Ns3Gym-v0",
+        sim_cmd=[*SERVE, "--episodes", "1", "env=CartPole-v1"],
+        handshake_timeout_s=30.0,
+    )
     local = gymnasium.make("CartPole-v1")
     try:
         first = env.unwrapped._proc.pid
@@ -144,9 +162,11 @@ def test_client_passes_gymnasiums_env_checker() -> None:
     step API, close; any warning fails the test (filterwarnings = error)."""
     from gymnasium.utils.env_checker import check_env
 
-    env = gymnasium.make("leogym/Ns3Gym-v0", sim_cmd=[*SERVE, "--episodes", "1",
-                                                      "env=MountainCarContinuous-v0"],
-                         handshake_timeout_s=30.0)
+    env = gymnasium.make(
+        "leogym/Ns3Gym-v0",
+        sim_cmd=[*SERVE, "--episodes", "1", "env=MountainCarContinuous-v0"],
+        handshake_timeout_s=30.0,
+    )
     try:
         check_env(env.unwrapped, skip_render_check=True)
     finally:
@@ -161,41 +181,61 @@ def _script(tmp_path: Path, body: str) -> Path:
 
 def test_sim_argv_is_passed_without_a_shell(tmp_path: Path) -> None:
     out = tmp_path / "argv.json"
-    script = _script(tmp_path, f"""
+    script = _script(
+        tmp_path,
+        f"""
         import json, sys
         json.dump(sys.argv[1:], open({str(out)!r}, "w"))
         sys.exit(3)
-    """)
+    """,
+    )
     with pytest.raises(Ns3GymSimulationExitedError, match="exited with status 3") as info:
-        Ns3GymEnv(port=0, sim_cmd=[sys.executable, str(script), "run", "prog {args}"],
-                  sim_args={"--simTime": 10, "--note": "a b; rm -rf /"}, sim_seed=9,
-                  handshake_timeout_s=20.0)
+        Ns3GymEnv(
+            port=0,
+            sim_cmd=[sys.executable, str(script), "run", "prog {args}"],
+            sim_args={"--simTime": 10, "--note": "a b; rm -rf /"},
+            sim_seed=9,
+            handshake_timeout_s=20.0,
+        )
     assert info.value.returncode == 3
     argv = json.loads(out.read_text())
     assert argv[0] == "run"
     assert argv[1].startswith("prog --openGymPort=") and argv[1].endswith(
-        " --simSeed=9 --simTime=10 '--note=a b; rm -rf /'")
+        " --simSeed=9 --simTime=10 '--note=a b; rm -rf /'"
+    )
     assert len(argv) == 2
 
     with pytest.raises(Ns3GymSimulationExitedError):
-        Ns3GymEnv(port=0, sim_cmd=[sys.executable, str(script), "--port={port}"],
-                  sim_args=["x=1"], sim_seed=4, handshake_timeout_s=20.0)
+        Ns3GymEnv(
+            port=0,
+            sim_cmd=[sys.executable, str(script), "--port={port}"],
+            sim_args=["x=1"],
+            sim_seed=4,
+            handshake_timeout_s=20.0,
+        )
     argv = json.loads(out.read_text())
     assert argv[0].startswith("--port=") and argv[1:] == ["--simSeed=4", "x=1"]
 
 
 def test_close_kills_the_whole_process_group(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
-    script = _script(tmp_path, f"""
+    script = _script(
+        tmp_path,
+        f"""
         import os, subprocess, sys, time
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
         open({str(pids)!r}, "w").write(f"{{os.getpid()}} {{child.pid}}")
         time.sleep(60)  # never connects
-    """)
+    """,
+    )
     start = time.monotonic()
     with pytest.raises(Ns3GymTimeoutError, match=r"no SimInitMsg"):
-        Ns3GymEnv(port=0, sim_cmd=[sys.executable, str(script)], handshake_timeout_s=2.0,
-                  sim_exit_grace_s=0.0)
+        Ns3GymEnv(
+            port=0,
+            sim_cmd=[sys.executable, str(script)],
+            handshake_timeout_s=2.0,
+            sim_exit_grace_s=0.0,
+        )
     assert time.monotonic() - start < 20.0
     leader, child = (int(p) for p in pids.read_text().split())
     deadline = time.monotonic() + 5.0
@@ -206,19 +246,33 @@ def test_close_kills_the_whole_process_group(tmp_path: Path) -> None:
 
 
 def test_cli_reports_errors_with_exit_codes(port: int) -> None:
-    done = subprocess.run([*SERVE, "--port", str(port), "--idle-timeout", "0.3",
-                           "env=CartPole-v1"], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [*SERVE, "--port", str(port), "--idle-timeout", "0.3", "env=CartPole-v1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 1
     assert "Ns3GymTimeoutError: no agent answered SimInitMsg" in done.stderr
-    done = subprocess.run([*SERVE, "--port", str(port), "CartPole-v1"], capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        [*SERVE, "--port", str(port), "CartPole-v1"], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 2 and "expected env=<id>" in done.stderr
 
 
 def test_override_parsing() -> None:
-    env_id, kwargs = parse_overrides(["env=leogym/LeoCC-v0", "env.a=3", "env.b=0.5",
-                                      "env.c=true", "env.d=None", "env.e=[1, 2]", "env.f=text",
-                                      'env.g="7"'])
+    env_id, kwargs = parse_overrides(
+        [
+            "env=leogym/LeoCC-v0",
+            "env.a=3",
+            "env.b=0.5",
+            "env.c=true",
+            "env.d=None",
+            "env.e=[1, 2]",
+            "env.f=text",
+            'env.g="7"',
+        ]
+    )
     assert env_id == "leogym/LeoCC-v0"
     assert kwargs == {"a": 3, "b": 0.5, "c": True, "d": None, "e": [1, 2], "f": "text", "g": "7"}
     assert parse_value("(1, 2)") == (1, 2)

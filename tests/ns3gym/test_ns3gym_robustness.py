@@ -116,8 +116,9 @@ def test_client_times_out_when_no_simulation_connects(port: int) -> None:
 
 
 def test_client_times_out_when_the_simulation_goes_silent(port: int) -> None:
-    sim = _raw_sim(port, [_init_msg().SerializeToString(), _state([1, 2]).SerializeToString(),
-                          None])
+    sim = _raw_sim(
+        port, [_init_msg().SerializeToString(), _state([1, 2]).SerializeToString(), None]
+    )
     env = _client(port, step_timeout_s=0.3)
     try:
         obs, _ = env.reset()
@@ -136,8 +137,11 @@ def test_client_rejects_an_unknown_any_type_url(port: int) -> None:
     state = _state([1, 2])
     state.obsData.data.type_url = "type.googleapis.com/ns3opengym.NotAContainer"
     sim = _raw_sim(port, [_init_msg().SerializeToString(), state.SerializeToString()])
-    with pytest.raises(Ns3GymProtocolError, match=r"ns3opengym\.NotAContainer.*expected a "
-                                                   r"ns3opengym\.BoxDataContainer"):
+    with pytest.raises(
+        Ns3GymProtocolError,
+        match=r"ns3opengym\.NotAContainer.*expected a "
+        r"ns3opengym\.BoxDataContainer",
+    ):
         _client(port)
     assert sim.result()[-1] == bytes.fromhex("1001")
 
@@ -166,8 +170,14 @@ def test_client_rejects_a_state_in_place_of_an_init(port: int) -> None:
 def test_client_missing_observation(port: int) -> None:
     no_obs = pb.EnvStateMsg(reward=1.0)
     final_no_obs = pb.EnvStateMsg(reward=2.0, isGameOver=True)
-    sim = _raw_sim(port, [_init_msg().SerializeToString(), _state([1, 2]).SerializeToString(),
-                          final_no_obs.SerializeToString()])
+    sim = _raw_sim(
+        port,
+        [
+            _init_msg().SerializeToString(),
+            _state([1, 2]).SerializeToString(),
+            final_no_obs.SerializeToString(),
+        ],
+    )
     env = _client(port)
     try:
         env.reset()
@@ -188,8 +198,14 @@ def test_client_missing_observation(port: int) -> None:
 
 
 def test_client_checks_actions_before_sending(port: int) -> None:
-    sim = _raw_sim(port, [_init_msg().SerializeToString(), _state([1, 2]).SerializeToString(),
-                          _state([3, 4], isGameOver=True, reason=1).SerializeToString()])
+    sim = _raw_sim(
+        port,
+        [
+            _init_msg().SerializeToString(),
+            _state([1, 2]).SerializeToString(),
+            _state([3, 4], isGameOver=True, reason=1).SerializeToString(),
+        ],
+    )
     env = _client(port)
     try:
         env.reset()
@@ -204,8 +220,10 @@ def test_client_checks_actions_before_sending(port: int) -> None:
         env.close()
     answers = sim.result()
     act = pb.EnvActMsg.FromString(answers[1])
-    assert not act.stopSimReq and pb.unpack_any(act.actData.data, pb.DiscreteDataContainer,
-                                                "x").data == 2
+    assert (
+        not act.stopSimReq
+        and pb.unpack_any(act.actData.data, pb.DiscreteDataContainer, "x").data == 2
+    )
     assert answers[2] == bytes.fromhex("1001")  # stop, immediately, without actData
 
 
@@ -216,8 +234,11 @@ def test_client_sockets_listen_on_loopback_only(port: int) -> None:
     env = gymnasium.make("leogym/Ns3Gym-v0", port=port, handshake_timeout_s=5.0)
     try:
         assert env.unwrapped.endpoint == f"tcp://127.0.0.1:{port}"
-        listening = [c for c in psutil.Process().net_connections(kind="inet")
-                     if c.status == psutil.CONN_LISTEN]
+        listening = [
+            c
+            for c in psutil.Process().net_connections(kind="inet")
+            if c.status == psutil.CONN_LISTEN
+        ]
         assert listening, "the client should be listening"
         assert {c.laddr.ip for c in listening} == {"127.0.0.1"}
         env.reset()
@@ -392,8 +413,14 @@ def test_server_recovers_when_its_first_init_lands_in_a_stale_socket(port: int) 
 def test_client_reports_a_server_side_error(port: int) -> None:
     """leogym's server ends an episode it cannot continue with info {"ns3gym_error": ...}."""
     error = pb.EnvStateMsg(isGameOver=True, info='{"ns3gym_error":"Ns3GymProtocolError: boom"}')
-    sim = _raw_sim(port, [_init_msg().SerializeToString(), _state([1, 2]).SerializeToString(),
-                          error.SerializeToString()])
+    sim = _raw_sim(
+        port,
+        [
+            _init_msg().SerializeToString(),
+            _state([1, 2]).SerializeToString(),
+            error.SerializeToString(),
+        ],
+    )
     env = _client(port)
     try:
         env.reset()

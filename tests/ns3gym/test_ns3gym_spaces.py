@@ -22,12 +22,17 @@ pytestmark = pytest.mark.timeout(30)
 # NumPy dtype -> (wire Dtype, dtype of the space the client builds): the C++ module's rule
 # (int*_t -> INT, uint*_t -> UINT, float -> FLOAT, double -> DOUBLE) and the wire's data widths.
 BOX_DTYPES = [
-    (np.int8, pb.Dtype.INT, np.int32), (np.int16, pb.Dtype.INT, np.int32),
-    (np.int32, pb.Dtype.INT, np.int32), (np.int64, pb.Dtype.INT, np.int32),
-    (np.uint8, pb.Dtype.UINT, np.uint32), (np.uint16, pb.Dtype.UINT, np.uint32),
-    (np.uint32, pb.Dtype.UINT, np.uint32), (np.uint64, pb.Dtype.UINT, np.uint32),
+    (np.int8, pb.Dtype.INT, np.int32),
+    (np.int16, pb.Dtype.INT, np.int32),
+    (np.int32, pb.Dtype.INT, np.int32),
+    (np.int64, pb.Dtype.INT, np.int32),
+    (np.uint8, pb.Dtype.UINT, np.uint32),
+    (np.uint16, pb.Dtype.UINT, np.uint32),
+    (np.uint32, pb.Dtype.UINT, np.uint32),
+    (np.uint64, pb.Dtype.UINT, np.uint32),
     (np.bool_, pb.Dtype.UINT, np.uint32),
-    (np.float16, pb.Dtype.FLOAT, np.float32), (np.float32, pb.Dtype.FLOAT, np.float32),
+    (np.float16, pb.Dtype.FLOAT, np.float32),
+    (np.float32, pb.Dtype.FLOAT, np.float32),
     (np.float64, pb.Dtype.DOUBLE, np.float64),
 ]
 
@@ -115,13 +120,20 @@ def test_multibinary_and_multidiscrete_travel_as_integer_boxes() -> None:
     assert got.dtype == md.dtype and _equal(got, value)
 
 
-NESTED = spaces.Dict({
-    "z": spaces.Tuple((spaces.Discrete(3), spaces.Box(-1, 1, (2,), np.float32),
-                       spaces.Dict({"in": spaces.Box(0, 9, (1,), np.uint32)}))),
-    "a": spaces.Box(-5, 5, (2, 2), np.int32),
-    "m": spaces.Discrete(7),
-    "d": spaces.Box(-1, 1, (3,), np.float64),
-})
+NESTED = spaces.Dict(
+    {
+        "z": spaces.Tuple(
+            (
+                spaces.Discrete(3),
+                spaces.Box(-1, 1, (2,), np.float32),
+                spaces.Dict({"in": spaces.Box(0, 9, (1,), np.uint32)}),
+            )
+        ),
+        "a": spaces.Box(-5, 5, (2, 2), np.int32),
+        "m": spaces.Discrete(7),
+        "d": spaces.Box(-1, 1, (3,), np.float64),
+    }
+)
 
 
 def test_nested_tuple_and_dict_round_trip() -> None:
@@ -194,19 +206,36 @@ def _box_container(**fields: object) -> pb.DataContainer:
 @pytest.mark.parametrize(
     ("space", "container", "message"),
     [
-        (spaces.Discrete(3), _box_container(dtype=pb.Dtype.UINT, uintData=[1]),
-         r"DataContainer.type is Box, expected Discrete"),
-        (spaces.Box(0, 1, (3,), np.float32), _box_container(dtype=pb.Dtype.FLOAT, floatData=[1]),
-         r"Box data has 1 values, Box\(0.0, 1.0, \(3,\), float32\) needs 3"),
-        (spaces.Box(0, 1, (2,), np.float32),
-         _box_container(dtype=pb.Dtype.FLOAT, intData=[1, 2]),
-         r"dtype is FLOAT but intData holds 2 values"),
-        (spaces.Box(0, 9, (1,), np.int32), _box_container(dtype=pb.Dtype.FLOAT, floatData=[1.5]),
-         r"value 1.5 is not an integer"),
-        (spaces.Box(0, 9, (1,), np.uint8), _box_container(dtype=pb.Dtype.INT, intData=[-3]),
-         r"value -3 is outside the uint8 range"),
-        (spaces.Box(0, 9, (1,), np.float32), _box_container(dtype=9, floatData=[1]),
-         r"BoxDataContainer.dtype has unknown value 9"),
+        (
+            spaces.Discrete(3),
+            _box_container(dtype=pb.Dtype.UINT, uintData=[1]),
+            r"DataContainer.type is Box, expected Discrete",
+        ),
+        (
+            spaces.Box(0, 1, (3,), np.float32),
+            _box_container(dtype=pb.Dtype.FLOAT, floatData=[1]),
+            r"Box data has 1 values, Box\(0.0, 1.0, \(3,\), float32\) needs 3",
+        ),
+        (
+            spaces.Box(0, 1, (2,), np.float32),
+            _box_container(dtype=pb.Dtype.FLOAT, intData=[1, 2]),
+            r"dtype is FLOAT but intData holds 2 values",
+        ),
+        (
+            spaces.Box(0, 9, (1,), np.int32),
+            _box_container(dtype=pb.Dtype.FLOAT, floatData=[1.5]),
+            r"value 1.5 is not an integer",
+        ),
+        (
+            spaces.Box(0, 9, (1,), np.uint8),
+            _box_container(dtype=pb.Dtype.INT, intData=[-3]),
+            r"value -3 is outside the uint8 range",
+        ),
+        (
+            spaces.Box(0, 9, (1,), np.float32),
+            _box_container(dtype=9, floatData=[1]),
+            r"BoxDataContainer.dtype has unknown value 9",
+        ),
     ],
 )
 def test_malformed_containers_name_what_is_wrong(

@@ -77,8 +77,15 @@ def upstream_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     import importlib.resources
 
     include = importlib.resources.files("grpc_tools") / "_proto"
-    rc = protoc.main(["protoc", f"-I{include}", f"-I{protos[0].parent}",
-                      f"--python_out={out / 'ns3gym'}", str(protos[0])])
+    rc = protoc.main(
+        [
+            "protoc",
+            f"-I{include}",
+            f"-I{protos[0].parent}",
+            f"--python_out={out / 'ns3gym'}",
+            str(protos[0]),
+        ]
+    )
     assert rc == 0
     check = subprocess.run([sys.executable, "-c", "import gym"], capture_output=True, timeout=60)
     if check.returncode != 0:
@@ -98,13 +105,22 @@ def _without_pids(eps: list[list[dict[str, Any]]]) -> list[list[dict[str, Any]]]
 def test_upstream_client_drives_our_server(scenario: str, upstream_path: Path, port: int) -> None:
     transcript = Transcript()
     # No pids: an upstream close() whose os.kill worked would signal them.
-    server = Ns3GymServer(TOY_ENVS[scenario](), port, idle_timeout_s=30.0, step_timeout_s=30.0,
-                          transcript=transcript)
+    server = Ns3GymServer(
+        TOY_ENVS[scenario](), port, idle_timeout_s=30.0, step_timeout_s=30.0, transcript=transcript
+    )
     served = Background(lambda: server.serve(episodes=len(SESSIONS[scenario])))
     done = subprocess.run(
-        [sys.executable, "-c", DRIVER, str(upstream_path), str(port),
-         json.dumps(SESSIONS[scenario])],
-        capture_output=True, text=True, timeout=90,
+        [
+            sys.executable,
+            "-c",
+            DRIVER,
+            str(upstream_path),
+            str(port),
+            json.dumps(SESSIONS[scenario]),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=90,
     )
     records = served.result(60)
     server.close()
@@ -118,10 +134,14 @@ def test_upstream_client_drives_our_server(scenario: str, upstream_path: Path, p
         first = result[0]
         assert first["is_array"] and first["obs"] == [0, 1, 2, 3, 0]
         steps = [r for r in result if "reward" in r]
-        assert [s["obs"] for s in steps] == [[1, 2, 3, 4, 1], [2, 3, 4, 5, 2], [3, 4, 5, 6, 3],
-                                             [1, 2, 3, 4, 2], [2, 3, 4, 5, 0]]
-        assert [s["reward"] for s in steps] == [float(np.float32(0.1 * t))
-                                                for t in (1, 2, 3, 1, 2)]
+        assert [s["obs"] for s in steps] == [
+            [1, 2, 3, 4, 1],
+            [2, 3, 4, 5, 2],
+            [3, 4, 5, 6, 3],
+            [1, 2, 3, 4, 2],
+            [2, 3, 4, 5, 0],
+        ]
+        assert [s["reward"] for s in steps] == [float(np.float32(0.1 * t)) for t in (1, 2, 3, 1, 2)]
         assert [s["done"] for s in steps] == [False, False, True, False, True]
         assert steps[0]["info"] == '{"t":1}'  # upstream hands the info string over unparsed
     else:

@@ -245,14 +245,31 @@ def _cheap(cfg: Any) -> bool:
 
 # -------------------------------------------------------------------------------- env kwargs
 FULL_KWARGS: dict[str, Any] = {
-    "scenario": "tiny", "cc": "external", "scheduler": "minrtt", "step_ms": 100.0,
-    "episode_s": 1.0, "action_mode": "continuous", "action_scale": 0.5, "cc_target": "cwnd",
-    "sample_scenarios": False, "cc_params": {"InitialWindow": 10},
+    "scenario": "tiny",
+    "cc": "external",
+    "scheduler": "minrtt",
+    "step_ms": 100.0,
+    "episode_s": 1.0,
+    "action_mode": "continuous",
+    "action_scale": 0.5,
+    "cc_target": "cwnd",
+    "sample_scenarios": False,
+    "cc_params": {"InitialWindow": 10},
     "scheduler_params": {},
-    "observation": {"history": 2, "max_paths": 4, "handover_features": True,
-                    "snr_features": True, "handover_jitter_s": 0.0},
-    "reward": {"name": "aurora", "throughput": 10.0, "delay": 1000.0, "loss": 2000.0,
-               "scale": 0.01},
+    "observation": {
+        "history": 2,
+        "max_paths": 4,
+        "handover_features": True,
+        "snr_features": True,
+        "handover_jitter_s": 0.0,
+    },
+    "reward": {
+        "name": "aurora",
+        "throughput": 10.0,
+        "delay": 1000.0,
+        "loss": 2000.0,
+        "scale": 0.01,
+    },
     "render_mode": None,
 }
 
@@ -263,10 +280,21 @@ class EnvKwargsTarget(Target):
     IDS = ("leogym/LeoCC-v0", "leogym/LeoScheduler-v0", "leogym/LeoJoint-v0")
 
     def __init__(self) -> None:
-        sched = dict(FULL_KWARGS, cc="cubic", scheduler="external", cc_params={},
-                     scheduler_params={}, action_mode="discrete")
-        default = {"scenario": "default", "episode_s": 1.0, "sample_scenarios": True,
-                   "cc": "bbr", "render_mode": "rgb_array"}
+        sched = dict(
+            FULL_KWARGS,
+            cc="cubic",
+            scheduler="external",
+            cc_params={},
+            scheduler_params={},
+            action_mode="discrete",
+        )
+        default = {
+            "scenario": "default",
+            "episode_s": 1.0,
+            "sample_scenarios": True,
+            "cc": "bbr",
+            "render_mode": "rgb_array",
+        }
         self.bases = [FULL_KWARGS, sched, default, {"scenario": "tiny", "episode_s": 0.5}]
 
     def strategy(self) -> st.SearchStrategy[Any]:
@@ -316,8 +344,18 @@ ACTION_ENVS = [
     ("leogym/LeoJoint-v0", {"action_mode": "continuous"}),
     ("leogym/LeoJoint-v0", {"action_mode": "discrete"}),
 ]
-_DTYPES = [np.float64, np.float32, np.float16, np.int64, np.int32, np.int8, np.uint8, np.uint64,
-           np.bool_, np.complex128]
+_DTYPES = [
+    np.float64,
+    np.float32,
+    np.float16,
+    np.int64,
+    np.int32,
+    np.int8,
+    np.uint8,
+    np.uint64,
+    np.bool_,
+    np.complex128,
+]
 
 
 def _space_actions(space: gym.Space) -> st.SearchStrategy[Any]:
@@ -325,16 +363,19 @@ def _space_actions(space: gym.Space) -> st.SearchStrategy[Any]:
     if isinstance(space, gym.spaces.Box):
         lo, hi = float(space.low.min()), float(space.high.max())
         inside = hnp.arrays(np.float64, space.shape, elements=st.floats(lo, hi))
-        edge = hnp.arrays(np.float64, space.shape,
-                          elements=st.sampled_from([lo, hi, lo - 1e-7, hi + 1e-7, 0.0]))
+        edge = hnp.arrays(
+            np.float64, space.shape, elements=st.sampled_from([lo, hi, lo - 1e-7, hi + 1e-7, 0.0])
+        )
         as_list = inside.map(lambda a: a.tolist())
         as_f32 = inside.map(lambda a: a.astype(np.float32))
         return st.one_of(inside, edge, as_list, as_f32)
     if isinstance(space, gym.spaces.MultiDiscrete):
         ints = st.tuples(*[st.integers(0, int(n) - 1) for n in space.nvec.flat]).map(
-            lambda t: np.array(t, dtype=np.int64).reshape(space.shape))
-        return st.one_of(ints, ints.map(lambda a: a.tolist()),
-                         ints.map(lambda a: a.astype(np.float64)))
+            lambda t: np.array(t, dtype=np.int64).reshape(space.shape)
+        )
+        return st.one_of(
+            ints, ints.map(lambda a: a.tolist()), ints.map(lambda a: a.astype(np.float64))
+        )
     if isinstance(space, gym.spaces.Discrete):
         return st.integers(int(space.start), int(space.start + space.n - 1))
     raise TypeError(space)
@@ -344,28 +385,40 @@ def _bad_actions(space: gym.Space) -> st.SearchStrategy[Any]:
     n = int(np.prod(space.shape)) if space.shape else 1
     shapes = st.sampled_from([(), (0,), (1,), (n,), (n - 1,), (n + 1,), (2, n), (n, 1), (n, 2)])
     arrays = st.sampled_from(_DTYPES).flatmap(
-        lambda dt: shapes.flatmap(lambda sh: hnp.arrays(dt, sh)))
+        lambda dt: shapes.flatmap(lambda sh: hnp.arrays(dt, sh))
+    )
     right_shape_junk = hnp.arrays(np.float64, (n,), elements=numeric_junk())
     lists = st.lists(junk(), min_size=0, max_size=n + 2)
-    return st.one_of(arrays, right_shape_junk, lists, junk(), right_shape_junk.map(
-        lambda a: a * 1e6), st.just(object()), st.just({"a": 1}))
+    return st.one_of(
+        arrays,
+        right_shape_junk,
+        lists,
+        junk(),
+        right_shape_junk.map(lambda a: a * 1e6),
+        st.just(object()),
+        st.just({"a": 1}),
+    )
 
 
 class ActionTarget(Target):
     description = "actions (NaN, inf, huge, wrong shape, wrong dtype, valid and edge values)"
 
     def __init__(self) -> None:
-        self.envs = [gym.make(env_id, scenario="tiny", episode_s=2.0, **kw)
-                     for env_id, kw in ACTION_ENVS]
+        self.envs = [
+            gym.make(env_id, scenario="tiny", episode_s=2.0, **kw) for env_id, kw in ACTION_ENVS
+        ]
         self.active: int | None = None
         self.resets = 0
 
     def strategy(self) -> st.SearchStrategy[Any]:
         per_env = [
-            st.tuples(st.just(i), st.one_of(
-                _space_actions(env.action_space).map(lambda a: (a, True)),
-                _bad_actions(env.action_space).map(lambda a: (a, False)),
-            ))
+            st.tuples(
+                st.just(i),
+                st.one_of(
+                    _space_actions(env.action_space).map(lambda a: (a, True)),
+                    _bad_actions(env.action_space).map(lambda a: (a, False)),
+                ),
+            )
             for i, env in enumerate(self.envs)
         ]
         return st.one_of(per_env)
@@ -427,8 +480,9 @@ class ResetTarget(Target):
 
     def strategy(self) -> st.SearchStrategy[Any]:
         seeds = st.one_of(junk(), st.integers(-(2**70), 2**70), st.none())
-        options = st.one_of(st.none(), st.just({}), junk(), st.dictionaries(st.text(max_size=4),
-                                                                              junk(), max_size=2))
+        options = st.one_of(
+            st.none(), st.just({}), junk(), st.dictionaries(st.text(max_size=4), junk(), max_size=2)
+        )
         return st.tuples(seeds, options)
 
     def run(self, example: Any) -> Outcome:
@@ -440,7 +494,8 @@ class ResetTarget(Target):
         except Exception as e:  # noqa: BLE001 - classified
             text = str(e).lower()
             ok = isinstance(e, (ValueError, TypeError, gym.error.Error)) and (
-                "seed" in text or "option" in text)
+                "seed" in text or "option" in text
+            )
             outcome = Outcome("clear_error" if ok else "unclear_error", _exc(e))
         try:
             self.env.reset(seed=0)
@@ -485,19 +540,49 @@ def _default_params(kind: str, name: str) -> dict[str, float]:
 
 
 BASE_CONFIG: dict[str, Any] = {
-    "seed": 1, "run": 1, "packet_bytes": 1200, "cc": "cubic", "cc_params": {},
-    "scheduler": "minrtt", "scheduler_params": {}, "workload": "bulk", "file_bytes": 10**6,
-    "ack_every": 2, "max_ack_delay_s": 0.025, "pacing": False,
+    "seed": 1,
+    "run": 1,
+    "packet_bytes": 1200,
+    "cc": "cubic",
+    "cc_params": {},
+    "scheduler": "minrtt",
+    "scheduler_params": {},
+    "workload": "bulk",
+    "file_bytes": 10**6,
+    "ack_every": 2,
+    "max_ack_delay_s": 0.025,
+    "pacing": False,
     "initial_path_states": ["active", "standby"],
     "cross_traffic": [
-        {"kind": "tcp_bulk", "path": 0, "direction": "down", "start_s": 0.1, "stop_s": 1.0,
-         "tcp_variant": "TcpCubic", "max_bytes": 0, "segment_bytes": 1000, "snd_buf_bytes": 0},
-        {"kind": "udp_onoff", "path": 1, "direction": "up", "rate_bps": 1e6, "on_s": 0.2,
-         "off_s": 0.2, "packet_bytes": 1000},
+        {
+            "kind": "tcp_bulk",
+            "path": 0,
+            "direction": "down",
+            "start_s": 0.1,
+            "stop_s": 1.0,
+            "tcp_variant": "TcpCubic",
+            "max_bytes": 0,
+            "segment_bytes": 1000,
+            "snd_buf_bytes": 0,
+        },
+        {
+            "kind": "udp_onoff",
+            "path": 1,
+            "direction": "up",
+            "rate_bps": 1e6,
+            "on_s": 0.2,
+            "off_s": 0.2,
+            "packet_bytes": 1000,
+        },
     ],
-    "start_s": 0.0, "subflow_paths": [0, 1], "receive_window_bytes": 6 * 2**20,
-    "send_buffer_bytes": 4 * 2**20, "reinject_on_pto": True, "initial_rtt_s": 0.333,
-    "mtu": 1500, "tcp_buffer_bytes": 0,
+    "start_s": 0.0,
+    "subflow_paths": [0, 1],
+    "receive_window_bytes": 6 * 2**20,
+    "send_buffer_bytes": 4 * 2**20,
+    "reinject_on_pto": True,
+    "initial_rtt_s": 0.333,
+    "mtu": 1500,
+    "tcp_buffer_bytes": 0,
 }
 
 
@@ -512,9 +597,16 @@ class SimConfigTarget(Target):
             if not cc.endswith("+"):
                 self.bases.append({"cc": cc, "cc_params": _default_params("cc", cc)})
         for s in c.schedulers():
-            self.bases.append({"cc": "newreno", "scheduler": s,
-                               "scheduler_params": _default_params("scheduler", s),
-                               "pacing": True, "workload": "file", "file_bytes": 200_000})
+            self.bases.append(
+                {
+                    "cc": "newreno",
+                    "scheduler": s,
+                    "scheduler_params": _default_params("scheduler", s),
+                    "pacing": True,
+                    "workload": "file",
+                    "file_bytes": 200_000,
+                }
+            )
 
     def strategy(self) -> st.SearchStrategy[Any]:
         return mutated(self.bases)
@@ -543,16 +635,42 @@ class SimConfigTarget(Target):
 
 
 # ----------------------------------------------------------------------------- native paths
-_ARRAYS = ("delay_down_s", "delay_up_s", "rate_down_bps", "rate_up_bps", "loss_down", "loss_up",
-           "snr_db", "elevation_deg", "serving_sat", "outages", "handovers")
+_ARRAYS = (
+    "delay_down_s",
+    "delay_up_s",
+    "rate_down_bps",
+    "rate_up_bps",
+    "loss_down",
+    "loss_up",
+    "snr_db",
+    "elevation_deg",
+    "serving_sat",
+    "outages",
+    "handovers",
+)
 _SCALARS = ("t0_s", "dt_s", "queue_packets", "name", "kind")
 
 
 @st.composite
 def _path_mutation(draw: st.DrawFn, paths: list[Any]) -> str:
     """Mutate the list of path dicts in place; return a description."""
-    op = draw(st.sampled_from(["element", "element", "element", "length", "dtype", "scalar",
-                               "delete", "extra", "outages", "handovers", "list"]))
+    op = draw(
+        st.sampled_from(
+            [
+                "element",
+                "element",
+                "element",
+                "length",
+                "dtype",
+                "scalar",
+                "delete",
+                "extra",
+                "outages",
+                "handovers",
+                "list",
+            ]
+        )
+    )
     i = draw(st.integers(0, len(paths) - 1))
     p = paths[i]
     if not isinstance(p, dict):
@@ -569,14 +687,31 @@ def _path_mutation(draw: st.DrawFn, paths: list[Any]) -> str:
         p[key] = a.astype(arr.dtype) if arr.dtype.kind == "f" else a
         return f"{where}.flat[{j}] = {v!r}"
     if op == "length" and isinstance(arr, np.ndarray):
-        m = draw(st.sampled_from([0, 1, 2, max(arr.shape[0] - 1, 0), arr.shape[0] + 1,
-                                  2 * arr.shape[0]]))
+        m = draw(
+            st.sampled_from([0, 1, 2, max(arr.shape[0] - 1, 0), arr.shape[0] + 1, 2 * arr.shape[0]])
+        )
         reps = math.ceil(m / max(arr.shape[0], 1)) if arr.shape[0] else 1
         p[key] = np.concatenate([arr] * max(reps, 1))[:m] if arr.shape[0] else arr
         return f"{where} length {m}"
     if op == "dtype" and isinstance(arr, np.ndarray):
-        kind = draw(st.sampled_from(["object_none", "str", "complex", "bool", "int8", "2d", "list",
-                                     "reversed", "strided", "fortran", "float32", "scalar"]))
+        kind = draw(
+            st.sampled_from(
+                [
+                    "object_none",
+                    "str",
+                    "complex",
+                    "bool",
+                    "int8",
+                    "2d",
+                    "list",
+                    "reversed",
+                    "strided",
+                    "fortran",
+                    "float32",
+                    "scalar",
+                ]
+            )
+        )
         if arr.dtype.kind not in "biuf":  # already junk from an earlier mutation
             p[key] = arr.tolist()
             return f"{where} as list"
@@ -622,8 +757,13 @@ def _path_mutation(draw: st.DrawFn, paths: list[Any]) -> str:
         p[draw(st.sampled_from(["bogus", "", "slant_range_m"]))] = draw(junk())
         return f"paths[{i}] extra key"
     if op == "outages":
-        rows = draw(st.lists(st.tuples(numeric_junk(), numeric_junk()) | st.tuples(
-            st.floats(-1, 5), st.floats(-1, 5)), max_size=4))
+        rows = draw(
+            st.lists(
+                st.tuples(numeric_junk(), numeric_junk())
+                | st.tuples(st.floats(-1, 5), st.floats(-1, 5)),
+                max_size=4,
+            )
+        )
         p["outages"] = np.array(rows, dtype=np.float64).reshape(-1, 2)
         return f"paths[{i}].outages = {rows!r}"
     if op == "handovers":
@@ -694,8 +834,14 @@ class SimPathsTarget(Target):
 
 
 # --------------------------------------------------------------------------- native methods
-_METHODS = ("step", "set_cwnd", "set_pacing_rate", "set_weights", "set_path_choice",
-            "set_path_state")
+_METHODS = (
+    "step",
+    "set_cwnd",
+    "set_pacing_rate",
+    "set_weights",
+    "set_path_choice",
+    "set_path_state",
+)
 
 
 class SimMethodsTarget(Target):
@@ -709,25 +855,40 @@ class SimMethodsTarget(Target):
 
     def strategy(self) -> st.SearchStrategy[Any]:
         arrays = st.one_of(
-            hnp.arrays(np.float64, st.sampled_from([(2,), (1,), (3,), (0,), (2, 2)]),
-                       elements=st.one_of(numeric_junk(), st.floats(0, 1e7))),
+            hnp.arrays(
+                np.float64,
+                st.sampled_from([(2,), (1,), (3,), (0,), (2, 2)]),
+                elements=st.one_of(numeric_junk(), st.floats(0, 1e7)),
+            ),
             hnp.arrays(np.float64, (2,), elements=st.floats(0, 1e9)),
             hnp.arrays(st.sampled_from(_DTYPES), (2,)),
-            st.lists(junk(), max_size=3), junk(),
+            st.lists(junk(), max_size=3),
+            junk(),
         )
         small_dt = st.floats(1e-6, 0.2)
         # valid but long steps (0.2 s .. 1e7 s) would only make the example slow
-        dts = junk().map(lambda v: 0.2 if isinstance(v, (int, float)) and not isinstance(
-            v, bool) and 0.2 < v < 1e7 else v)
+        dts = junk().map(
+            lambda v: (
+                0.2
+                if isinstance(v, (int, float)) and not isinstance(v, bool) and 0.2 < v < 1e7
+                else v
+            )
+        )
         return st.one_of(
             st.tuples(st.just("step"), st.tuples(st.one_of(dts, small_dt))),
-            st.tuples(st.sampled_from(["set_cwnd", "set_pacing_rate", "set_weights"]),
-                      st.tuples(arrays)),
+            st.tuples(
+                st.sampled_from(["set_cwnd", "set_pacing_rate", "set_weights"]), st.tuples(arrays)
+            ),
             st.tuples(st.just("set_path_choice"), st.tuples(st.one_of(junk(), st.integers(-3, 4)))),
-            st.tuples(st.just("set_path_state"), st.tuples(
-                st.one_of(junk(), st.integers(-1, 3)),
-                st.one_of(junk(), st.sampled_from(["active", "standby", "deactivated",
-                                                   "ACTIVE"])))),
+            st.tuples(
+                st.just("set_path_state"),
+                st.tuples(
+                    st.one_of(junk(), st.integers(-1, 3)),
+                    st.one_of(
+                        junk(), st.sampled_from(["active", "standby", "deactivated", "ACTIVE"])
+                    ),
+                ),
+            ),
             st.tuples(st.just("stray_kwargs"), st.tuples(junk())),
         )
 
@@ -766,19 +927,53 @@ class SimMethodsTarget(Target):
 
 
 # ----------------------------------------------------------------------------- corrupt files
-_JUNK_LINES = ["-5", "1.5", "abc", "", "   ", "1" * 40, "\u00b2", "\u0661\u0662\u0663", "0x10",
-               "1e3", "\x00", "\t7", "+5", "9" * 400, "12 13", "\ufeff12", "NaN", "-0"]
+_JUNK_LINES = [
+    "-5",
+    "1.5",
+    "abc",
+    "",
+    "   ",
+    "1" * 40,
+    "\u00b2",
+    "\u0661\u0662\u0663",
+    "0x10",
+    "1e3",
+    "\x00",
+    "\t7",
+    "+5",
+    "9" * 400,
+    "12 13",
+    "\ufeff12",
+    "NaN",
+    "-0",
+]
 
 
 @st.composite
-def _corrupt_text(draw: st.DrawFn, base: bytes, lines_junk: list[str],
-                  fix: Any = None) -> tuple[bytes, list[str]]:
+def _corrupt_text(
+    draw: st.DrawFn, base: bytes, lines_junk: list[str], fix: Any = None
+) -> tuple[bytes, list[str]]:
     """``base`` with 1..3 corruptions: truncation, byte flips, junk lines, deleted, duplicated
     or swapped lines, garbage, other encodings. ``fix`` post-processes text (checksums)."""
     data, notes = base, []
     for _ in range(draw(st.integers(1, 3))):
-        op = draw(st.sampled_from(["truncate", "flip", "insert", "delete", "duplicate", "swap",
-                                   "garbage", "utf16", "crlf", "empty", "field"]))
+        op = draw(
+            st.sampled_from(
+                [
+                    "truncate",
+                    "flip",
+                    "insert",
+                    "delete",
+                    "duplicate",
+                    "swap",
+                    "garbage",
+                    "utf16",
+                    "crlf",
+                    "empty",
+                    "field",
+                ]
+            )
+        )
         lines = data.decode("latin-1").split("\n")
         if op == "truncate":
             at = draw(st.integers(0, len(data)))
@@ -787,7 +982,7 @@ def _corrupt_text(draw: st.DrawFn, base: bytes, lines_junk: list[str],
         elif op == "flip" and data:
             at = draw(st.integers(0, len(data) - 1))
             b = draw(st.integers(0, 255))
-            data = data[:at] + bytes([b]) + data[at + 1:]
+            data = data[:at] + bytes([b]) + data[at + 1 :]
             notes.append(f"byte {at} = {b:#04x}")
         elif op == "insert":
             at = draw(st.integers(0, len(lines)))
@@ -885,11 +1080,11 @@ def _tle_checksum(line: str) -> str:
 
 # (line, first column, width) of TLE fields, and values to put there
 _TLE_FIELDS = [
-    ("2", 8, 8, ["999.9999", "180.0000", "-10.0000", "  0.0000"]),       # inclination
-    ("2", 26, 7, ["9999999", "0000000", "5000000"]),                       # eccentricity
+    ("2", 8, 8, ["999.9999", "180.0000", "-10.0000", "  0.0000"]),  # inclination
+    ("2", 26, 7, ["9999999", "0000000", "5000000"]),  # eccentricity
     ("2", 52, 11, ["00.00000000", "99.99999999", " 0.00100000", "16.99999999"]),  # mean motion
     ("1", 18, 14, ["99999.99999999", "00000.00000000", "57001.00000000"]),  # epoch
-    ("1", 53, 8, ["99999-9", "-99999+9", " 00000+0"]),                      # B*
+    ("1", 53, 8, ["99999-9", "-99999+9", " 00000+0"]),  # B*
 ]
 
 
@@ -898,13 +1093,14 @@ def _tle_field(draw: st.DrawFn, data: bytes) -> tuple[bytes, str]:
     """Set one orbital element of one satellite to an extreme value, checksum fixed."""
     lines = data.decode("latin-1").split("\n")
     which, col, width, values = draw(st.sampled_from(_TLE_FIELDS))
-    candidates = [i for i, ln in enumerate(lines) if ln.startswith(which + " ")
-                  and len(ln) >= col + width]
+    candidates = [
+        i for i, ln in enumerate(lines) if ln.startswith(which + " ") and len(ln) >= col + width
+    ]
     if not candidates:
         return data, "no field to set"
     i = draw(st.sampled_from(candidates))
     value = draw(st.sampled_from(values)).rjust(width)[:width]
-    lines[i] = _tle_checksum(lines[i][:col] + value + lines[i][col + width:])
+    lines[i] = _tle_checksum(lines[i][:col] + value + lines[i][col + width :])
     return "\n".join(lines).encode("latin-1"), f"line {i + 1} cols {col}-{col + width} = {value!r}"
 
 
@@ -914,8 +1110,9 @@ class TleFileTarget(_FileTarget):
 
     def strategy(self) -> st.SearchStrategy[Any]:
         return st.one_of(
-            _corrupt_text((DATA / "tiny.tle").read_bytes(), _JUNK_LINES + ["1 ", "2 ", "0 X"],
-                          fix=_tle_field),
+            _corrupt_text(
+                (DATA / "tiny.tle").read_bytes(), _JUNK_LINES + ["1 ", "2 ", "0 X"], fix=_tle_field
+            ),
             _tle_field((DATA / "tiny.tle").read_bytes()).map(lambda t: (t[0], [t[1]])),
         )
 
@@ -926,8 +1123,10 @@ class TleFileTarget(_FileTarget):
 
 
 class CheckpointTarget(Target):
-    description = "SB3 checkpoints (.zip and sidecar: truncated, flipped bytes, garbage, " \
-                  "missing or junk members, wrong algorithm)"
+    description = (
+        "SB3 checkpoints (.zip and sidecar: truncated, flipped bytes, garbage, "
+        "missing or junk members, wrong algorithm)"
+    )
 
     def __init__(self) -> None:
         import tempfile
@@ -940,8 +1139,15 @@ class CheckpointTarget(Target):
         self.dir = Path(tempfile.mkdtemp(prefix="leogym-ckpt-"))
         env = gym.make("leogym/LeoCC-v0", scenario="tiny")
         self.obs = env.observation_space.sample()
-        model = PPO("MlpPolicy", env, n_steps=16, batch_size=16, device="cpu",
-                    policy_kwargs={"net_arch": [8]}, seed=0)
+        model = PPO(
+            "MlpPolicy",
+            env,
+            n_steps=16,
+            batch_size=16,
+            device="cpu",
+            policy_kwargs={"net_arch": [8]},
+            seed=0,
+        )
         good = save_model(model, self.dir / "good.zip", algo="ppo", env_id="leogym/LeoCC-v0")
         env.close()
         self.zip = good.read_bytes()
@@ -957,8 +1163,7 @@ class CheckpointTarget(Target):
 
         def rezip(drop: str | None, junk_member: str | None, junk: bytes) -> bytes:
             out = io.BytesIO()
-            with zipfile.ZipFile(io.BytesIO(self.zip)) as zin, \
-                    zipfile.ZipFile(out, "w") as zout:
+            with zipfile.ZipFile(io.BytesIO(self.zip)) as zin, zipfile.ZipFile(out, "w") as zout:
                 for name in zin.namelist():
                     if name == drop:
                         continue
@@ -968,12 +1173,16 @@ class CheckpointTarget(Target):
         zips = st.one_of(
             st.just((self.zip, "intact")),
             st.integers(0, len(self.zip) - 1).map(lambda k: (self.zip[:k], f"truncated at {k}")),
-            st.lists(st.tuples(st.integers(0, len(self.zip) - 1), st.integers(0, 255)),
-                     min_size=1, max_size=8).map(lambda fl: (_flip(self.zip, fl), f"flips {fl}")),
+            st.lists(
+                st.tuples(st.integers(0, len(self.zip) - 1), st.integers(0, 255)),
+                min_size=1,
+                max_size=8,
+            ).map(lambda fl: (_flip(self.zip, fl), f"flips {fl}")),
             st.binary(max_size=3000).map(lambda b: (b, "random bytes")),
             st.sampled_from(members).map(lambda m: (rezip(m, None, b""), f"without {m}")),
             st.tuples(st.sampled_from(members), st.binary(max_size=64)).map(
-                lambda t: (rezip(None, t[0], t[1]), f"{t[0]} = {t[1]!r}")),
+                lambda t: (rezip(None, t[0], t[1]), f"{t[0]} = {t[1]!r}")
+            ),
         )
         sidecars = st.one_of(
             st.just((self.sidecar, "sidecar intact")),
@@ -981,8 +1190,11 @@ class CheckpointTarget(Target):
             st.just((None, "no sidecar")),
             st.binary(max_size=40).map(lambda b: (b, f"sidecar = {b!r}")),
             st.sampled_from(["sac", "dqn", "td3", "a2c", "recurrent_ppo", "bogus"]).map(
-                lambda a: (json.dumps({"algo": a, "num_timesteps": 16}).encode(),
-                           f"sidecar says {a}")),
+                lambda a: (
+                    json.dumps({"algo": a, "num_timesteps": 16}).encode(),
+                    f"sidecar says {a}",
+                )
+            ),
         )
         return st.tuples(zips, sidecars)
 

@@ -45,8 +45,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--log", type=Path, required=True)
-    ap.add_argument("--abort-at", type=int, default=-1,
-                    help="call os.abort() at this example (tests the parent's detection)")
+    ap.add_argument(
+        "--abort-at",
+        type=int,
+        default=-1,
+        help="call os.abort() at this example (tests the parent's detection)",
+    )
     args = ap.parse_args(argv)
 
     target = TARGETS[args.target]()
@@ -56,8 +60,14 @@ def main(argv: list[str] | None = None) -> int:
     log = open(args.log, "w", buffering=1, encoding="utf-8")  # noqa: SIM115 - closed below
 
     @hypothesis_seed(args.seed)
-    @settings(max_examples=args.examples, database=None, deadline=None, derandomize=False,
-              phases=[Phase.generate], suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=args.examples,
+        database=None,
+        deadline=None,
+        derandomize=False,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
     @given(target.strategy())
     def run(example: Any) -> None:
         i = sum(counts.values())

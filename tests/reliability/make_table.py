@@ -36,8 +36,13 @@ LABELS = {
 
 def load(folder: Path) -> list[dict[str, Any]]:
     rows = [json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))]
-    return sorted(rows, key=lambda r: (ORDER.index(r["category"]) if r["category"] in ORDER
-                                       else len(ORDER), r["id"]))
+    return sorted(
+        rows,
+        key=lambda r: (
+            ORDER.index(r["category"]) if r["category"] in ORDER else len(ORDER),
+            r["id"],
+        ),
+    )
 
 
 def _outcome(row: dict[str, Any]) -> str:
@@ -48,29 +53,37 @@ def _outcome(row: dict[str, Any]) -> str:
 
 
 def render(rows: list[dict[str, Any]]) -> str:
-    out = ["| category | input or fault | cases | outcome | aborts | lost | notes |",
-           "|---|---|---:|---|---:|---:|---|"]
+    out = [
+        "| category | input or fault | cases | outcome | aborts | lost | notes |",
+        "|---|---|---:|---|---:|---:|---|",
+    ]
     for r in rows:
         notes = r.get("notes", "").replace("|", "\\|")
-        out.append(f"| {r['category']} | {r['what']} | {r['cases']:,} | {_outcome(r)} | "
-                   f"{r['aborts']} | {r['lost']} | {notes} |")
+        out.append(
+            f"| {r['category']} | {r['what']} | {r['cases']:,} | {_outcome(r)} | "
+            f"{r['aborts']} | {r['lost']} | {notes} |"
+        )
     total = sum(r["cases"] for r in rows)
     aborts = sum(r["aborts"] for r in rows)
     lost = sum(r["lost"] for r in rows)
     sizes = sorted({r.get("size", "?") for r in rows})
     out.append("")
-    out.append(f"{len(rows)} classes, {total:,} cases, {aborts} aborts, {lost} results lost "
-               f"(run size: {', '.join(sizes)}).")
+    out.append(
+        f"{len(rows)} classes, {total:,} cases, {aborts} aborts, {lost} results lost "
+        f"(run size: {', '.join(sizes)})."
+    )
     return "\n".join(out)
 
 
 def main(argv: list[str]) -> int:
-    folder = Path(argv[1]) if len(argv) > 1 else Path(
-        os.environ.get("LEOGYM_RELIABILITY_DIR", ROOT / "build" / "reliability"))
+    folder = (
+        Path(argv[1])
+        if len(argv) > 1
+        else Path(os.environ.get("LEOGYM_RELIABILITY_DIR", ROOT / "build" / "reliability"))
+    )
     rows = load(folder)
     if not rows:
-        print(f"no figures in {folder}; run the tests in tests/reliability first",
-              file=sys.stderr)
+        print(f"no figures in {folder}; run the tests in tests/reliability first", file=sys.stderr)
         return 1
     print(render(rows))
     return 0

@@ -85,16 +85,35 @@ class WorkerResult:
         return None
 
 
-def run_fuzz_worker(target: str, examples: int, seed: int, tmp: Path, timeout_s: float,
-                    extra: list[str] | None = None) -> WorkerResult:
+def run_fuzz_worker(
+    target: str,
+    examples: int,
+    seed: int,
+    tmp: Path,
+    timeout_s: float,
+    extra: list[str] | None = None,
+) -> WorkerResult:
     """Run ``fuzz_worker.py`` in a subprocess; an abort or a hang is reported, not fatal."""
     out = tmp / f"{target}.json"
     log = tmp / f"{target}.log.jsonl"
-    cmd = [sys.executable, str(HERE / "fuzz_worker.py"), target, "--examples", str(examples),
-           "--seed", str(seed), "--out", str(out), "--log", str(log), *(extra or [])]
+    cmd = [
+        sys.executable,
+        str(HERE / "fuzz_worker.py"),
+        target,
+        "--examples",
+        str(examples),
+        "--seed",
+        str(seed),
+        "--out",
+        str(out),
+        "--log",
+        str(log),
+        *(extra or []),
+    ]
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, cwd=ROOT,
-                              check=False)
+        proc = subprocess.run(
+            cmd, capture_output=True, text=True, timeout=timeout_s, cwd=ROOT, check=False
+        )
         rc, err = proc.returncode, proc.stderr
     except subprocess.TimeoutExpired as exc:
         rc, err = -int(signal.SIGKILL), f"timeout after {timeout_s} s (a hang)\n{exc.stderr!r}"

@@ -35,8 +35,10 @@ import leogym  # noqa: F401
 
 ROTATION: list[tuple[str, dict[str, Any]]] = [
     ("leogym/LeoCC-v0", {"scenario": "default", "sample_scenarios": True}),
-    ("leogym/LeoScheduler-v0", {"scenario": "leotp_starlink", "sample_scenarios": True,
-                                "action_mode": "discrete"}),
+    (
+        "leogym/LeoScheduler-v0",
+        {"scenario": "leotp_starlink", "sample_scenarios": True, "action_mode": "discrete"},
+    ),
     ("leogym/LeoJoint-v0", {"scenario": "alcs_stin", "sample_scenarios": True}),
     ("leogym/LeoCC-v0", {"scenario": "freeze", "sample_scenarios": True, "cc": "freeze+cubic"}),
 ]

@@ -17,8 +17,17 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-__all__ = ["JUNK", "Path", "dotted", "get_at", "junk", "leaf_paths", "mutated", "numeric_junk",
-           "set_at"]
+__all__ = [
+    "JUNK",
+    "Path",
+    "dotted",
+    "get_at",
+    "junk",
+    "leaf_paths",
+    "mutated",
+    "numeric_junk",
+    "set_at",
+]
 
 Path = tuple[Any, ...]
 
@@ -32,11 +41,51 @@ class _Opaque:
 
 #: Values that break naive code: non-finite and extreme numbers, wrong types, containers.
 JUNK: list[Any] = [
-    math.nan, math.inf, -math.inf, 0, 0.0, -0.0, -1, -1.5, 5e-324, 1e-9, 1e9, 1e15, 1e300,
-    -1e300, 2**31, 2**53 + 1, 2**63, -(2**63), 2**64, 10**30, True, False, None, "", "abc",
-    "1.5", "nan", "-1", b"bytes", [], [1.0], [math.nan], {}, {"x": 1}, (1, 2), 1 + 2j,
-    np.float32("nan"), np.float64(1e308), np.int64(7), np.int8(-1), np.uint64(2**64 - 1),
-    np.array([1.0]), np.array([]), np.array([[1.0, 2.0]]), _Opaque(),
+    math.nan,
+    math.inf,
+    -math.inf,
+    0,
+    0.0,
+    -0.0,
+    -1,
+    -1.5,
+    5e-324,
+    1e-9,
+    1e9,
+    1e15,
+    1e300,
+    -1e300,
+    2**31,
+    2**53 + 1,
+    2**63,
+    -(2**63),
+    2**64,
+    10**30,
+    True,
+    False,
+    None,
+    "",
+    "abc",
+    "1.5",
+    "nan",
+    "-1",
+    b"bytes",
+    [],
+    [1.0],
+    [math.nan],
+    {},
+    {"x": 1},
+    (1, 2),
+    1 + 2j,
+    np.float32("nan"),
+    np.float64(1e308),
+    np.int64(7),
+    np.int8(-1),
+    np.uint64(2**64 - 1),
+    np.array([1.0]),
+    np.array([]),
+    np.array([[1.0, 2.0]]),
+    _Opaque(),
 ]
 
 #: Scale factors applied to a valid numeric leaf (sign flips, zero, tiny and huge values).
@@ -56,8 +105,23 @@ def junk() -> st.SearchStrategy[Any]:
 def numeric_junk() -> st.SearchStrategy[float]:
     """Floats only, weighted towards the values that break arithmetic."""
     return st.one_of(
-        st.sampled_from([math.nan, math.inf, -math.inf, 0.0, -0.0, -1.0, 5e-324, 1e-300,
-                         1e300, 1.7976931348623157e308, -1e15, 1e15, 2.0**63]),
+        st.sampled_from(
+            [
+                math.nan,
+                math.inf,
+                -math.inf,
+                0.0,
+                -0.0,
+                -1.0,
+                5e-324,
+                1e-300,
+                1e300,
+                1.7976931348623157e308,
+                -1e15,
+                1e15,
+                2.0**63,
+            ]
+        ),
         st.floats(allow_nan=True, allow_infinity=True),
     )
 
@@ -154,8 +218,11 @@ def _mutation(draw: st.DrawFn, obj: Any) -> tuple[Any, str, Path]:
 
 
 @st.composite
-def mutated(draw: st.DrawFn, bases: list[Any], max_mutations: int = 3,
-            ) -> tuple[Any, list[str], list[Path]]:
+def mutated(
+    draw: st.DrawFn,
+    bases: list[Any],
+    max_mutations: int = 3,
+) -> tuple[Any, list[str], list[Path]]:
     """A deep copy of one of ``bases`` with 1..``max_mutations`` mutations applied.
 
     :return: the mutated object, a description of each mutation and the paths changed.

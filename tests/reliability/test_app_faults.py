@@ -30,24 +30,50 @@ from reliability_support import ROOT, Figure, sized
 pytestmark = pytest.mark.timeout(900)
 
 APP = [sys.executable, "-m"]
-TRAIN = ["scenario=tiny", "env.episode_s=4", "train.progress=false", "eval.progress=false",
-         "train.total_timesteps=2048", "agent.n_steps=64", "agent.batch_size=64",
-         "agent.n_epochs=2", "train.eval_freq=0", "train.checkpoint_freq=256",
-         "train.tensorboard=false"]
-EVAL = ["scenario=tiny", "env.episode_s=6", "eval.progress=false", "eval.plots=false",
-        "baseline=[cubic]", "eval.n_workers=1"]
+TRAIN = [
+    "scenario=tiny",
+    "env.episode_s=4",
+    "train.progress=false",
+    "eval.progress=false",
+    "train.total_timesteps=2048",
+    "agent.n_steps=64",
+    "agent.batch_size=64",
+    "agent.n_epochs=2",
+    "train.eval_freq=0",
+    "train.checkpoint_freq=256",
+    "train.tensorboard=false",
+]
+EVAL = [
+    "scenario=tiny",
+    "env.episode_s=6",
+    "eval.progress=false",
+    "eval.plots=false",
+    "baseline=[cubic]",
+    "eval.n_workers=1",
+]
 SEEDS = "eval.seeds=[0,1,2,3,4,5]"
 
 
 def start(module: str, *args: str) -> subprocess.Popen:
-    return subprocess.Popen([*APP, f"leogym.agents.{module}", *args], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)
+    return subprocess.Popen(
+        [*APP, f"leogym.agents.{module}", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
 
 
 def run(module: str, *args: str, ok: bool = True, timeout: float = 600) -> str:
-    proc = subprocess.run([*APP, f"leogym.agents.{module}", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=timeout, check=False)
+    proc = subprocess.run(
+        [*APP, f"leogym.agents.{module}", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
     out = proc.stdout + proc.stderr
     assert (proc.returncode == 0) == ok, out[-6000:]
     return out
@@ -82,8 +108,9 @@ def env_workers(proc: subprocess.Popen) -> list[psutil.Process]:
     """The app's env worker processes: the forkserver's children (not the forkserver, not the
     resource tracker, which are the app's own children)."""
     try:
-        return [p for p in psutil.Process(proc.pid).children(recursive=True)
-                if p.ppid() != proc.pid]
+        return [
+            p for p in psutil.Process(proc.pid).children(recursive=True) if p.ppid() != proc.pid
+        ]
     except psutil.NoSuchProcess:
         return []
 
@@ -100,8 +127,9 @@ def assert_loadable(run_dir: Path) -> int:
 
 
 # ------------------------------------------------------------------------------- training
-def test_training_killed_outright_resumes_from_its_newest_checkpoint(tmp_path: Path,
-                                                                     record) -> None:
+def test_training_killed_outright_resumes_from_its_newest_checkpoint(
+    tmp_path: Path, record
+) -> None:
     run_dir = tmp_path / "train"
     proc = start("train", *TRAIN, f"hydra.run.dir={run_dir}")
     wait_for(lambda: len(checkpoints(run_dir)) >= 3, proc)
@@ -115,21 +143,33 @@ def test_training_killed_outright_resumes_from_its_newest_checkpoint(tmp_path: P
     assert Path(summary["resumed_from"]).name == newest.name
     assert steps_of(run_dir / "model.zip") == 2048
     assert_loadable(run_dir)
-    record(Figure(
-        id="fault/train_sigkill", category="fault",
-        what="leogym-train killed with SIGKILL (whole process group) mid-run", cases=1,
-        outcomes={"resumed_from_newest_checkpoint": 1},
-        notes=f"killed at checkpoint step {at_kill}; {n_models} model files left, all loadable; "
-              "resume reached the 2048-step target",
-        extra={"steps_at_kill": at_kill}))
+    record(
+        Figure(
+            id="fault/train_sigkill",
+            category="fault",
+            what="leogym-train killed with SIGKILL (whole process group) mid-run",
+            cases=1,
+            outcomes={"resumed_from_newest_checkpoint": 1},
+            notes=f"killed at checkpoint step {at_kill}; {n_models} model files left, "
+            "all loadable; "
+            "resume reached the 2048-step target",
+            extra={"steps_at_kill": at_kill},
+        )
+    )
 
 
 def test_resuming_from_a_corrupt_checkpoint_names_the_file(tmp_path: Path, record) -> None:
     run_dir = tmp_path / "train"
-    short = [a for a in TRAIN if not a.startswith(("train.total_timesteps=",
-                                                    "train.checkpoint_freq="))]
-    run("train", *short, "train.total_timesteps=512", "train.checkpoint_freq=128",
-        f"hydra.run.dir={run_dir}")
+    short = [
+        a for a in TRAIN if not a.startswith(("train.total_timesteps=", "train.checkpoint_freq="))
+    ]
+    run(
+        "train",
+        *short,
+        "train.total_timesteps=512",
+        "train.checkpoint_freq=128",
+        f"hydra.run.dir={run_dir}",
+    )
     (run_dir / "model.zip").unlink()
     newest, older = checkpoints(run_dir)[-1], checkpoints(run_dir)[-2]
     newest.write_bytes(newest.read_bytes()[: newest.stat().st_size // 2])  # truncated
@@ -137,11 +177,16 @@ def test_resuming_from_a_corrupt_checkpoint_names_the_file(tmp_path: Path, recor
     assert "CheckpointError" in out and str(newest) in out, out[-4000:]
     run("train", f"resume={older}")  # an older checkpoint is the way on
     assert steps_of(run_dir / "model.zip") == 512
-    record(Figure(
-        id="corrupt_file/train_resume_checkpoint", category="corrupt file",
-        what="leogym-train resume= a run whose newest checkpoint is truncated", cases=1,
-        outcomes={"clear_error": 1},
-        notes="CheckpointError names the file; resume= an older checkpoint finishes the run"))
+    record(
+        Figure(
+            id="corrupt_file/train_resume_checkpoint",
+            category="corrupt file",
+            what="leogym-train resume= a run whose newest checkpoint is truncated",
+            cases=1,
+            outcomes={"clear_error": 1},
+            notes="CheckpointError names the file; resume= an older checkpoint finishes the run",
+        )
+    )
 
 
 @pytest.mark.parametrize("policy", ["stop", "restart"])
@@ -159,8 +204,10 @@ def test_training_env_worker_killed(policy: str, tmp_path: Path, record) -> None
         assert "checkpoint saved at" in out
         saved = checkpoints(run_dir)[-1]
         run("train", f"resume={run_dir}")
-        assert Path(json.loads((run_dir / "train_summary.json").read_text())
-                    ["resumed_from"]).name == saved.name
+        assert (
+            Path(json.loads((run_dir / "train_summary.json").read_text())["resumed_from"]).name
+            == saved.name
+        )
         outcome = {"reported_checkpointed_resumed": 1}
     else:
         assert proc.returncode == 0, out[-6000:]
@@ -168,12 +215,18 @@ def test_training_env_worker_killed(policy: str, tmp_path: Path, record) -> None
         outcome = {"reported_and_continued": 1}
     # the target, rounded up to whole rollouts (2 envs x 64 steps) after an off-grid checkpoint
     assert 2048 <= steps_of(run_dir / "model.zip") < 2048 + 128
-    record(Figure(
-        id=f"fault/train_worker_killed_{policy}", category="fault",
-        what=f"env worker of leogym-train killed (SIGKILL), train.on_worker_death={policy}",
-        cases=1, outcomes=outcome,
-        notes="stop: checkpoint saved, exit 1, resume finishes" if policy == "stop"
-        else "restart: VecEnv rebuilt, training reached its target"))
+    record(
+        Figure(
+            id=f"fault/train_worker_killed_{policy}",
+            category="fault",
+            what=f"env worker of leogym-train killed (SIGKILL), train.on_worker_death={policy}",
+            cases=1,
+            outcomes=outcome,
+            notes="stop: checkpoint saved, exit 1, resume finishes"
+            if policy == "stop"
+            else "restart: VecEnv rebuilt, training reached its target",
+        )
+    )
 
 
 # ----------------------------------------------------------------------------- evaluation
@@ -193,7 +246,8 @@ def _same_results(a: pd.DataFrame, b: pd.DataFrame) -> None:
 
 
 def test_evaluation_killed_outright_again_and_again_loses_nothing(
-        clean_eval: pd.DataFrame, tmp_path: Path, record) -> None:
+    clean_eval: pd.DataFrame, tmp_path: Path, record
+) -> None:
     run_dir = tmp_path / "eval"
     results = run_dir / "results.parquet"
     rng = random.Random(7)
@@ -223,17 +277,24 @@ def test_evaluation_killed_outright_again_and_again_loses_nothing(
     assert len(final) == len(clean_eval) and final["key"].is_unique
     _same_results(final, clean_eval)
     leftovers = [p.name for p in run_dir.rglob("*.tmp")]
-    record(Figure(
-        id="fault/eval_sigkill", category="fault",
-        what="leogym-eval killed with SIGKILL (whole process group) at random moments, "
-             "resumed each time", cases=mid_run,
-        outcomes={"resumed_without_loss": mid_run}, lost=len(clean_eval) - len(final),
-        notes=f"{len(final)} episodes in the end, equal to an uninterrupted run "
-              f"(bit for bit); temporary files left after the final resume: {len(leftovers)}"))
+    record(
+        Figure(
+            id="fault/eval_sigkill",
+            category="fault",
+            what="leogym-eval killed with SIGKILL (whole process group) at random moments, "
+            "resumed each time",
+            cases=mid_run,
+            outcomes={"resumed_without_loss": mid_run},
+            lost=len(clean_eval) - len(final),
+            notes=f"{len(final)} episodes in the end, equal to an uninterrupted run "
+            f"(bit for bit); temporary files left after the final resume: {len(leftovers)}",
+        )
+    )
 
 
-def test_evaluation_worker_killed_mid_episode(clean_eval: pd.DataFrame, tmp_path: Path,
-                                              record) -> None:
+def test_evaluation_worker_killed_mid_episode(
+    clean_eval: pd.DataFrame, tmp_path: Path, record
+) -> None:
     run_dir = tmp_path / "eval"
     results = run_dir / "results.parquet"
     proc = start("evaluate", *EVAL, SEEDS, f"hydra.run.dir={run_dir}")
@@ -263,10 +324,16 @@ def test_evaluation_worker_killed_mid_episode(clean_eval: pd.DataFrame, tmp_path
     run("evaluate", f"resume={run_dir}")
     final = pd.read_parquet(results)
     _same_results(final, clean_eval)
-    record(Figure(
-        id="fault/eval_worker_killed", category="fault",
-        what="worker of leogym-eval killed (SIGKILL) mid-episode, eval.on_worker_death="
-             "continue", cases=1, outcomes={"reported_continued_retried": 1},
-        lost=len(clean_eval) - len(final),
-        notes="the episode is reported failed with env kwargs, scenario and seed; the others "
-              "ran on; resume retried it; final table equals an uninterrupted run"))
+    record(
+        Figure(
+            id="fault/eval_worker_killed",
+            category="fault",
+            what="worker of leogym-eval killed (SIGKILL) mid-episode, eval.on_worker_death="
+            "continue",
+            cases=1,
+            outcomes={"reported_continued_retried": 1},
+            lost=len(clean_eval) - len(final),
+            notes="the episode is reported failed with env kwargs, scenario and seed; the others "
+            "ran on; resume retried it; final table equals an uninterrupted run",
+        )
+    )

@@ -34,8 +34,7 @@ SEED = 20261121
 
 
 @pytest.mark.parametrize("target", list(TARGETS))
-def test_bad_input_gets_a_clear_error_and_never_aborts(target: str, tmp_path: Path,
-                                                       record) -> None:
+def test_bad_input_gets_a_clear_error_and_never_aborts(target: str, tmp_path: Path, record) -> None:
     ci, full, limit, category = TARGETS[target]
     n = sized(ci, full)
     res = run_fuzz_worker(target, n, SEED, tmp_path, timeout_s=limit * (10 if n == full else 1))
@@ -43,17 +42,29 @@ def test_bad_input_gets_a_clear_error_and_never_aborts(target: str, tmp_path: Pa
     outcomes = dict(report.get("outcomes", {}))
     if res.returncode != 0:
         outcomes["worker_failed"] = 1
-    record(Figure(
-        id=f"{category.replace(' ', '_')}/{target}", category=category,
-        what=report.get("description", target), cases=report.get("examples", n),
-        outcomes=outcomes, aborts=1 if res.died else 0,
-        notes=f"died on: {res.last_input}" if res.died else "",
-        extra={"wall_s": report.get("wall_s"), "slowest_s": report.get("slowest_s"),
-               "samples": {k: v[:3] for k, v in report.get("samples", {}).items()
-                           if k not in ("accepted", "clear_error")}},
-    ))
+    record(
+        Figure(
+            id=f"{category.replace(' ', '_')}/{target}",
+            category=category,
+            what=report.get("description", target),
+            cases=report.get("examples", n),
+            outcomes=outcomes,
+            aborts=1 if res.died else 0,
+            notes=f"died on: {res.last_input}" if res.died else "",
+            extra={
+                "wall_s": report.get("wall_s"),
+                "slowest_s": report.get("slowest_s"),
+                "samples": {
+                    k: v[:3]
+                    for k, v in report.get("samples", {}).items()
+                    if k not in ("accepted", "clear_error")
+                },
+            },
+        )
+    )
     assert res.died is None, (
-        f"the worker died with {res.died} on input: {res.last_input}\n{res.stderr}")
+        f"the worker died with {res.died} on input: {res.last_input}\n{res.stderr}"
+    )
     assert res.returncode == 0, res.stderr
     assert report["examples"] == n
     defects = {k: v for k, v in outcomes.items() if k not in FINE}
@@ -65,8 +76,7 @@ def test_bad_input_gets_a_clear_error_and_never_aborts(target: str, tmp_path: Pa
 def test_the_harness_detects_and_attributes_an_abort(tmp_path: Path) -> None:
     """The worker is made to call abort() at its 5th example: the parent sees SIGABRT and
     names that example, and the test run goes on."""
-    res = run_fuzz_worker("actions", 20, SEED, tmp_path, timeout_s=120,
-                          extra=["--abort-at", "4"])
+    res = run_fuzz_worker("actions", 20, SEED, tmp_path, timeout_s=120, extra=["--abort-at", "4"])
     assert res.died == "SIGABRT"
     assert res.report is None
     assert res.last_input is not None and "valid=" in res.last_input

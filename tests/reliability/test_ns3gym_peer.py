@@ -27,10 +27,14 @@ SERVE = [sys.executable, "-m", "leogym.ns3gym.cli"]
 
 
 def test_a_simulation_killed_mid_step_is_reported_and_replaced(record) -> None:
-    env = gymnasium.make("leogym/Ns3Gym-v0", sim_cmd=[*SERVE, "--idle-timeout", "5",
-                                                      "env=CartPole-v1"],
-                         sim_seed=3, relaunch=True, handshake_timeout_s=30.0,
-                         step_timeout_s=20.0)
+    env = gymnasium.make(
+        "leogym/Ns3Gym-v0",
+        sim_cmd=[*SERVE, "--idle-timeout", "5", "env=CartPole-v1"],
+        sim_seed=3,
+        relaunch=True,
+        handshake_timeout_s=30.0,
+        step_timeout_s=20.0,
+    )
     rounds = sized(2, 10)
     pids, detect_s = [], []
     try:
@@ -41,8 +45,11 @@ def test_a_simulation_killed_mid_step_is_reported_and_replaced(record) -> None:
             pids.append(pid)
             os.kill(pid, signal.SIGKILL)
             t0 = time.monotonic()
-            with pytest.raises(Ns3GymSimulationExitedError, match=rf"pid {pid}\) exited with "
-                               r"status -9 while the client was waiting"):
+            with pytest.raises(
+                Ns3GymSimulationExitedError,
+                match=rf"pid {pid}\) exited with "
+                r"status -9 while the client was waiting",
+            ):
                 env.step(1)
             detect_s.append(time.monotonic() - t0)
             with pytest.raises(Ns3GymError, match="no episode in progress"):
@@ -56,10 +63,16 @@ def test_a_simulation_killed_mid_step_is_reported_and_replaced(record) -> None:
     assert max(detect_s) < 5.0, "the death is noticed at once, not after the step timeout"
     for pid in pids:
         assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
-    record(Figure(
-        id="fault/ns3gym_peer_killed", category="fault",
-        what="ns3-gym simulation process killed (SIGKILL) in the middle of a step",
-        cases=rounds, outcomes={"clear_error_then_relaunched": rounds},
-        notes=f"noticed after at most {max(detect_s):.2f} s (step timeout 20 s); protocol-level "
-              "faults and loopback-only sockets: tests/ns3gym/test_ns3gym_robustness.py",
-        extra={"detect_s": detect_s}))
+    record(
+        Figure(
+            id="fault/ns3gym_peer_killed",
+            category="fault",
+            what="ns3-gym simulation process killed (SIGKILL) in the middle of a step",
+            cases=rounds,
+            outcomes={"clear_error_then_relaunched": rounds},
+            notes=f"noticed after at most {max(detect_s):.2f} s (step timeout 20 s); "
+            "protocol-level "
+            "faults and loopback-only sockets: tests/ns3gym/test_ns3gym_robustness.py",
+            extra={"detect_s": detect_s},
+        )
+    )

@@ -23,24 +23,46 @@ RSS_LIMIT_MB = 10.0
 def test_soak_many_episodes_one_process(tmp_path: Path, record) -> None:
     n = sized(200, 1000)
     out = tmp_path / "soak.json"
-    proc = subprocess.run([sys.executable, str(HERE / "soak_worker.py"), "--episodes", str(n),
-                           "--out", str(out)], capture_output=True, text=True, cwd=ROOT,
-                          timeout=1700, check=False)
+    proc = subprocess.run(
+        [sys.executable, str(HERE / "soak_worker.py"), "--episodes", str(n), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=1700,
+        check=False,
+    )
     died = signal.Signals(-proc.returncode).name if proc.returncode < 0 else None
     report = json.loads(out.read_text()) if out.is_file() else {}
-    record(Figure(
-        id="long_run/soak", category="long run",
-        what=f"{n} episodes in one process: 3 envs x 4 scenarios with per-episode sampling, "
-             f"{report.get('episode_s')} s each; seeds replayed",
-        cases=n, outcomes={"episodes_ok": n - report.get("errors", n),
-                           "exceptions": report.get("errors", 0),
-                           "replays_identical": report.get("repeats_checked", 0)
-                           - len(report.get("mismatches", []))},
-        aborts=1 if died else 0,
-        notes=f"RSS growth {report.get('rss_growth_mb')} MB after warm-up (limit "
-              f"{RSS_LIMIT_MB:g} MB), {report.get('wall_s')} s",
-        extra={k: report.get(k) for k in ("rss_mb", "rss_growth_mb", "rss_max_excursion_mb",
-                                          "mismatches", "error_samples", "wall_s", "rotation")}))
+    record(
+        Figure(
+            id="long_run/soak",
+            category="long run",
+            what=f"{n} episodes in one process: 3 envs x 4 scenarios with per-episode sampling, "
+            f"{report.get('episode_s')} s each; seeds replayed",
+            cases=n,
+            outcomes={
+                "episodes_ok": n - report.get("errors", n),
+                "exceptions": report.get("errors", 0),
+                "replays_identical": report.get("repeats_checked", 0)
+                - len(report.get("mismatches", [])),
+            },
+            aborts=1 if died else 0,
+            notes=f"RSS growth {report.get('rss_growth_mb')} MB after warm-up (limit "
+            f"{RSS_LIMIT_MB:g} MB), {report.get('wall_s')} s",
+            extra={
+                k: report.get(k)
+                for k in (
+                    "rss_mb",
+                    "rss_growth_mb",
+                    "rss_max_excursion_mb",
+                    "mismatches",
+                    "error_samples",
+                    "wall_s",
+                    "rotation",
+                )
+            },
+        )
+    )
     assert died is None and proc.returncode == 0, proc.stderr[-4000:]
     assert report["episodes"] == n
     assert report["errors"] == 0, report["error_samples"]

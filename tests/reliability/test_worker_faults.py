@@ -25,8 +25,7 @@ from reliability_support import Figure
 pytestmark = pytest.mark.timeout(300)
 
 KWARGS = {"episode_s": 2.0, "step_ms": 100.0}
-EXPECTED = {"sigkill": "killed by SIGKILL", "segfault": "killed by SIGSEGV",
-            "raise": "exit code 1"}
+EXPECTED = {"sigkill": "killed by SIGKILL", "segfault": "killed by SIGSEGV", "raise": "exit code 1"}
 _results: dict[str, dict[str, int]] = {}
 
 
@@ -39,12 +38,16 @@ def _factory(fault: str) -> EnvFactory:
 
 def _vec(kind: str, factory: EnvFactory, on_death: str = "stop") -> WorkerFaultWrapper:
     if kind == "leogym":
-        return make_vec_env(factory, 2, seed=11, start_method="forkserver",
-                            on_worker_death=on_death)
+        return make_vec_env(
+            factory, 2, seed=11, start_method="forkserver", on_worker_death=on_death
+        )
     from stable_baselines3.common.vec_env import SubprocVecEnv
 
-    venv = WorkerFaultWrapper(lambda: SubprocVecEnv([factory] * 2, start_method="forkserver"),
-                              [factory] * 2, on_death=on_death)
+    venv = WorkerFaultWrapper(
+        lambda: SubprocVecEnv([factory] * 2, start_method="forkserver"),
+        [factory] * 2,
+        on_death=on_death,
+    )
     venv.seed(11)
     return venv
 
@@ -78,12 +81,17 @@ def test_a_dead_worker_is_reported_with_its_env_and_seed(kind: str, fault: str, 
     assert all(not p.is_alive() for p in venv.venv.processes)
     row = _results.setdefault(fault, {"reported": 0})
     row["reported"] += 1
-    record(Figure(
-        id=f"fault/vecenv_worker_{fault}", category="fault",
-        what=f"vectorised-env worker {EXPECTED[fault].replace('killed by ', '')} "
-             "(LeoSubprocVecEnv and SB3 SubprocVecEnv)",
-        cases=row["reported"], outcomes={"reported_with_env_and_seed": row["reported"]},
-        notes="WorkerDiedError: index, pid, exit status, env id, kwargs, scenario, seed"))
+    record(
+        Figure(
+            id=f"fault/vecenv_worker_{fault}",
+            category="fault",
+            what=f"vectorised-env worker {EXPECTED[fault].replace('killed by ', '')} "
+            "(LeoSubprocVecEnv and SB3 SubprocVecEnv)",
+            cases=row["reported"],
+            outcomes={"reported_with_env_and_seed": row["reported"]},
+            notes="WorkerDiedError: index, pid, exit status, env id, kwargs, scenario, seed",
+        )
+    )
 
 
 def test_restart_carries_on_after_a_worker_dies(record) -> None:
@@ -98,11 +106,16 @@ def test_restart_carries_on_after_a_worker_dies(record) -> None:
     _step(venv, 30)  # the fresh workers go on, through episode ends
     assert venv.restarts == 1 and len(venv.deaths) == 1
     venv.close()
-    record(Figure(
-        id="fault/vecenv_worker_restart", category="fault",
-        what="vectorised-env worker killed, on_worker_death=restart", cases=1,
-        outcomes={"reported_and_continued": 1},
-        notes="the VecEnv is rebuilt and reseeded; current episodes end as truncated"))
+    record(
+        Figure(
+            id="fault/vecenv_worker_restart",
+            category="fault",
+            what="vectorised-env worker killed, on_worker_death=restart",
+            cases=1,
+            outcomes={"reported_and_continued": 1},
+            notes="the VecEnv is rebuilt and reseeded; current episodes end as truncated",
+        )
+    )
 
 
 def test_without_the_wrapper_sb3_and_gymnasium_name_nothing() -> None:
@@ -122,8 +135,14 @@ def test_without_the_wrapper_sb3_and_gymnasium_name_nothing() -> None:
         p.join()
     import leogym  # noqa: F401
 
-    envs = gym.make_vec("leogym/LeoCC-v0", num_envs=2, vectorization_mode="async",
-                        vector_kwargs={"context": "forkserver"}, scenario="tiny", **KWARGS)
+    envs = gym.make_vec(
+        "leogym/LeoCC-v0",
+        num_envs=2,
+        vectorization_mode="async",
+        vector_kwargs={"context": "forkserver"},
+        scenario="tiny",
+        **KWARGS,
+    )
     envs.reset(seed=[1, 2])
     os.kill(envs.processes[1].pid, signal.SIGKILL)
     time.sleep(0.2)

@@ -72,19 +72,46 @@ def _parser() -> argparse.ArgumentParser:
         prog="leogym-ns3gym-serve",
         description="Serve a Gymnasium env to an ns3-gym agent (plays the ns-3 simulation role).",
     )
-    p.add_argument("--port", "--openGymPort", dest="port", type=int, required=True,
-                   help="the agent's port (the agent binds, this server connects)")
+    p.add_argument(
+        "--port",
+        "--openGymPort",
+        dest="port",
+        type=int,
+        required=True,
+        help="the agent's port (the agent binds, this server connects)",
+    )
     p.add_argument("--host", default="127.0.0.1", help="the agent's address (default 127.0.0.1)")
-    p.add_argument("--seed", "--simSeed", dest="seed", type=int, default=None,
-                   help="seed of the first env.reset")
-    p.add_argument("--episodes", type=int, default=0,
-                   help="stop after this many episodes (0: until the agent goes idle)")
-    p.add_argument("--idle-timeout", type=float, default=60.0,
-                   help="seconds to wait for an agent to answer SimInitMsg (0: forever)")
-    p.add_argument("--step-timeout", type=float, default=300.0,
-                   help="seconds to wait for the agent's answer to a state (0: forever)")
-    p.add_argument("--send-pids", action="store_true",
-                   help="send this process's pid/ppid in SimInitMsg as ns-3 does")
+    p.add_argument(
+        "--seed",
+        "--simSeed",
+        dest="seed",
+        type=int,
+        default=None,
+        help="seed of the first env.reset",
+    )
+    p.add_argument(
+        "--episodes",
+        type=int,
+        default=0,
+        help="stop after this many episodes (0: until the agent goes idle)",
+    )
+    p.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=60.0,
+        help="seconds to wait for an agent to answer SimInitMsg (0: forever)",
+    )
+    p.add_argument(
+        "--step-timeout",
+        type=float,
+        default=300.0,
+        help="seconds to wait for the agent's answer to a state (0: forever)",
+    )
+    p.add_argument(
+        "--send-pids",
+        action="store_true",
+        help="send this process's pid/ppid in SimInitMsg as ns-3 does",
+    )
     p.add_argument("-v", "--verbose", action="store_true", help="log each episode")
     p.add_argument("overrides", nargs="*", metavar="env=<id> | env.<kwarg>=<value>")
     return p
@@ -102,8 +129,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         env_id, kwargs = parse_overrides(args.overrides)
     except ValueError as exc:
         parser.error(str(exc))
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING, format="%(name)s: %(message)s"
+    )
 
     import gymnasium
 

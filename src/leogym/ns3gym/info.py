@@ -40,8 +40,12 @@ def encode_info(info: Mapping[str, Any]) -> str:
     try:
         return json.dumps(dict(info), default=_jsonable, separators=(",", ":"), sort_keys=True)
     except (TypeError, ValueError):  # keys that are not str/int/float/bool/None
-        return json.dumps({str(k): v for k, v in info.items()}, default=_jsonable,
-                          separators=(",", ":"), sort_keys=True)
+        return json.dumps(
+            {str(k): v for k, v in info.items()},
+            default=_jsonable,
+            separators=(",", ":"),
+            sort_keys=True,
+        )
 
 
 def decode_info(raw: str) -> dict[str, Any]:

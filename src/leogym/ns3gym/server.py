@@ -123,9 +123,7 @@ class Ns3GymServer:
         state = pb.EnvStateMsg(reward=float(reward), isGameOver=game_over, info=encode_info(info))
         if game_over:
             state.reason = reason
-        state.obsData.CopyFrom(
-            value_to_container(self.env.observation_space, obs, "observation")
-        )
+        state.obsData.CopyFrom(value_to_container(self.env.observation_space, obs, "observation"))
         return state
 
     def serve_episode(self) -> EpisodeRecord | None:

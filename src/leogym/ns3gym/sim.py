@@ -109,8 +109,9 @@ class SimPeer:
                 if remaining is not None and remaining <= 0:
                     self.close()
                     return None
-                if channel.wait(POLL_SLICE_S if remaining is None else min(remaining,
-                                                                            POLL_SLICE_S)):
+                if channel.wait(
+                    POLL_SLICE_S if remaining is None else min(remaining, POLL_SLICE_S)
+                ):
                     if self.transcript is not None:
                         self.transcript.mark("connect")
                         self.transcript.record("sim", init)

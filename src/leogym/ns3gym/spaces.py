@@ -151,8 +151,12 @@ def space_to_description(space: spaces.Space, name: str = "") -> pb.SpaceDescrip
         high = float(top.max()) if top.size else 0.0
         pb.pack_any(
             desc.space,
-            _describe_box(space.shape, _outward_f32(low, True), _outward_f32(high, False),
-                          box_wire_dtype(space.dtype)),
+            _describe_box(
+                space.shape,
+                _outward_f32(low, True),
+                _outward_f32(high, False),
+                box_wire_dtype(space.dtype),
+            ),
         )
     elif isinstance(space, spaces.Tuple):
         desc.type = pb.SpaceType.Tuple
@@ -365,7 +369,10 @@ def value_to_container(
         for key, child in space.spaces.items():
             payload.element.append(
                 value_to_container(
-                    child, value[key], f"{where}[{key!r}]", name=key,
+                    child,
+                    value[key],
+                    f"{where}[{key!r}]",
+                    name=key,
                     upstream_actions=upstream_actions,
                 )
             )

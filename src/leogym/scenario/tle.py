@@ -113,9 +113,10 @@ def read_tle_file(path: str | Path, field: str) -> list[TleRecord]:
         if not np.isfinite(perigee_km) or perigee_km < 0.0:
             rev_per_day = sat.no_kozai * 1440.0 / (2.0 * np.pi)
             raise ScenarioConfigError(
-                field, f"{p}:{lineno}: the orbit's perigee is below the Earth's surface "
+                field,
+                f"{p}:{lineno}: the orbit's perigee is below the Earth's surface "
                 f"({perigee_km:.0f} km; mean motion {rev_per_day:.4f} rev/day, eccentricity "
-                f"{sat.ecco:.7f})"
+                f"{sat.ecco:.7f})",
             )
         records.append(TleRecord(name or text[2:7].strip(), text, text2))
         i += 2

@@ -204,8 +204,9 @@ def _validate_path(cfg: ScenarioConfig, i: int, path: PathConfig, gs_names: set[
     if q.unit == "packets" and float(q.size) != int(q.size):
         raise field_error(f"{p}.queue.size", "must be a whole number of packets", q.size)
     if not 1 <= _int(f"{p}.queue.min_packets", q.min_packets) <= MAX_QUEUE_PACKETS:
-        raise field_error(f"{p}.queue.min_packets", f"must be in [1, {MAX_QUEUE_PACKETS}]",
-                          q.min_packets)
+        raise field_error(
+            f"{p}.queue.min_packets", f"must be in [1, {MAX_QUEUE_PACKETS}]", q.min_packets
+        )
     if q.unit == "packets" and q.size > MAX_QUEUE_PACKETS:
         raise field_error(f"{p}.queue.size", f"must be <= {MAX_QUEUE_PACKETS} packets", q.size)
     if path.kind == "satellite":
@@ -313,11 +314,13 @@ def _check_structure(obj: Any, path: str) -> None:
             for i, item in enumerate(value):
                 if dataclasses.is_dataclass(elem):
                     if not isinstance(item, elem):
-                        raise field_error(f"{where}[{i}]", f"must be a {elem.__name__}",
-                                          type(item).__name__)
+                        raise field_error(
+                            f"{where}[{i}]", f"must be a {elem.__name__}", type(item).__name__
+                        )
                     _check_structure(item, f"{where}[{i}]")
-                elif elem is float and (isinstance(item, bool)
-                                        or not isinstance(item, (int, float))):
+                elif elem is float and (
+                    isinstance(item, bool) or not isinstance(item, (int, float))
+                ):
                     raise field_error(f"{where}[{i}]", "must be a number", item)
                 elif elem is str and not isinstance(item, str):
                     raise field_error(f"{where}[{i}]", "must be a string", item)
