@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from leogym.baselines.repro_common import Table, native_config, pct_change, run_simulation
+from leogym.baselines.repro_common import Table, algorithms, pct_change, run_simulation
 
 __all__ = ["PAPER", "SIZES", "SCHEDULERS", "run_task", "tasks", "summarise"]
 
@@ -198,17 +198,8 @@ def run_task(task: dict[str, Any]) -> dict[str, Any]:
         sc.traffic.start_s = h0 - 2.0 if h0 >= 2.0 else h0 + 13.0
     sched, params = SCHEDULERS[task["label"]]
     calibration = CALIBRATIONS[task["calibration"]] if task.get("calibration") else {}
-    cfg = native_config(
-        sc,
-        cc="cubic",
-        scheduler=sched,
-        scheduler_params=params,
-        seed=task["seed"] + 1,
-        **calibration,
-    )
-    r = run_simulation(
-        sc, cfg, timeline_seed=task["seed"] + 1, duration_s=sc.duration_s, step_s=0.1
-    )
+    settings = algorithms("cubic", sched, scheduler_params=params, **calibration)
+    r = run_simulation(sc, settings, seed=task["seed"] + 1, duration_s=sc.duration_s, step_s=0.1)
     pp = r.per_path
     sent = pp["sent_bytes"].sum(axis=0)
     end = r.t[-1] if len(r.t) else 0.0

@@ -1,15 +1,16 @@
 """Shared machinery of the reproduction experiments: scenario -> native simulation -> series.
 
-The experiments drive ``leogym._core.Simulation`` directly with a scenario's Timeline
-(:func:`leogym.scenario.build_timeline`), so that they can choose the transport settings of each
-paper (scheduler, cross traffic, subflow mapping) without going through an env. The algorithm
-under test is always the native one, selected by name as the env would select it.
+The experiments open their simulations through :class:`leogym.simulation.Simulation`, the same
+road the envs take (so ``leogym-reproduce`` and ``leogym-eval`` give the same numbers for the
+same scenario, algorithm and seed), with each paper's transport settings (scheduler, cross
+traffic, subflow mapping, receive window) expressed as an env config and a scenario. The
+algorithm under test is always the native one, selected by name as the env selects it.
 """
 
 from __future__ import annotations
 
-import copy
 import csv
+import dataclasses
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -18,11 +19,15 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from leogym.envs.config import EnvConfig
+
+from leogym.scenario.config import CrossTrafficConfig, ScenarioConfig
+from leogym.simulation import Simulation, TransportOptions
 
 __all__ = [
     "RunSeries",
-    "native_config",
-    "native_paths",
+    "algorithms",
+    "with_cross_traffic",
     "run_simulation",
     "Table",
     "progress",
@@ -82,123 +87,76 @@ class RunSeries:
         return self.per_path["delivered_bytes"] * 8e-6 / self.step_s
 
 
-def native_config(
-    scenario: Any,
-    *,
+def algorithms(
     cc: str,
     scheduler: str,
-    seed: int,
+    *,
     cc_params: dict[str, float] | None = None,
     scheduler_params: dict[str, float] | None = None,
-    cross_traffic: list[dict[str, Any]] | None = None,
-    **extra: Any,
-) -> dict[str, Any]:
-    """The ``config`` dict of ``_core.Simulation`` for a scenario's traffic section.
+    **transport: Any,
+) -> EnvConfig:
+    """The algorithms and transport options of a run, as the env config the envs use.
 
-    :param scenario: a :class:`~leogym.scenario.ScenarioConfig`.
     :param cc: congestion controller name (``"freeze+cubic"`` allowed).
     :param scheduler: scheduler name.
-    :param seed: ns-3 run number (the RngRun); the RNG seed is fixed at 1.
-    :param cross_traffic: override the scenario's cross traffic (native dicts); ``None`` uses
-        the scenario's, expanding ``count``.
-    :param extra: further native keys (``subflow_paths``, ``start_s``, ...).
+    :param transport: :class:`~leogym.simulation.TransportOptions` fields (``subflow_paths``,
+        ``receive_window_bytes``, ``cwnd_validation``, ...).
     """
-    tr = scenario.traffic
-    if cross_traffic is None:
-        cross_traffic = []
-        for c in tr.cross_traffic:
-            d: dict[str, Any] = {
-                "kind": c.kind,
-                "path": int(c.path),
-                "direction": c.direction,
-                "start_s": float(c.start_s),
-            }
-            if c.stop_s is not None:
-                d["stop_s"] = float(c.stop_s)
-            if c.kind == "udp_onoff":
-                d.update(rate_bps=c.rate_mbps * 1e6, on_s=c.on_s, off_s=c.off_s)
-            cross_traffic.extend(copy.deepcopy(d) for _ in range(int(c.count)))
-    cfg: dict[str, Any] = {
-        "seed": 1,
-        "run": int(seed),
-        "packet_bytes": int(tr.packet_bytes),
-        "cc": cc,
-        "cc_params": dict(cc_params or {}),
-        "scheduler": scheduler,
-        "scheduler_params": dict(scheduler_params or {}),
-        "workload": tr.workload,
-        "cross_traffic": cross_traffic,
-        "start_s": float(tr.start_s),
-    }
-    if tr.workload == "file":
-        cfg["file_bytes"] = int(tr.file_bytes)
-    cfg.update(extra)
-    return cfg
+    return EnvConfig.from_kwargs(
+        scenario=None,
+        cc=cc,
+        scheduler=scheduler,
+        cc_params=dict(cc_params or {}),
+        scheduler_params=dict(scheduler_params or {}),
+        transport=TransportOptions(**transport),
+    )
 
 
-def native_paths(scenario: Any, timeline: Any) -> list[dict[str, Any]]:
-    """The timeline's native path dicts plus ``slant_range_m`` for satellite paths (from the
-    elevation and the shell altitude), which MACO's link budget reads through the oracle."""
-    from leogym.scenario.geometry import slant_range_at_elevation_km
-    from leogym.scenario.presets import resolve_constellation
-
-    paths = timeline.to_native()
-    try:
-        altitude = resolve_constellation(scenario.constellation).altitude_km
-    except Exception:  # noqa: BLE001 - TLE constellations have no single altitude
-        altitude = 0.0
-    for d in paths:
-        if d.get("kind") == "satellite" and altitude > 0:
-            elev = np.asarray(d["elevation_deg"], dtype=np.float64)
-            km = slant_range_at_elevation_km(altitude, np.clip(elev, 0.0, 90.0))
-            km = np.where(np.isfinite(elev), km, np.nan)
-            d["slant_range_m"] = np.ascontiguousarray(km * 1e3, dtype=np.float64)
-    return paths
+def with_cross_traffic(
+    scenario: ScenarioConfig, flows: Sequence[CrossTrafficConfig]
+) -> ScenarioConfig:
+    """A copy of ``scenario`` whose cross traffic is ``flows`` (the paper's, not the preset's)."""
+    traffic = dataclasses.replace(scenario.traffic, cross_traffic=list(flows))
+    return dataclasses.replace(scenario, traffic=traffic)
 
 
 def run_simulation(
-    scenario: Any,
-    config: dict[str, Any],
+    scenario: ScenarioConfig,
+    settings: EnvConfig,
     *,
-    timeline_seed: int,
+    seed: int,
     duration_s: float,
     step_s: float = 0.1,
     stop_when_done: bool = True,
     on_step: Callable[[float], None] | None = None,
 ) -> RunSeries:
-    """Build the timeline, run the native simulation for ``duration_s`` and collect series.
+    """Open the simulation (as the envs do), run it for ``duration_s`` and collect series.
 
+    :param seed: the episode seed (the timeline's seed and the ns-3 ``RngRun``).
     :param on_step: called with the simulated time after every step (progress bars).
     """
-    from leogym.native import core
-    from leogym.scenario import build_timeline
-
-    tl = build_timeline(scenario, seed=int(timeline_seed))
-    paths = native_paths(scenario, tl)
     t0 = time.perf_counter()
-    sim = core().Simulation(config, paths)
     ts: list[float] = []
     series: dict[str, list[np.ndarray]] = {k: [] for k in _SERIES_KEYS}
     goodput: list[float] = []
     cross: list[np.ndarray] = []
     completion = math.nan
-    try:
+    with Simulation.open(settings, scenario, seed) as sim:
+        tl = sim.timeline
         n = int(round(duration_s / step_s))
         for _ in range(n):
             m = sim.step(step_s)
-            ts.append(float(m["time_s"]))
+            ts.append(m.time_s)
             for k in _SERIES_KEYS:
-                series[k].append(np.asarray(m[k], dtype=np.float64).copy())
-            goodput.append(float(np.asarray(m["goodput_bytes"])))
-            cross.append(np.asarray(m["cross_traffic_rx_bytes"], dtype=np.float64).copy())
+                series[k].append(np.asarray(m.per_path(k), dtype=np.float64).copy())
+            goodput.append(float(m.goodput_bytes))
+            cross.append(np.asarray(m.cross_traffic_rx_bytes, dtype=np.float64).copy())
             if on_step is not None:
                 on_step(ts[-1])
-            if bool(np.asarray(m["completed"])):
-                completion = float(np.asarray(m["completion_time_s"]))
+            if m.completed:
+                completion = m.completion_time_s
                 if stop_when_done:
                     break
-    finally:
-        sim.close()
     return RunSeries(
         t=np.asarray(ts),
         per_path={k: np.vstack(v) if v else np.zeros((0, 0)) for k, v in series.items()},

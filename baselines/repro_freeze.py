@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from leogym.baselines.repro_common import Table, native_config, pct_change, run_simulation
+from leogym.baselines.repro_common import Table, algorithms, pct_change, run_simulation
 
 __all__ = ["PAPER", "SIZES", "CONDITIONS", "CCS", "run_task", "tasks", "summarise"]
 
@@ -93,9 +93,8 @@ def _scenario(task: dict[str, Any]) -> Any:
 def run_task(task: dict[str, Any]) -> dict[str, Any]:
     sc = _scenario(task)
     cc = ("freeze+" if task["freeze"] else "") + task["cc"]
-    cfg = native_config(sc, cc=cc, scheduler="minrtt", seed=task["seed"] + 1)
     r = run_simulation(
-        sc, cfg, timeline_seed=task["seed"] + 1, duration_s=sc.duration_s, step_s=0.1
+        sc, algorithms(cc, "minrtt"), seed=task["seed"] + 1, duration_s=sc.duration_s, step_s=0.1
     )
     pp = r.per_path
     return {

@@ -33,7 +33,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from leogym.baselines.repro_common import RunSeries, Table, native_config, run_simulation
+from leogym.baselines.repro_common import (
+    RunSeries,
+    Table,
+    algorithms,
+    run_simulation,
+    with_cross_traffic,
+)
 
 __all__ = ["PAPER", "SIZES", "VARIANTS", "run_task", "tasks", "summarise"]
 
@@ -80,8 +86,8 @@ def tasks(size: str, seeds: int | None = None) -> list[dict[str, Any]]:
     ]
 
 
-def _scenario(seed: int) -> tuple[Any, list[dict[str, Any]]]:
-    from leogym.scenario import load_scenario
+def _scenario(seed: int) -> tuple[Any, list[Any]]:
+    from leogym.scenario import CrossTrafficConfig, load_scenario
 
     sc = load_scenario("maco")
     rng = np.random.default_rng(1000 + seed)
@@ -89,7 +95,8 @@ def _scenario(seed: int) -> tuple[Any, list[dict[str, Any]]]:
     sc.epoch_utc_s = 0.0 if seed == 0 else float(rng.uniform(0.0, 60.0))
     starts = [0.0, 0.0] if seed == 0 else [float(x) for x in rng.uniform(0.0, 1.0, size=2)]
     cross = [
-        {"kind": "tcp_bulk", "path": p, "direction": "down", "start_s": starts[p]} for p in (0, 1)
+        CrossTrafficConfig(kind="tcp_bulk", path=p, direction="down", start_s=starts[p])
+        for p in (0, 1)
     ]
     return sc, cross
 
@@ -144,12 +151,13 @@ def run_task(task: dict[str, Any]) -> dict[str, Any]:
     cc, sched, subflows = VARIANTS[variant]
     sc, cross = _scenario(seed)
     if subflows == [0]:
-        cross = [c for c in cross if c["path"] == 0]  # path 1 is unused: skip its flow
-    cfg = native_config(
-        sc, cc=cc, scheduler=sched, seed=seed + 1, cross_traffic=cross, subflow_paths=subflows
-    )
+        cross = [c for c in cross if c.path == 0]  # path 1 is unused: skip its flow
     r = run_simulation(
-        sc, cfg, timeline_seed=seed + 1, duration_s=task["duration_s"], step_s=STEP_S
+        with_cross_traffic(sc, cross),
+        algorithms(cc, sched, subflow_paths=subflows),
+        seed=seed + 1,
+        duration_s=task["duration_s"],
+        step_s=STEP_S,
     )
     return _metrics(r, variant, sc.traffic.packet_bytes, subflows)
 

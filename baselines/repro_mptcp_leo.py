@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from leogym.baselines.repro_common import Table, native_config, run_simulation
+from leogym.baselines.repro_common import Table, algorithms, run_simulation, with_cross_traffic
 
 __all__ = ["PAPER", "SIZES", "VARIANTS", "run_task", "tasks", "summarise"]
 
@@ -63,31 +63,24 @@ def tasks(size: str, seeds: int | None = None) -> list[dict[str, Any]]:
 
 
 def run_task(task: dict[str, Any]) -> dict[str, Any]:
-    from leogym.scenario import load_scenario
+    from leogym.scenario import CrossTrafficConfig, load_scenario
 
     sc = load_scenario("iridium_omsr")
     cc, subflows = VARIANTS[task["label"]]
     rng = np.random.default_rng(900 + task["seed"])
     cross = [
-        {
-            "kind": "tcp_bulk",
-            "path": p,
-            "direction": "down",
-            "start_s": float(rng.uniform(0.0, 5.0)),
-        }
+        CrossTrafficConfig(
+            kind="tcp_bulk", path=p, direction="down", start_s=float(rng.uniform(0.0, 5.0))
+        )
         for p in (0, 1)
         for _ in range(4)
     ]
-    cfg = native_config(
-        sc,
-        cc=cc,
-        scheduler="minrtt",
-        seed=task["seed"] + 1,
-        subflow_paths=subflows,
-        cross_traffic=cross,
-    )
     r = run_simulation(
-        sc, cfg, timeline_seed=task["seed"] + 1, duration_s=task["duration_s"], step_s=STEP_S
+        with_cross_traffic(sc, cross),
+        algorithms(cc, "minrtt", subflow_paths=subflows),
+        seed=task["seed"] + 1,
+        duration_s=task["duration_s"],
+        step_s=STEP_S,
     )
     k = int(round(BIN_S / STEP_S))
     d = r.per_path["delivered_bytes"].sum(axis=1)

@@ -91,20 +91,21 @@ class LeoCCEnv(LeoEnv):
         if self.config.cc_target == "pacing":
             current = np.asarray(self._last_measurement("pacing_rate_bps"), dtype=np.float64)
             current = np.where(current > 0, current, 1e6)
-            self._sim.set_pacing_rate(np.minimum(np.maximum(current * factor, 1e4), 1e11))
+            self._sim.apply(pacing_rate_bps=np.minimum(np.maximum(current * factor, 1e4), 1e11))
         else:
             current = np.asarray(self._last_measurement("cwnd_bytes"), dtype=np.float64)
             pkt = self._packet_bytes
             current = np.where(current > 0, current, 10 * pkt)
             # np.minimum(np.maximum()) is np.clip's result without its overhead.
-            self._sim.set_cwnd(
-                np.minimum(
+            self._sim.apply(
+                cwnd_bytes=np.minimum(
                     np.maximum(current * factor, MIN_CWND_PACKETS * pkt), MAX_CWND_PACKETS * pkt
                 )
             )
 
     def _last_measurement(self, key: str) -> np.ndarray:
         last = getattr(self, "_last", None)
-        if last is None or key not in last:
+        if last is None:
             return np.zeros(self.n_paths)
-        return last[key]
+        value: np.ndarray = last.per_path(key)
+        return value

@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from leogym.simulation.transport import TransportOptions
+
 __all__ = ["ObservationConfig", "RewardConfig", "EnvConfig", "CC_NAMES", "SCHEDULER_NAMES"]
 
 #: Congestion controllers the native core implements. ``external`` means "set by the agent".
@@ -84,6 +86,8 @@ class EnvConfig:
         distribution (start time, terminal location, trace, loss, weather), seeded by ``reset``.
     :param cc_params: native CC parameters (ns-3 attribute names and values).
     :param scheduler_params: native scheduler parameters.
+    :param transport: transport options beside the CC and the scheduler (receive window,
+        cwnd validation, ACK frequency, ...); unset options keep the core's defaults.
     """
 
     scenario: Any = "tiny"
@@ -99,6 +103,7 @@ class EnvConfig:
     scheduler_params: dict[str, float] = field(default_factory=dict)
     observation: ObservationConfig = field(default_factory=ObservationConfig)
     reward: RewardConfig = field(default_factory=RewardConfig)
+    transport: TransportOptions = field(default_factory=TransportOptions)
 
     @classmethod
     def from_kwargs(cls, **kwargs: Any) -> EnvConfig:
@@ -118,6 +123,8 @@ class EnvConfig:
                 kwargs["reward"] = RewardConfig(name=reward)
             else:
                 kwargs["reward"] = _section(RewardConfig, reward, "reward")
+        if "transport" in kwargs:
+            kwargs["transport"] = TransportOptions.coerce(kwargs["transport"], "env.transport")
         for key in ("cc_params", "scheduler_params"):
             if key in kwargs and kwargs[key] is None:
                 kwargs[key] = {}

@@ -2,13 +2,14 @@
 rewards and info. Concrete envs (:mod:`~leogym.envs.cc_env`, :mod:`~leogym.envs.scheduler_env`,
 :mod:`~leogym.envs.joint_env`) only define their action spaces and how actions are applied.
 
-The native ns-3 simulation is created in :meth:`LeoEnv.reset`, never in ``__init__``, so envs can
-be constructed in a parent process (for space inspection) and stepped in worker processes.
+The native ns-3 simulation is opened in :meth:`LeoEnv.reset` through
+:class:`leogym.simulation.Simulation` (the one road into the core, shared with the paper
+reproductions), never in ``__init__``, so envs can be constructed in a parent process (for space
+inspection) and stepped in worker processes.
 """
 
 from __future__ import annotations
 
-import weakref
 from collections import deque
 from typing import Any, ClassVar
 
@@ -17,18 +18,15 @@ import numpy as np
 from gymnasium import spaces
 from leogym.envs.actions import check_action
 from leogym.envs.config import EnvConfig
-from leogym.envs.features import FeatureTable
-from leogym.envs.oracle import TimelineOracle
+from leogym.envs.features import NO_HANDOVER_HORIZON_S, FeatureTable
 from leogym.envs.rewards import RewardWeights, StepMetrics, get_reward
+
+from leogym.scenario.forecast import HandoverOracle
+from leogym.simulation import Measurements, Simulation
 
 __all__ = ["LeoEnv"]
 
 _MAX_SEED = 2**31 - 2
-
-# ns-3 runs one simulator per process. The env that last reset owns it; a later reset of
-# another env in the same process takes it over and the earlier env must be reset again
-# (its step() says so). Vectorised envs live in separate processes and never meet here.
-_OWNER: weakref.ReferenceType[LeoEnv] | None = None
 
 
 class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
@@ -75,8 +73,8 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
             low=self.features.low, high=self.features.high, dtype=np.float32
         )
         self.action_space = self._make_action_space()
-        self._sim = None
-        self._oracle: TimelineOracle | None = None
+        self._sim: Simulation | None = None
+        self._oracle: HandoverOracle | None = None
         self._frames: deque[np.ndarray] = deque(maxlen=self.config.observation.history)
         self._steps = 0
         self._packet_bytes = int(self.scenario.traffic.packet_bytes)
@@ -111,7 +109,6 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         self._close_sim()
-        from leogym.native import core
         from leogym.scenario import build_timeline, sample_scenario
 
         episode_seed = int(self.np_random.integers(1, _MAX_SEED))
@@ -123,18 +120,13 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         # rate_scale k: the simulation runs at 1/k of the rates; throughput figures are
         # scaled back up by k (docs/benchmarks.md, "Fidelity knobs").
         self._rate_scale = float(self.timeline.rate_scale)
-        self._oracle = TimelineOracle(self.timeline)
-        native_cfg = self._native_config(scenario, episode_seed)
-        global _OWNER
-        previous = _OWNER() if _OWNER is not None else None
-        if previous is not None and previous is not self:
-            previous._close_sim(taken_over=True)
-        self._sim = core().Simulation(native_cfg, self.timeline.to_native())
-        self._taken_over = False
-        _OWNER = weakref.ref(self)
+        self._oracle = self.timeline.oracle()
+        # ns-3 runs one simulator per process: opening this one closes any other env's (that
+        # env's step() then says so). Vectorised envs live in separate processes.
+        self._sim = Simulation.open(self.config, scenario, episode_seed, timeline=self.timeline)
         self._steps = 0
         self._min_rtt = np.inf
-        self._last: dict[str, np.ndarray] | None = None
+        self._last: Measurements | None = None
         self._reset_controls()
         frame = self._frame(self._zero_measurements(), 0.0)
         self._frames.clear()
@@ -145,8 +137,8 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         return self._observation(), {"sim_time_s": 0.0, "episode_seed": episode_seed}
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        if self._sim is None:
-            if getattr(self, "_taken_over", False):
+        if self._sim is None or self._sim.closed:
+            if self._sim is not None and self._sim.taken_over:
                 raise RuntimeError(
                     "another leogym env in this process has reset since this one did, and ns-3 "
                     "runs one simulator per process: call reset() on this env again, or step "
@@ -165,7 +157,7 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         reward = float(self._reward_fn(metrics, self._weights))
         if not np.isfinite(reward):
             raise FloatingPointError(f"reward is not finite ({reward}); metrics: {metrics}")
-        terminated = bool(np.asarray(m["completed"]).item())
+        terminated = m.completed
         truncated = (not terminated) and self._steps >= self.max_steps
         info = self._info(m, metrics, t0, t1)
         return self._observation(), reward, terminated, truncated, info
@@ -181,11 +173,11 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         t = float(self._sim.now) if self._sim is not None else 0.0
         last = self._last or self._zero_measurements()
         capacity = self._oracle.capacity(t)
-        rate = np.asarray(last["delivery_rate_bps"], dtype=np.float64)
+        rate = np.asarray(last.delivery_rate_bps, dtype=np.float64)
         utilisation = np.divide(rate, capacity, out=np.zeros_like(rate), where=capacity > 0)
         return render_paths(
             utilisation,
-            np.asarray(last["srtt_s"], dtype=np.float64),
+            np.asarray(last.srtt_s, dtype=np.float64),
             self._oracle.time_to_handover(t),
             capacity == 0,
         )
@@ -195,35 +187,26 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         super().close()
 
     # ------------------------------------------------------------------ internals
-    def _close_sim(self, taken_over: bool = False) -> None:
-        self._taken_over = taken_over
-        if self._sim is not None:
-            try:
-                self._sim.close()
-            finally:
-                self._sim = None
+    def _close_sim(self) -> None:
+        sim, self._sim = self._sim, None
+        if sim is not None:
+            sim.close()
 
-    def _native_config(self, scenario: Any, episode_seed: int) -> dict[str, Any]:
-        """The native Simulation's config dict (see docs/architecture.md)."""
-        from leogym.envs.native_config import native_config
+    @property
+    def simulation(self) -> Simulation | None:
+        """The episode's native simulation (``None`` before :meth:`reset` and after
+        :meth:`close`)."""
+        return self._sim
 
-        return native_config(self.config, scenario, episode_seed)
+    @property
+    def last_measurements(self) -> Measurements | None:
+        """What the native core measured in the last step (``None`` right after reset)."""
+        return self._last
 
-    def _zero_measurements(self) -> dict[str, np.ndarray]:
-        z = np.zeros(self.n_paths)
-        return {
-            "cwnd_bytes": z,
-            "bytes_in_flight": z,
-            "srtt_s": z,
-            "min_rtt_s": z,
-            "rttvar_s": z,
-            "delivery_rate_bps": z,
-            "lost_packets": z,
-            "sent_packets": z,
-            "path_state": z,
-        }
+    def _zero_measurements(self) -> _ZeroMeasurements:
+        return _ZeroMeasurements(self.n_paths)
 
-    def _frame(self, m: dict[str, np.ndarray], t: float) -> np.ndarray:
+    def _frame(self, m: Measurements | _ZeroMeasurements, t: float) -> np.ndarray:
         # The hot path of every step: the raw values go straight into one (paths x features)
         # array in FeatureTable.per_path order (the columns of PathSignals), with no
         # intermediate objects; FeatureTable.frame(PathSignals) gives the same frame.
@@ -234,20 +217,20 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         n = self.n_paths
         raw = np.empty((n, len(features.per_path)), dtype=np.float64)
         pkt = self._packet_bytes
-        np.divide(m["cwnd_bytes"], pkt, out=raw[:, 0])
-        np.divide(m["bytes_in_flight"], pkt, out=raw[:, 1])
-        raw[:, 2] = m["srtt_s"]
-        raw[:, 3] = m["min_rtt_s"]
-        raw[:, 4] = m["rttvar_s"]
-        np.multiply(m["delivery_rate_bps"], self._rate_scale, out=raw[:, 5])
-        sent = np.asarray(m["sent_packets"], dtype=np.float64)
-        lost = np.asarray(m["lost_packets"], dtype=np.float64)
+        np.divide(m.cwnd_bytes, pkt, out=raw[:, 0])
+        np.divide(m.bytes_in_flight, pkt, out=raw[:, 1])
+        raw[:, 2] = m.srtt_s
+        raw[:, 3] = m.min_rtt_s
+        raw[:, 4] = m.rttvar_s
+        np.multiply(m.delivery_rate_bps, self._rate_scale, out=raw[:, 5])
+        sent = np.asarray(m.sent_packets, dtype=np.float64)
+        lost = np.asarray(m.lost_packets, dtype=np.float64)
         loss_rate = np.divide(lost, sent, out=np.zeros_like(lost), where=sent > 0)
         np.clip(loss_rate, 0.0, 1.0, out=raw[:, 6])
         col = 7
         jitter = obs_cfg.handover_jitter_s
         if obs_cfg.handover_features or jitter > 0:
-            tth = oracle.time_to_handover(t)
+            tth = np.minimum(oracle.time_to_handover(t), NO_HANDOVER_HORIZON_S)
             if jitter > 0:  # drawn even when unused, so the env's RNG stream stays the same
                 tth = np.maximum(tth + self.np_random.normal(0.0, jitter, size=tth.shape), 0.0)
         if obs_cfg.handover_features:
@@ -260,18 +243,17 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
             raw[:, col] = oracle.snr_db(t)
             raw[:, col + 1] = oracle.elevation_deg(t)
             col += 2
-        state = m.get("path_state")
-        raw[:, col] = 1.0 if state is None else np.equal(state, 0)
+        raw[:, col] = np.equal(m.path_state, 0)
         return features.frame_from_raw(raw)
 
     def _observation(self) -> np.ndarray:
         return np.concatenate(list(self._frames)).astype(np.float32)
 
-    def _step_metrics(self, m: dict[str, np.ndarray], t0: float, t1: float) -> StepMetrics:
+    def _step_metrics(self, m: Measurements, t0: float, t1: float) -> StepMetrics:
         dt = max(t1 - t0, 1e-9)
-        goodput_bps = float(m["goodput_bytes"]) * 8.0 / dt * self._rate_scale
-        delivered = np.asarray(m["delivered_bytes"], dtype=np.float64)
-        srtt = np.asarray(m["srtt_s"], dtype=np.float64)
+        goodput_bps = float(m.goodput_bytes) * 8.0 / dt * self._rate_scale
+        delivered = np.asarray(m.delivered_bytes, dtype=np.float64)
+        srtt = np.asarray(m.srtt_s, dtype=np.float64)
         valid = srtt > 0
         if valid.all():
             w, x = delivered, srtt
@@ -285,12 +267,12 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
             delay = float(x.mean())
         else:
             delay = 0.0
-        min_rtt = np.asarray(m["min_rtt_s"], dtype=np.float64)
+        min_rtt = np.asarray(m.min_rtt_s, dtype=np.float64)
         positive = min_rtt > 0
         if positive.any():
             self._min_rtt = min(self._min_rtt, float(min_rtt[positive].min()))
-        sent = float(np.asarray(m["sent_packets"]).sum())
-        lost = float(np.asarray(m["lost_packets"]).sum())
+        sent = float(np.asarray(m.sent_packets).sum())
+        lost = float(np.asarray(m.lost_packets).sum())
         assert self._oracle is not None
         capacity = float(self._oracle.capacity(0.5 * (t0 + t1)).sum()) * self._rate_scale
         return StepMetrics(
@@ -302,9 +284,7 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
             step_s=dt,
         )
 
-    def _info(
-        self, m: dict[str, np.ndarray], metrics: StepMetrics, t0: float, t1: float
-    ) -> dict[str, Any]:
+    def _info(self, m: Measurements, metrics: StepMetrics, t0: float, t1: float) -> dict[str, Any]:
         assert self._oracle is not None
         handovers = self._oracle.handovers_between(t0, t1)
         return {
@@ -314,24 +294,22 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
             "loss_rate": metrics.loss_rate,
             "capacity_bps": metrics.capacity_bps,
             # 0 = no RTT sample yet on that path (the core reports NaN there).
-            "rtt_s": _nan_to_zero(m["srtt_s"]),
-            "cwnd_bytes": np.asarray(m["cwnd_bytes"], dtype=np.float64).copy(),
-            "delivered_bytes": np.asarray(m["delivered_bytes"], dtype=np.float64).copy(),
-            "sent_packets": np.asarray(m["sent_packets"], dtype=np.int64).copy(),
+            "rtt_s": _nan_to_zero(m.srtt_s),
+            "cwnd_bytes": np.asarray(m.cwnd_bytes, dtype=np.float64).copy(),
+            "delivered_bytes": np.asarray(m.delivered_bytes, dtype=np.float64).copy(),
+            "sent_packets": np.asarray(m.sent_packets, dtype=np.int64).copy(),
             "losses": {
-                "outage": np.asarray(m["drops_outage"], dtype=np.int64).copy(),
-                "random": np.asarray(m["drops_random"], dtype=np.int64).copy(),
-                "overflow": np.asarray(m["drops_overflow"], dtype=np.int64).copy(),
-                "detected": np.asarray(m["lost_packets"], dtype=np.int64).copy(),
+                "outage": np.asarray(m.drops_outage, dtype=np.int64).copy(),
+                "random": np.asarray(m.drops_random, dtype=np.int64).copy(),
+                "overflow": np.asarray(m.drops_overflow, dtype=np.int64).copy(),
+                "detected": np.asarray(m.lost_packets, dtype=np.int64).copy(),
             },
             "handover_paths": np.array([p for p, _ in handovers], dtype=np.int64),
             "handover_times_s": np.array([t for _, t in handovers], dtype=np.float64),
-            "cross_traffic_rx_bytes": np.asarray(
-                m.get("cross_traffic_rx_bytes", np.zeros(0)), dtype=np.float64
-            ).copy(),
-            "reorder_buffer_bytes": float(np.asarray(m["reorder_buffer_bytes"]).item()),
-            "hol_delay_s": float(np.asarray(m["hol_delay_s"]).item()),
-            "completion_time_s": _finite_or_none(np.asarray(m["completion_time_s"]).item()),
+            "cross_traffic_rx_bytes": np.asarray(m.cross_traffic_rx_bytes, dtype=np.float64).copy(),
+            "reorder_buffer_bytes": float(m.reorder_buffer_bytes),
+            "hol_delay_s": m.hol_delay_s,
+            "completion_time_s": _finite_or_none(m.completion_time_s),
         }
 
 
@@ -347,3 +325,13 @@ def _finite_or_none(x: float) -> float | None:
     """NaN (not completed) becomes None, which compares equal to itself in env checkers."""
     x = float(x)
     return x if np.isfinite(x) else None
+
+
+class _ZeroMeasurements:
+    """The measurements the first observation is built from (before any step): all zero."""
+
+    def __init__(self, n_paths: int) -> None:
+        z = np.zeros(n_paths)
+        self.cwnd_bytes = self.bytes_in_flight = self.srtt_s = self.min_rtt_s = z
+        self.rttvar_s = self.delivery_rate_bps = self.lost_packets = self.sent_packets = z
+        self.path_state = z

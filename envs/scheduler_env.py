@@ -73,14 +73,14 @@ class LeoSchedulerEnv(LeoEnv):
         if self.config.action_mode == "discrete":
             choice = int(np.asarray(action).reshape(()))
             if choice >= self.n_paths:  # a padded index: the lowest-RTT real path
-                srtt = self._last["srtt_s"] if self._last is not None else np.zeros(self.n_paths)
+                srtt = self._last.srtt_s if self._last is not None else np.zeros(self.n_paths)
                 srtt = np.where(np.asarray(srtt) > 0, srtt, np.inf)
                 choice = int(np.argmin(srtt)) if np.isfinite(srtt).any() else 0
-            self._sim.set_path_choice(choice)
+            self._sim.apply(path_choice=choice)
             return
         w = self._weights_now * multiplicative_factor(
             action[: self.n_paths], self.config.action_scale
         )
         w = np.maximum(w / w.sum(), _MIN_WEIGHT)
         self._weights_now = w / w.sum()
-        self._sim.set_weights(self._weights_now)
+        self._sim.apply(weights=self._weights_now)

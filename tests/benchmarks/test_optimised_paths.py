@@ -1,7 +1,7 @@
 """The optimised hot paths give the same numbers as the straightforward definitions they
 replaced, and the ``rate_scale`` fidelity knob scales exactly what it documents.
 
-* :class:`~leogym.envs.oracle.TimelineOracle` precomputes each handover's forecast and the
+* :class:`~leogym.scenario.forecast.HandoverOracle` precomputes each handover's forecast and the
   outage intervals; it must agree with :meth:`Timeline.next_handover`,
   :meth:`Timeline.time_to_next_handover` and :meth:`PathTimeline.in_outage` at every time.
 * :meth:`FeatureTable.frame_from_raw` must equal the documented ``clip(raw / unit, low, high)``
@@ -14,19 +14,35 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from leogym.envs.config import ObservationConfig
-from leogym.envs.features import NO_HANDOVER_HORIZON_S, FeatureTable, PathSignals
-from leogym.envs.native_config import native_config
-from leogym.envs.oracle import TimelineOracle
+from leogym.envs.features import FeatureTable, PathSignals
 
 import leogym  # noqa: F401
 from leogym.scenario import build_timeline, load_scenario
 from leogym.scenario.errors import ScenarioConfigError
+from leogym.scenario.forecast import HandoverOracle
+from leogym.simulation import native_config
+
+
+def _reference_forecast(tl, p, t: float) -> tuple[float, float, float] | None:
+    """Time to the next handover and the RTT and capacity once it has settled, straight from
+    the arrays and the documented rule (the first grid sample after the handover's outage and
+    ``settle_s``), independently of leogym.scenario.forecast."""
+    h = np.asarray(p.handovers)
+    k = int(np.searchsorted(h, t, side="right"))
+    if k >= len(h):
+        return None
+    th = float(h[k])
+    ends = [float(b) for a, b in np.asarray(p.outages).reshape(-1, 2) if a <= th + 1e-9 < b + 1e-9]
+    ends = [e for e in ends if th < e]
+    settled = max(max(ends, default=th), th + tl.settle_s) + tl.dt_s
+    j = min(max(int(np.floor(settled / tl.dt_s + 1e-9)), 0), tl.n - 1)
+    return th - t, float(p.delay_down_s[j] + p.delay_up_s[j]), float(p.rate_down_bps[j])
 
 
 @pytest.mark.parametrize("name", ["tiny", "default", "iridium_omsr"])
 def test_oracle_agrees_with_the_timeline(name: str) -> None:
     tl = build_timeline(load_scenario(name), seed=7)
-    oracle = TimelineOracle(tl)
+    oracle = HandoverOracle(tl)
     # every grid point, the handover instants themselves, and points just around them
     times = list(np.arange(0.0, tl.duration_s, 0.037))
     for p in tl.paths:
@@ -37,17 +53,21 @@ def test_oracle_agrees_with_the_timeline(name: str) -> None:
     assert any(len(p.handovers) for p in tl.paths)
     for t in times:
         t = float(t)
-        tth = np.minimum(tl.time_to_next_handover(t), NO_HANDOVER_HORIZON_S)
-        np.testing.assert_array_equal(oracle.time_to_handover(t), tth)
+        tth = oracle.time_to_handover(t)
         rtt, cap = oracle.after_handover(t)
         k = tl.index_at(t)
         for i, (p, f) in enumerate(zip(tl.paths, tl.next_handover(t), strict=True)):
-            if f is None:
+            ref = _reference_forecast(tl, p, t)
+            if ref is None:
+                assert f is None and tth[i] == np.inf
                 assert rtt[i] == p.delay_down_s[k] + p.delay_up_s[k]
                 assert cap[i] == p.rate_down_bps[k]
             else:
+                assert f is not None
+                assert tth[i] == ref[0] == f.time_to_s
+                assert rtt[i] == pytest.approx(ref[1], rel=1e-15)
                 assert rtt[i] == f.delay_down_after_s + f.delay_up_after_s
-                assert cap[i] == f.rate_down_after_bps
+                assert cap[i] == ref[2] == f.rate_down_after_bps
         outage = np.array([p.in_outage(t) for p in tl.paths])
         np.testing.assert_array_equal(oracle.in_outage(t), outage)
         expected_cap = np.where(outage, 0.0, [p.rate_down_bps[k] for p in tl.paths])

@@ -51,6 +51,7 @@ from hypothesis.extra import numpy as hnp
 from strategies import junk, mutated, numeric_junk
 
 import leogym  # noqa: F401  (registers the env ids)
+from leogym.simulation import Simulation, native_paths
 
 __all__ = ["Outcome", "TARGETS"]
 
@@ -171,7 +172,6 @@ class ScenarioTarget(Target):
 
     def run(self, example: Any) -> Outcome:
         from leogym.envs.config import EnvConfig
-        from leogym.envs.native_config import native_config
 
         from leogym.scenario import (
             ScenarioConfig,
@@ -196,9 +196,7 @@ class ScenarioTarget(Target):
         sim = None
         try:
             timeline = build_timeline(cfg, seed=1)
-            paths = timeline.to_native()
-            native = native_config(EnvConfig(cc="cubic"), cfg, 1)
-            sim = _core().Simulation(native, paths)
+            sim = Simulation.open(EnvConfig(cc="cubic"), cfg, 1, timeline=timeline)
             _step_native(sim)
         except ScenarioConfigError as e:
             return Outcome("clear_error", "at build: " + _exc(e))
@@ -513,7 +511,7 @@ def _tiny_paths() -> list[dict[str, Any]]:
     from leogym.scenario import build_timeline, load_scenario
 
     cfg = load_scenario({"name": "fuzz", **_tiny_dict(), "duration_s": 3.0})
-    return build_timeline(cfg, seed=1).to_native()
+    return native_paths(build_timeline(cfg, seed=1))
 
 
 def _tiny_dict() -> dict[str, Any]:

@@ -10,6 +10,7 @@ import pytest
 
 from leogym.scenario import build_timeline, load_scenario, sample_scenario
 from leogym.scenario.handover import slot_instants
+from leogym.simulation import native_paths
 
 DATA = Path(__file__).parent / "data"
 C_KM_S = 299792.458
@@ -117,9 +118,9 @@ def _random_everything():
 
 def test_same_seed_same_arrays_different_seed_different_arrays():
     cfg = _random_everything()
-    a = build_timeline(cfg, 11).to_native()
-    b = build_timeline(cfg, 11).to_native()
-    c = build_timeline(cfg, 12).to_native()
+    a = native_paths(build_timeline(cfg, 11))
+    b = native_paths(build_timeline(cfg, 11))
+    c = native_paths(build_timeline(cfg, 12))
     for pa, pb in zip(a, b, strict=True):
         for key, value in pa.items():
             if isinstance(value, np.ndarray):
@@ -173,7 +174,7 @@ def test_sampling_choices_cover_traces_losses_and_rain(tmp_path):
 
 def test_to_native_matches_the_contract():
     tl = build_timeline(load_scenario("tiny"), 3)
-    native = tl.to_native()
+    native = native_paths(tl)
     assert len(native) == 2
     for d, p in zip(native, tl.paths, strict=True):
         assert d["name"] == p.name and d["kind"] == p.kind

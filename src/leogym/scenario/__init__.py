@@ -7,7 +7,6 @@ Typical use::
     cfg = load_scenario("default")                      # conf/scenario/default.yaml
     episode = sample_scenario(cfg, np.random.default_rng(7))
     timeline = build_timeline(episode, seed=7)          # per-path arrays, no packets
-    paths = timeline.to_native()                        # what leogym._core.Simulation takes
 
 See docs/scenario.md for the models and the config reference.
 """

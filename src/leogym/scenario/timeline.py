@@ -5,7 +5,9 @@
 uniform grid ``t_i = i * dt`` covering ``[0, duration_s]``, the one-way delays, capacities,
 Bernoulli loss probabilities, SNR, elevation and serving satellite, plus the outage intervals,
 the handover instants and the drop-tail queue size. The same object answers handover-prediction
-queries (:meth:`Timeline.time_to_next_handover`, :meth:`Timeline.next_handover`) as an oracle.
+queries (:meth:`Timeline.time_to_next_handover`, :meth:`Timeline.next_handover`) through its
+oracle (:mod:`leogym.scenario.forecast`). :func:`leogym.simulation.native_paths` hands the arrays
+to the native core.
 
 Speed: geometry is computed on the coarse ``geometry_dt_s`` grid and interpolated; everything on
 the fine grid is vectorised NumPy. Determinism: every random draw comes from a NumPy
@@ -23,7 +25,9 @@ import numpy as np
 
 from leogym.scenario.config import PathConfig, ScenarioConfig
 from leogym.scenario.errors import ScenarioConfigError
+from leogym.scenario.forecast import HandoverForecast, HandoverOracle
 from leogym.scenario.frames import parse_utc
+from leogym.scenario.geometry import slant_range_at_elevation_km
 from leogym.scenario.handover import (
     HandoverEvent,
     ServingPlan,
@@ -103,33 +107,16 @@ class PathTimeline:
     events: list[HandoverEvent] = field(default_factory=list)
     #: ISL hops of the route at each sample (not sent to C++).
     isl_hops: np.ndarray | None = None
+    #: Range from the terminal to the serving satellite (m), from the elevation and the shell's
+    #: altitude; NaN where no satellite serves. ``None`` for terrestrial paths and for TLE
+    #: constellations (no single altitude). The congestion controllers' oracle reads it (MACO's
+    #: link budget, seed paper 000 eq. 3).
+    slant_range_m: np.ndarray | None = None
 
     def in_outage(self, t: float) -> bool:
         """Whether ``t`` lies in an outage interval."""
         o = self.outages
         return bool(np.any((o[:, 0] <= t) & (t < o[:, 1]))) if len(o) else False
-
-
-@dataclass(frozen=True)
-class HandoverForecast:
-    """What the oracle knows about a path's next handover.
-
-    The "after" values are sampled once the handover's effects (outage, delay spike) are over.
-    """
-
-    path: int
-    time_s: float
-    time_to_s: float
-    sat_from: int
-    sat_to: int
-    #: End of the outage that the handover causes (= ``time_s`` if none).
-    outage_end_s: float
-    delay_down_before_s: float
-    delay_down_after_s: float
-    delay_up_after_s: float
-    rate_down_before_bps: float
-    rate_down_after_bps: float
-    rate_up_after_bps: float
 
 
 @dataclass
@@ -157,6 +144,7 @@ class Timeline:
     settle_s: float = 0.0
     #: The scenario's ``rate_scale``: the rates above are the real ones divided by it.
     rate_scale: float = 1.0
+    _oracle: HandoverOracle | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def times(self) -> np.ndarray:
@@ -175,29 +163,6 @@ class Timeline:
                 return i
         raise KeyError(name)
 
-    def to_native(self) -> list[dict[str, Any]]:
-        """The per-path dicts the C++ core takes (``leogym._core.Simulation(config, paths)``).
-
-        Keys: the array fields (float64; ``serving_sat`` int32; ``outages`` ``(k, 2)``), plus
-        ``t0_s``, ``dt_s``, ``queue_packets``, ``name`` and ``kind``. Arrays are C-contiguous
-        copies.
-        """
-        out = []
-        for p in self.paths:
-            d: dict[str, Any] = {
-                "name": p.name,
-                "kind": p.kind,
-                "t0_s": float(self.t0_s),
-                "dt_s": float(self.dt_s),
-                "queue_packets": int(p.queue_packets),
-            }
-            for key in NATIVE_ARRAYS:
-                dtype = np.int32 if key == "serving_sat" else np.float64
-                d[key] = np.array(getattr(p, key), dtype=dtype, order="C", copy=True)
-            d["outages"] = d["outages"].reshape(-1, 2)
-            out.append(d)
-        return out
-
     def index_at(self, t: float) -> int:
         """Grid index of the sample at or just before ``t`` (clipped to the grid)."""
         return int(min(max(math.floor((t - self.t0_s) / self.dt_s + 1e-9), 0), self.n - 1))
@@ -208,44 +173,31 @@ class Timeline:
         :param t: the current simulation time.
         :param path: a path index; ``None`` gives an array with one value per path.
         """
-        if path is not None:
-            h = self.paths[path].handovers
-            i = int(np.searchsorted(h, t, side="right"))
-            return float(h[i] - t) if i < len(h) else math.inf
-        return np.array([self.time_to_next_handover(t, i) for i in range(len(self.paths))])
+        tth = self.oracle().time_to_handover(t)
+        return tth if path is None else float(tth[path])
 
     def next_handover(self, t: float) -> list[HandoverForecast | None]:
         """Oracle forecast of each path's next handover after ``t`` (``None`` if none)."""
-        out: list[HandoverForecast | None] = []
-        for i, p in enumerate(self.paths):
-            k = int(np.searchsorted(p.handovers, t, side="right"))
-            if k >= len(p.handovers):
-                out.append(None)
-                continue
-            th = float(p.handovers[k])
-            ev = p.events[k] if k < len(p.events) else None
-            o = p.outages
-            hit = o[(o[:, 0] <= th + 1e-9) & (th < o[:, 1])] if len(o) else o
-            outage_end = float(hit[:, 1].max()) if len(hit) else th
-            before = self.index_at(th - self.dt_s)
-            after = self.index_at(max(outage_end, th + self.settle_s) + self.dt_s)
-            out.append(
-                HandoverForecast(
-                    path=i,
-                    time_s=th,
-                    time_to_s=th - t,
-                    sat_from=ev.sat_from if ev else -1,
-                    sat_to=ev.sat_to if ev else -1,
-                    outage_end_s=outage_end,
-                    delay_down_before_s=float(p.delay_down_s[before]),
-                    delay_down_after_s=float(p.delay_down_s[after]),
-                    delay_up_after_s=float(p.delay_up_s[after]),
-                    rate_down_before_bps=float(p.rate_down_bps[before]),
-                    rate_down_after_bps=float(p.rate_down_bps[after]),
-                    rate_up_after_bps=float(p.rate_up_bps[after]),
-                )
-            )
-        return out
+        return self.oracle().next_handover(t)
+
+    def oracle(self) -> HandoverOracle:
+        """The handover oracle of this timeline (built on first use; see
+        :mod:`leogym.scenario.forecast`)."""
+        if self._oracle is None:
+            self._oracle = HandoverOracle(self)
+        return self._oracle
+
+
+def _slant_range_m(cfg: ScenarioConfig, elevation_deg: np.ndarray) -> np.ndarray | None:
+    """Terminal-to-satellite range (m) at each sample from the serving satellite's elevation and
+    the shell's altitude (spherical Earth); NaN where no satellite serves; ``None`` for TLE sets."""
+    altitude_km = resolve_constellation(cfg.constellation).altitude_km
+    if altitude_km <= 0:
+        return None
+    elev = np.asarray(elevation_deg, dtype=np.float64)
+    km = slant_range_at_elevation_km(altitude_km, np.clip(elev, 0.0, 90.0))
+    km = np.where(np.isfinite(elev), km, np.nan)
+    return np.ascontiguousarray(km * 1e3, dtype=np.float64)
 
 
 def resolved_epoch_utc_s(cfg: ScenarioConfig) -> float:
@@ -502,6 +454,9 @@ def build_timeline(cfg: ScenarioConfig, seed: int, *, keep_geometry: bool = Fals
         paths.append(
             PathTimeline(
                 name=pc.name or f"{pc.kind}{i}",
+                slant_range_m=_slant_range_m(cfg, a["elevation_deg"])
+                if pc.kind == "satellite"
+                else None,
                 kind=pc.kind,
                 delay_down_s=a["delay_down_s"],
                 delay_up_s=a["delay_up_s"],

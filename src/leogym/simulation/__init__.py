@@ -1,0 +1,25 @@
+"""The one road into leogym's native ns-3 core.
+
+``Simulation.open(settings, scenario, seed)`` builds the timeline and the native inputs, owns
+the process-wide simulator, and returns typed :class:`Measurements` from ``step(dt)``; the envs,
+the paper reproductions and the benchmarks all open their simulations here
+(``docs/architecture.md``).
+"""
+
+from __future__ import annotations
+
+from leogym.simulation.measurements import CONNECTION_KEYS, PER_PATH_KEYS, Measurements
+from leogym.simulation.native_config import native_config, native_paths
+from leogym.simulation.simulation import Simulation, SimulationClosedError
+from leogym.simulation.transport import TransportOptions
+
+__all__ = [
+    "CONNECTION_KEYS",
+    "Measurements",
+    "PER_PATH_KEYS",
+    "Simulation",
+    "SimulationClosedError",
+    "TransportOptions",
+    "native_config",
+    "native_paths",
+]

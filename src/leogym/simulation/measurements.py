@@ -1,0 +1,116 @@
+"""What one step of the native simulation measured: :class:`Measurements`.
+
+The native core returns a dict of NumPy arrays (``docs/architecture.md``, "Measurement keys");
+:class:`Measurements` gives each entry a name, a type and a unit. Per-path entries are arrays of
+shape ``(n_paths,)`` (one entry per transport path); connection entries are Python scalars.
+Values are the core's, unconverted: same seed, same bits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Measurements", "PER_PATH_KEYS", "CONNECTION_KEYS"]
+
+
+@dataclass(frozen=True, slots=True)
+class Measurements:
+    """The measurements of the interval that a :meth:`Simulation.step` just ran.
+
+    Counters (``*_bytes``, ``*_packets``, ``drops_*``, ``handovers``) count events inside the
+    interval; gauges (``cwnd_bytes``, ``srtt_s``, ``path_state``, ...) are the values at its end.
+    RTT estimates are NaN on a path without an RTT sample yet.
+    """
+
+    # ---- per transport path, shape (n_paths,)
+    cwnd_bytes: np.ndarray
+    bytes_in_flight: np.ndarray
+    srtt_s: np.ndarray
+    min_rtt_s: np.ndarray
+    rttvar_s: np.ndarray
+    latest_rtt_s: np.ndarray
+    delivered_bytes: np.ndarray
+    sent_bytes: np.ndarray
+    sent_packets: np.ndarray
+    delivery_rate_bps: np.ndarray
+    send_rate_bps: np.ndarray
+    lost_packets: np.ndarray
+    retransmitted_packets: np.ndarray
+    drops_outage: np.ndarray
+    drops_random: np.ndarray
+    drops_overflow: np.ndarray
+    #: bool: the path's link is in an outage at the end of the interval.
+    in_outage: np.ndarray
+    #: int8: 0 active, 1 standby, 2 deactivated.
+    path_state: np.ndarray
+    handovers: np.ndarray
+    ssthresh_bytes: np.ndarray
+    pacing_rate_bps: np.ndarray
+    pto_count: np.ndarray
+    rate_sample_bps: np.ndarray
+    spurious_losses: np.ndarray
+    suppressed_losses: np.ndarray
+    persistent_congestion: np.ndarray
+    reinjected_packets: np.ndarray
+    #: The core's schedule oracle: seconds to the path's next handover (inf: none).
+    time_to_next_handover_s: np.ndarray
+    snr_db: np.ndarray
+    elevation_deg: np.ndarray
+    # ---- per connection
+    #: In-order bytes delivered to the application in the interval.
+    goodput_bytes: int
+    reorder_buffer_bytes: int
+    #: Mean head-of-line delay of the bytes delivered in the interval.
+    hol_delay_s: float
+    completed: bool
+    #: NaN until the file completes.
+    completion_time_s: float
+    #: Simulation time at the end of the interval.
+    time_s: float
+    interval_s: float
+    #: Bytes received by each cross-traffic flow in the interval, shape ``(n_flows,)``.
+    cross_traffic_rx_bytes: np.ndarray
+
+    @classmethod
+    def from_native(cls, values: dict[str, Any]) -> Measurements:
+        """Wrap the dict that ``_core.Simulation.step`` returns (0-d arrays become scalars)."""
+        return cls(
+            *(values[k] for k in PER_PATH_KEYS),
+            int(values["goodput_bytes"]),
+            int(values["reorder_buffer_bytes"]),
+            float(values["hol_delay_s"]),
+            bool(values["completed"]),
+            float(values["completion_time_s"]),
+            float(values["time_s"]),
+            float(values["interval_s"]),
+            values["cross_traffic_rx_bytes"],
+        )
+
+    def per_path(self, name: str) -> np.ndarray:
+        """A per-path entry by name (for code that iterates over :data:`PER_PATH_KEYS`)."""
+        if name not in _PER_PATH_SET:
+            raise KeyError(f"{name!r} is not a per-path measurement; known: {PER_PATH_KEYS}")
+        value: np.ndarray = getattr(self, name)
+        return value
+
+
+_CONNECTION = (
+    "goodput_bytes",
+    "reorder_buffer_bytes",
+    "hol_delay_s",
+    "completed",
+    "completion_time_s",
+    "time_s",
+    "interval_s",
+    "cross_traffic_rx_bytes",
+)
+#: Names of the per-path entries, in field order.
+PER_PATH_KEYS: tuple[str, ...] = tuple(
+    f.name for f in fields(Measurements) if f.name not in _CONNECTION
+)
+#: Names of the connection entries, in field order.
+CONNECTION_KEYS: tuple[str, ...] = _CONNECTION
+_PER_PATH_SET = frozenset(PER_PATH_KEYS)

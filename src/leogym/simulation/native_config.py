@@ -1,0 +1,119 @@
+"""The one translation of (algorithms, scenario, timeline, seed) into the native core's inputs.
+
+``leogym._core.Simulation(config, paths)`` takes a config dict and one dict of arrays per path
+(``docs/architecture.md``, "The native simulation contract"). Only this module builds them, for
+every caller: the envs (and so ``leogym-train``, ``leogym-eval``, ``leogym-run``), the paper
+reproductions (``leogym-reproduce``) and the benchmarks. Same scenario, algorithms and seed:
+the same native inputs, whichever app asks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+import numpy as np
+
+from leogym.scenario.config import ScenarioConfig
+from leogym.scenario.timeline import NATIVE_ARRAYS, Timeline
+from leogym.simulation.transport import TransportOptions
+
+__all__ = ["AlgorithmSettings", "native_config", "native_paths", "native_cross_traffic"]
+
+#: The ns-3 RngSeedManager seed; the episode seed becomes the RngRun (ns-3's recommended way to
+#: get independent replications).
+NS3_RNG_SEED = 1
+#: IPv4 (20 B) + UDP (8 B) headers around each transport datagram.
+UDP_IPV4_HEADER_BYTES = 28
+#: The MTU of a link unless the packet size needs more (jumbo packets).
+DEFAULT_MTU = 1500
+
+
+class AlgorithmSettings(Protocol):
+    """What the simulation needs to know of the algorithms (``EnvConfig`` has it)."""
+
+    cc: str
+    scheduler: str
+    cc_params: Mapping[str, float]
+    scheduler_params: Mapping[str, float]
+    transport: TransportOptions
+
+
+def native_config(settings: AlgorithmSettings, scenario: ScenarioConfig, seed: int) -> dict:
+    """The ``config`` dict of ``_core.Simulation``.
+
+    :param settings: the algorithms (``cc`` names such as ``"freeze+cubic"`` pass through as
+        they are: the core's registry parses the wrapper) and the transport options.
+    :param scenario: the episode's scenario (after sampling).
+    :param seed: the episode seed; it becomes the ns-3 ``RngRun``, so that every random stream
+        of the simulator follows it.
+    """
+    traffic = scenario.traffic
+    packet_bytes = int(traffic.packet_bytes)
+    config: dict[str, Any] = {
+        "seed": NS3_RNG_SEED,
+        "run": int(seed),
+        "cc": settings.cc,
+        "cc_params": {str(k): float(v) for k, v in settings.cc_params.items()},
+        "scheduler": settings.scheduler,
+        "scheduler_params": {str(k): float(v) for k, v in settings.scheduler_params.items()},
+        "packet_bytes": packet_bytes,
+        "mtu": max(DEFAULT_MTU, packet_bytes + UDP_IPV4_HEADER_BYTES),
+        "workload": traffic.workload,
+        "start_s": float(traffic.start_s),
+        "cross_traffic": native_cross_traffic(scenario),
+    }
+    if traffic.workload == "file":
+        config["file_bytes"] = _scaled_bytes(int(traffic.file_bytes), float(scenario.rate_scale))
+    config.update(settings.transport.native())
+    return config
+
+
+def native_cross_traffic(scenario: ScenarioConfig) -> list[dict[str, Any]]:
+    """The scenario's cross traffic as the core's flow dicts (``count`` flows of a kind become
+    ``count`` flows; rates at the scenario's ``rate_scale``)."""
+    k = float(scenario.rate_scale)
+    flows: list[dict[str, Any]] = []
+    for ct in scenario.traffic.cross_traffic:
+        spec: dict[str, Any] = {
+            "kind": ct.kind,
+            "path": int(ct.path),
+            "direction": ct.direction,
+            "start_s": float(ct.start_s),
+        }
+        if ct.stop_s is not None:
+            spec["stop_s"] = float(ct.stop_s)
+        if ct.kind == "udp_onoff":
+            spec.update(
+                rate_bps=float(ct.rate_mbps) * 1e6 / k, on_s=float(ct.on_s), off_s=float(ct.off_s)
+            )
+        flows.extend(dict(spec) for _ in range(int(ct.count)))
+    return flows
+
+
+def native_paths(timeline: Timeline) -> list[dict[str, Any]]:
+    """The per-path dicts of ``_core.Simulation``: the timeline arrays (float64, ``serving_sat``
+    int32, ``outages`` ``(k, 2)``; C-contiguous copies), ``t0_s``, ``dt_s``, ``queue_packets``,
+    ``name``, ``kind`` and, where the timeline has it, ``slant_range_m``."""
+    out = []
+    for p in timeline.paths:
+        d: dict[str, Any] = {
+            "name": p.name,
+            "kind": p.kind,
+            "t0_s": float(timeline.t0_s),
+            "dt_s": float(timeline.dt_s),
+            "queue_packets": int(p.queue_packets),
+        }
+        for key in NATIVE_ARRAYS:
+            dtype = np.int32 if key == "serving_sat" else np.float64
+            d[key] = np.array(getattr(p, key), dtype=dtype, order="C", copy=True)
+        d["outages"] = d["outages"].reshape(-1, 2)
+        if p.slant_range_m is not None:
+            d["slant_range_m"] = np.array(p.slant_range_m, dtype=np.float64, order="C", copy=True)
+        out.append(d)
+    return out
+
+
+def _scaled_bytes(n: int, rate_scale: float) -> int:
+    """A byte count at the scenario's ``rate_scale`` ``k``: ``n / k``, at least one byte."""
+    return n if rate_scale == 1.0 else max(1, int(round(n / rate_scale)))

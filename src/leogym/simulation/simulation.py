@@ -1,0 +1,198 @@
+"""The one road into the native simulator: :class:`Simulation`.
+
+Every caller opens its simulations here: the envs, the paper reproductions and the benchmarks.
+A :class:`Simulation` builds the native inputs (:mod:`leogym.simulation.native_config`), owns
+the process-wide ns-3 simulator, steps it, applies actions and hands back typed
+:class:`~leogym.simulation.measurements.Measurements`.
+
+ns-3 runs one simulator per process. Opening a simulation closes the one that is open in the
+process, if any (it is then :attr:`Simulation.taken_over`); parallel simulations live in
+separate processes (vectorised envs, evaluation workers, reproduction workers).
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from leogym.native import core
+from leogym.scenario.config import ScenarioConfig
+from leogym.scenario.timeline import Timeline, build_timeline
+from leogym.simulation.measurements import Measurements
+from leogym.simulation.native_config import AlgorithmSettings, native_config, native_paths
+from leogym.simulation.transport import TransportOptions
+
+__all__ = ["Simulation", "SimulationClosedError"]
+
+_LIVE: weakref.ReferenceType[Simulation] | None = None
+
+#: Where a native config key comes from, for error messages that name the user's field.
+_SETTING_KEYS = ("cc", "cc_params", "scheduler", "scheduler_params")
+_TRANSPORT_KEYS = frozenset(TransportOptions.__dataclass_fields__)
+_CONFIG_FIELD = re.compile(r"\bconfig\.([a-z_]+)")
+
+
+class SimulationClosedError(RuntimeError):
+    """The simulation was closed, by :meth:`Simulation.close` or by a newer one taking over."""
+
+
+class Simulation:
+    """One packet-level ns-3 simulation of a scenario, with the connection under test.
+
+    Open it with :meth:`open`; use it as a context manager or call :meth:`close`.
+    """
+
+    def __init__(self, native: Any, scenario: ScenarioConfig, timeline: Timeline, seed: int):
+        """Use :meth:`open`."""
+        self._native = native
+        #: The scenario simulated (after sampling).
+        self.scenario = scenario
+        #: Its timeline: the arrays the links follow, and the handover oracle's ground truth.
+        self.timeline = timeline
+        #: The episode seed (the ns-3 ``RngRun`` and the timeline's seed).
+        self.seed = seed
+        #: Transport paths.
+        self.n_paths = int(native.n_paths)
+        self._taken_over = False
+
+    # ------------------------------------------------------------------ lifecycle
+    @classmethod
+    def open(
+        cls,
+        settings: AlgorithmSettings,
+        scenario: ScenarioConfig,
+        seed: int,
+        *,
+        timeline: Timeline | None = None,
+        prefix: str = "env",
+    ) -> Simulation:
+        """Build the scenario's timeline (unless given) and the native simulation.
+
+        :param settings: the algorithms and transport options (an ``EnvConfig``, or anything
+            with ``cc``, ``scheduler``, ``cc_params``, ``scheduler_params`` and ``transport``).
+        :param scenario: the episode's scenario (validated; after sampling).
+        :param seed: the episode seed: the timeline's seed and the ns-3 ``RngRun``.
+        :param timeline: the scenario's timeline for ``seed``, if the caller built it already.
+        :param prefix: the config section the settings came from, for error messages
+            (``env.cc: unknown congestion controller ...``).
+        :raises ValueError: a setting the core rejects, named by its field.
+        """
+        global _LIVE
+        seed = int(seed)
+        if timeline is None:
+            timeline = build_timeline(scenario, seed=seed)
+        config = native_config(settings, scenario, seed)
+        paths = native_paths(timeline)
+        previous = _LIVE() if _LIVE is not None else None
+        if previous is not None:
+            previous._close(taken_over=True)
+        try:
+            native = core().Simulation(config, paths)
+        except ValueError as exc:
+            raise ValueError(_user_field(str(exc), prefix)) from None
+        sim = cls(native, scenario, timeline, seed)
+        _LIVE = weakref.ref(sim)
+        return sim
+
+    def close(self) -> None:
+        """Destroy the native simulation (idempotent)."""
+        self._close(taken_over=False)
+
+    def _close(self, taken_over: bool) -> None:
+        global _LIVE
+        native, self._native = self._native, None
+        if native is None:
+            return
+        self._taken_over = taken_over
+        if _LIVE is not None and _LIVE() is self:
+            _LIVE = None
+        native.close()
+
+    def __enter__(self) -> Simulation:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._native is None
+
+    @property
+    def taken_over(self) -> bool:
+        """Closed because a newer simulation opened in this process."""
+        return self._taken_over
+
+    # ------------------------------------------------------------------ running
+    @property
+    def now(self) -> float:
+        """Simulation time (s)."""
+        return float(self._live().now)
+
+    @property
+    def done(self) -> bool:
+        """The file workload has completed."""
+        return bool(self._live().done)
+
+    def step(self, dt_s: float) -> Measurements:
+        """Run the simulation for ``dt_s`` seconds; the measurements of that interval."""
+        return Measurements.from_native(self._live().step(dt_s))
+
+    def apply(
+        self,
+        *,
+        cwnd_bytes: np.ndarray | None = None,
+        pacing_rate_bps: np.ndarray | None = None,
+        weights: np.ndarray | None = None,
+        path_choice: int | None = None,
+        path_states: Mapping[int, str] | None = None,
+    ) -> None:
+        """Apply an agent's actions for the next step (each checked by the core).
+
+        :param cwnd_bytes: per-path congestion windows (``cc="external"``).
+        :param pacing_rate_bps: per-path pacing rates (``cc="external"``).
+        :param weights: per-path traffic shares (``scheduler="external"``).
+        :param path_choice: the one path that gets the next packets (``scheduler="external"``).
+        :param path_states: ``{path: "active" | "standby" | "deactivated"}``.
+        :raises ValueError: an action the configured algorithms do not take, or out of range.
+        """
+        native = self._live()
+        if path_states is not None:
+            for path, state in path_states.items():
+                native.set_path_state(path, state)
+        if cwnd_bytes is not None:
+            native.set_cwnd(cwnd_bytes)
+        if pacing_rate_bps is not None:
+            native.set_pacing_rate(pacing_rate_bps)
+        if weights is not None:
+            native.set_weights(weights)
+        if path_choice is not None:
+            native.set_path_choice(path_choice)
+
+    def _live(self) -> Any:
+        if self._native is None:
+            if self._taken_over:
+                raise SimulationClosedError(
+                    "this simulation was closed because another one opened in this process "
+                    "(ns-3 runs one simulator per process)"
+                )
+            raise SimulationClosedError("the simulation is closed")
+        return self._native
+
+
+def _user_field(message: str, prefix: str) -> str:
+    """Rename the core's ``config.<key>`` in an error message to the user's field path."""
+
+    def rename(m: re.Match[str]) -> str:
+        key = m.group(1)
+        if key in _SETTING_KEYS:
+            return f"{prefix}.{key}"
+        if key in _TRANSPORT_KEYS:
+            return f"{prefix}.transport.{key}"
+        return f"scenario.traffic.{key}"
+
+    return _CONFIG_FIELD.sub(rename, message)
