@@ -27,6 +27,7 @@ from leogym.envs.config import EnvConfig, ObservationConfig, RewardConfig
 from omegaconf import MISSING
 
 from leogym.scenario.config import ScenarioConfig
+from leogym.simulation.transport import TransportOptions
 
 __all__ = [
     "A2CConfig",
@@ -88,6 +89,7 @@ class EnvSpec:
     scheduler_params: dict[str, float] = field(default_factory=dict)
     observation: ObservationConfig = field(default_factory=ObservationConfig)
     reward: RewardConfig = field(default_factory=RewardConfig)
+    transport: TransportOptions = field(default_factory=TransportOptions)
     kwargs: dict[str, Any] = field(default_factory=dict)
 
 
@@ -602,7 +604,10 @@ def env_kwargs(env: Any) -> dict[str, Any]:
     assert isinstance(data, dict)
     if not str(data["id"]).startswith("leogym/"):
         return dict(data.get("kwargs") or {})
-    return {k: v for k, v in data.items() if k not in ENV_SPEC_ONLY}
+    out = {k: v for k, v in data.items() if k not in ENV_SPEC_ONLY}
+    if all(v is None for v in (out.get("transport") or {}).values()):
+        out.pop("transport", None)  # all unset: the core's defaults (episode keys unchanged)
+    return out
 
 
 def env_spec_fields() -> set[str]:
