@@ -33,7 +33,8 @@ from leogym.scenario.config import (
 from leogym.scenario.errors import ScenarioConfigError
 from leogym.scenario.loader import available_scenarios, load_scenario
 from leogym.scenario.sampling import sample_scenario
-from leogym.scenario.timeline import HandoverForecast, PathTimeline, Timeline, build_timeline
+from leogym.scenario.timeline import HandoverForecast, PathTimeline, Timeline
+from leogym.scenario.timeline_builder import build_timeline
 
 __all__ = [
     "ConstellationConfig",

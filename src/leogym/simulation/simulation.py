@@ -21,7 +21,8 @@ import numpy as np
 
 from leogym.native import core
 from leogym.scenario.config import ScenarioConfig
-from leogym.scenario.timeline import Timeline, build_timeline
+from leogym.scenario.timeline import Timeline
+from leogym.scenario.timeline_builder import build_timeline
 from leogym.simulation.measurements import Measurements
 from leogym.simulation.native_config import AlgorithmSettings, native_config, native_paths
 from leogym.simulation.transport import TransportOptions

@@ -1,0 +1,357 @@
+"""The fast timeline API: build a :class:`~leogym.scenario.timeline.Timeline` without
+simulating packets.
+
+:func:`build_timeline` turns a :class:`~leogym.scenario.config.ScenarioConfig` and a seed into a
+:class:`~leogym.scenario.timeline.Timeline` (the data model and the contract with the core live
+in :mod:`leogym.scenario.timeline`).
+
+Speed: geometry is computed on the coarse ``geometry_dt_s`` grid and interpolated; everything on
+the fine grid is vectorised NumPy. Determinism: every random draw comes from a NumPy
+``Generator`` seeded with ``SeedSequence(seed, spawn_key=(purpose, path))``, so the same seed
+gives bit-identical arrays and each purpose has its own stream.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from leogym.scenario.config import PathConfig, ScenarioConfig
+from leogym.scenario.errors import ScenarioConfigError
+from leogym.scenario.frames import parse_utc
+from leogym.scenario.geometry import slant_range_at_elevation_km
+from leogym.scenario.handover import (
+    HandoverEvent,
+    ServingPlan,
+    plan_maco_alternate,
+    plan_rank,
+    slot_instants,
+)
+from leogym.scenario.isl import ShortestPaths, plus_grid
+from leogym.scenario.presets import resolve_constellation
+from leogym.scenario.queues import resolve_queue_packets
+from leogym.scenario.satpath import assemble_satellite_path
+from leogym.scenario.scene import (
+    SceneGeometry,
+    make_constellation,
+    max_pass_s,
+    terminal_mask_deg,
+)
+from leogym.scenario.terrestrial import (
+    markov_capacity_bps,
+    read_mahimahi_trace,
+    trace_capacity_bps,
+)
+from leogym.scenario.timeline import PathTimeline, Timeline
+from leogym.scenario.visibility import PathSky
+
+__all__ = ["build_timeline"]
+
+# spawn keys of the random streams
+_S_SELECT, _S_RAIN, _S_NOISE, _S_MARKOV = 1, 2, 3, 4
+
+
+def _stream(seed: int, *key: int) -> np.random.Generator:
+    return np.random.default_rng(np.random.SeedSequence(entropy=seed, spawn_key=key))
+
+
+def _slant_range_m(cfg: ScenarioConfig, elevation_deg: np.ndarray) -> np.ndarray | None:
+    """Terminal-to-satellite range (m) at each sample from the serving satellite's elevation and
+    the shell's altitude (spherical Earth); NaN where no satellite serves; ``None`` for TLE sets."""
+    altitude_km = resolve_constellation(cfg.constellation).altitude_km
+    if altitude_km <= 0:
+        return None
+    elev = np.asarray(elevation_deg, dtype=np.float64)
+    km = slant_range_at_elevation_km(altitude_km, np.clip(elev, 0.0, 90.0))
+    km = np.where(np.isfinite(elev), km, np.nan)
+    return np.ascontiguousarray(km * 1e3, dtype=np.float64)
+
+
+def resolved_epoch_utc_s(cfg: ScenarioConfig) -> float:
+    """UTC second-of-day at ``t = 0``: ``epoch_utc_s``, else from ``start_utc``, else 0."""
+    if cfg.epoch_utc_s is not None:
+        return float(cfg.epoch_utc_s)
+    if cfg.start_utc:
+        start = parse_utc(cfg.start_utc)
+        return float(
+            start.hour * 3600 + start.minute * 60 + start.second + start.microsecond * 1e-6
+        )
+    return 0.0
+
+
+def _rain_process(cfg: ScenarioConfig, times: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    rain = cfg.rain
+    if rain.mode == "off":
+        return np.zeros(len(times))
+    if rain.mode == "constant":
+        return np.ones(len(times))
+    p_rain = rain.mean_rain_s / (rain.mean_rain_s + rain.mean_clear_s)
+    state = bool(rng.random() < p_rain)
+    starts, states = [0.0], [state]
+    t = 0.0
+    end = float(times[-1])
+    while True:
+        t += float(rng.exponential(rain.mean_rain_s if state else rain.mean_clear_s))
+        if t > end:
+            break
+        state = not state
+        starts.append(t)
+        states.append(state)
+    idx = np.searchsorted(np.asarray(starts), times, side="right") - 1
+    return np.asarray(states, dtype=float)[idx]
+
+
+def _terrestrial(
+    path: PathConfig, times: np.ndarray, rng: np.random.Generator, field: str
+) -> dict[str, np.ndarray]:
+    t = path.terrestrial
+    n = len(times)
+    floor = t.min_rate_mbps * 1e6
+    if t.capacity == "constant":
+        down = np.full(n, t.rate_down_mbps * 1e6)
+    elif t.capacity == "trace":
+        assert t.trace_down is not None
+        trace = read_mahimahi_trace(t.trace_down, f"{field}.trace_down")
+        down = trace_capacity_bps(trace, times, t.trace_bin_s, t.trace_offset_s, floor)
+    else:
+        down = markov_capacity_bps(t.markov_states_mbps, t.markov_mean_dwell_s, times, rng)
+    if t.trace_up:
+        trace = read_mahimahi_trace(t.trace_up, f"{field}.trace_up")
+        up = trace_capacity_bps(trace, times, t.trace_bin_s, t.trace_offset_s, floor)
+    elif t.rate_up_mbps is not None:
+        up = np.full(n, t.rate_up_mbps * 1e6)
+    else:
+        up = down.copy()
+    delay = np.full(n, t.one_way_delay_ms * 1e-3)
+    return {
+        "delay_down_s": delay,
+        "delay_up_s": delay.copy(),
+        "rate_down_bps": np.maximum(down, floor),
+        "rate_up_bps": np.maximum(up, floor),
+        "loss_down": np.full(n, float(path.loss_down)),
+        "loss_up": np.full(n, float(path.loss_up)),
+        "snr_db": np.full(n, np.nan),
+        "elevation_deg": np.full(n, np.nan),
+        "serving_sat": np.full(n, -1, dtype=np.int32),
+        "outages": np.zeros((0, 2)),
+        "handovers": np.zeros(0),
+    }
+
+
+def _decision_instants(
+    cfg: ScenarioConfig, epoch: float, sky: PathSky, path: PathConfig
+) -> tuple[np.ndarray, str, bool]:
+    h = cfg.handover
+    if h.mode == "schedule":
+        return (
+            slot_instants(cfg.duration_s, epoch, h.period_s, h.offset_s),
+            "scheduled",
+            h.count_unchanged,
+        )
+    if h.mode == "every_step":
+        steps = np.arange(1, sky.num_steps) * sky.dt_s
+        return steps[steps <= cfg.duration_s], "step", False
+    if h.mode == "scripted":
+        scripted = np.sort(np.asarray(path.satellite.scripted_handovers_s, dtype=float))
+        return scripted[scripted > 0.0], "scripted", h.count_unchanged
+    return np.zeros(0), "visibility", False
+
+
+def build_timeline(cfg: ScenarioConfig, seed: int, *, keep_geometry: bool = False) -> Timeline:
+    """Build the timeline of a scenario (validated first).
+
+    :param cfg: the scenario (e.g. from :func:`~leogym.scenario.load_scenario`, after
+        :func:`~leogym.scenario.sample_scenario`).
+    :param seed: non-negative integer; drives the random policy, rain, rate noise and Markov
+        capacities. Same config and seed give bit-identical arrays.
+    :param keep_geometry: also keep the satellite positions on the geometry grid (notebooks).
+    :return: the timeline.
+    :raises ScenarioConfigError: invalid config or seed.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ScenarioConfigError("seed", f"must be a non-negative integer (got {seed!r})")
+    seed = int(seed)
+    cfg.validate()
+    dt = float(cfg.timeline_dt_s)
+    n = int(math.floor(cfg.duration_s / dt + 1e-9)) + 1
+    times = np.arange(n) * dt
+    duration = float(times[-1])
+    epoch = resolved_epoch_utc_s(cfg)
+    h = cfg.handover
+
+    sat_idx = [i for i, p in enumerate(cfg.paths) if p.kind == "satellite"]
+    arrays: dict[int, dict[str, Any]] = {}
+    events: dict[int, list[HandoverEvent]] = {}
+    scene: SceneGeometry | None = None
+    if sat_idx:
+        horizon = duration + cfg.geometry_dt_s
+        if h.policy == "longest_visibility":
+            alt = resolve_constellation(cfg.constellation).altitude_km
+            if alt <= 0:  # TLE: estimate from the elements
+                alt = float(make_constellation(cfg).altitude_km)
+            horizon += min(max_pass_s(max(alt, 100.0), terminal_mask_deg(cfg)), 7200.0)
+        scene = SceneGeometry(cfg, horizon)
+        rain_on = _rain_process(cfg, times, _stream(seed, _S_RAIN))
+        route_steps = min(scene.num_steps, int(math.floor(duration / scene.dt_s + 1e-9)) + 2)
+        router: ShortestPaths | None = None
+        if any(cfg.paths[i].satellite.routing == "isl" for i in sat_idx):
+            params = resolve_constellation(cfg.constellation)
+            topo = plus_grid(
+                params.num_planes,
+                params.sats_per_plane,
+                params.kind == "walker_star",
+                cfg.constellation.isl.cross_seam,
+            )
+            router = ShortestPaths(
+                topo, scene.positions[:route_steps], cfg.constellation.isl.interplane_max_lat_deg
+            )
+        skies: dict[int, PathSky] = {}
+        sides = {}
+        preds: dict[int, list[np.ndarray]] = {}
+        plans: dict[int, ServingPlan] = {}
+
+        def prepare(i: int) -> None:
+            sp = cfg.paths[i].satellite
+            side = scene.ground_side(list(sp.gateways))
+            sides[i] = side
+            if sp.routing == "isl":
+                assert router is not None
+                avoid_of = sp.disjoint_from
+                dist = np.full((route_steps, scene.num_sats), np.inf)
+                plist = []
+                for k in range(route_steps):
+                    avoid = None
+                    if avoid_of is not None:
+                        other = plans[avoid_of]
+                        first = int(other.serving_at(np.array([k * scene.dt_s]))[0])
+                        if first >= 0:
+                            avoid = router.edge_ids(router.route(preds[avoid_of][k], first))
+                    d, pr = router.solve(k, side.cost_km[k], avoid)
+                    dist[k] = d
+                    plist.append(pr)
+                preds[i] = plist
+                ground_ok = np.ones_like(scene.ut_range_km, dtype=bool)
+                skies[i] = PathSky(
+                    scene.dt_s,
+                    scene.ut_elevation_deg,
+                    scene.ut_range_km,
+                    scene.ut_mask_deg,
+                    ground_ok,
+                    dist,
+                    ground_interpolate=False,
+                )
+            else:
+                skies[i] = PathSky(
+                    scene.dt_s,
+                    scene.ut_elevation_deg,
+                    scene.ut_range_km,
+                    scene.ut_mask_deg,
+                    np.isfinite(side.cost_km),
+                    side.cost_km,
+                )
+
+        if h.assignment == "maco_alternate":
+            for i in sat_idx:
+                prepare(i)
+            a, b = sat_idx
+            inst, _, _ = _decision_instants(cfg, epoch, skies[a], cfg.paths[a])
+            pa, pb = plan_maco_alternate(
+                (skies[a], skies[b]), h, inst, _stream(seed, _S_SELECT, 0), duration
+            )
+            plans[a], plans[b] = pa, pb
+        else:
+            for i in sat_idx:
+                prepare(i)
+                inst, cause, count = _decision_instants(cfg, epoch, skies[i], cfg.paths[i])
+                plans[i] = plan_rank(
+                    skies[i],
+                    h,
+                    inst,
+                    cfg.paths[i].satellite.sat_rank,
+                    _stream(seed, _S_SELECT, i),
+                    duration,
+                    cause,
+                    count,
+                )
+        isl = cfg.constellation.isl
+        for i in sat_idx:
+            res = assemble_satellite_path(
+                cfg.paths[i],
+                plans[i],
+                scene,
+                sides[i],
+                router,
+                preds.get(i),
+                times,
+                dt,
+                duration,
+                h,
+                cfg.link_budget,
+                cfg.rain,
+                rain_on,
+                isl.loss_per_hop,
+                isl.rate_mbps,
+                _stream(seed, _S_NOISE, i),
+            )
+            arrays[i] = dict(res.__dict__)
+            events[i] = [e for e in plans[i].events if e.t_s <= duration]
+
+    paths: list[PathTimeline] = []
+    for i, pc in enumerate(cfg.paths):
+        if pc.kind == "terrestrial":
+            arrays[i] = _terrestrial(
+                pc, times, _stream(seed, _S_MARKOV, i), f"scenario.paths[{i}].terrestrial"
+            )
+        a = arrays[i]
+        if cfg.rate_scale != 1.0:
+            a["rate_down_bps"] = a["rate_down_bps"] / cfg.rate_scale
+            a["rate_up_bps"] = a["rate_up_bps"] / cfg.rate_scale
+        queue = resolve_queue_packets(
+            pc.queue,
+            cfg.traffic.packet_bytes,
+            a["rate_down_bps"],
+            a["delay_down_s"] + a["delay_up_s"],
+            a["outages"],
+            times,
+            field=f"scenario.paths[{i}].queue.size",
+        )
+        if cfg.rate_scale != 1.0 and pc.queue.unit != "bdp":
+            # The same queueing delay at 1/k of the rate (a BDP queue follows the rates).
+            queue = max(int(round(queue / cfg.rate_scale)), int(pc.queue.min_packets))
+        paths.append(
+            PathTimeline(
+                name=pc.name or f"{pc.kind}{i}",
+                slant_range_m=_slant_range_m(cfg, a["elevation_deg"])
+                if pc.kind == "satellite"
+                else None,
+                kind=pc.kind,
+                delay_down_s=a["delay_down_s"],
+                delay_up_s=a["delay_up_s"],
+                rate_down_bps=a["rate_down_bps"],
+                rate_up_bps=a["rate_up_bps"],
+                loss_down=a["loss_down"],
+                loss_up=a["loss_up"],
+                snr_db=a["snr_db"],
+                elevation_deg=a["elevation_deg"],
+                serving_sat=a["serving_sat"],
+                outages=a["outages"],
+                handovers=a["handovers"],
+                queue_packets=queue,
+                events=events.get(i, []),
+                isl_hops=a.get("isl_hops"),
+            )
+        )
+    settle = max(h.outage_s, h.delay_spike_s if h.delay_spike_ms > 0 else 0.0)
+    return Timeline(
+        t0_s=0.0,
+        dt_s=dt,
+        n=n,
+        epoch_utc_s=epoch,
+        paths=paths,
+        sat_positions=scene.positions if (keep_geometry and scene is not None) else None,
+        geometry_times_s=scene.times_s if (keep_geometry and scene is not None) else None,
+        settle_s=settle,
+        rate_scale=float(cfg.rate_scale),
+    )
