@@ -5,7 +5,7 @@
 #include "bindings/leo-python-inputs.h"
 #include "bindings/registry.h"
 #include "helper/leo-simulation.h"
-#include "model/cc/mp-cc-registry.h"
+#include "model/registry/mp-algorithm-registry.h"
 
 #include "ns3/simulator.h"
 
