@@ -114,16 +114,7 @@ ConfigFromDict(py::handle config)
     {
         throw std::invalid_argument("config: must be a dict");
     }
-    // "freeze": true puts StarQUIC's handover freeze around "cc" (the registry's wrapper
-    // "freeze+<cc>", model/cc/mp-freeze.h), as envs/native_config.py sends it.
-    bool freeze = false;
-    py::dict withoutFreeze;
-    if (py::reinterpret_borrow<py::dict>(config).contains("freeze"))
-    {
-        withoutFreeze = py::reinterpret_borrow<py::dict>(config).attr("copy")();
-        freeze = ToBool(withoutFreeze.attr("pop")("freeze"), "config.freeze");
-        config = withoutFreeze;
-    }
+    // Algorithm names pass through as given: the registry parses wrappers ("freeze+cubic").
     static const std::set<std::string> known = {
         "seed", "run", "packet_bytes", "cc", "cc_params", "scheduler", "scheduler_params",
         "workload", "file_bytes", "ack_every", "max_ack_delay_s", "pacing",
@@ -256,10 +247,6 @@ ConfigFromDict(py::handle config)
         throw std::invalid_argument("config.packet_bytes: " + std::to_string(c.packetBytes) +
                                     " + 28 bytes of IPv4/UDP headers exceeds mtu " +
                                     std::to_string(c.mtu));
-    }
-    if (freeze && c.cc.rfind("freeze+", 0) != 0)
-    {
-        c.cc = "freeze+" + c.cc;
     }
     ns3::MpAlgorithmRegistry::Cc().Validate(c.cc, c.ccParams, "config.cc", "config.cc_params");
     ns3::MpAlgorithmRegistry::Scheduler().Validate(c.scheduler,
