@@ -311,7 +311,9 @@ EXTREMES = [-1e300, -1.0, 0.0, 0.5, 1.0, 3.0, 1e9, 1e300, float("nan"), float("i
 
 
 @pytest.mark.parametrize("kind", ["cc", "scheduler"])
-def test_every_parameter_accepts_or_rejects_cleanly(core: ModuleType, kind: str) -> None:
+def test_every_parameter_accepts_or_rejects_cleanly(
+    core: ModuleType, testing: ModuleType, kind: str
+) -> None:
     """Any number for any attribute either validates or raises ValueError naming it; what
     validates also builds (never an abort)."""
     names = core.cc_algorithms() if kind == "cc" else core.schedulers()
@@ -327,7 +329,7 @@ def test_every_parameter_accepts_or_rejects_cleanly(core: ModuleType, kind: str)
                     assert f"{kind}_params.{attr}" in str(e)
                     continue
                 if kind == "cc":
-                    core.testing.CongestionProbe(name, params={attr: value})
+                    testing.CongestionProbe(name, params={attr: value})
 
 
 @pytest.mark.parametrize("cc", ["newreno", "cubic"])
