@@ -583,7 +583,7 @@ RuntimeError. ``close()`` (idempotent, also on ``with`` exit) destroys the simul
     "blest", "external", ...), ``scheduler_params``, ``workload`` ("bulk" | "file"),
     ``file_bytes``, ``ack_every`` (2), ``max_ack_delay_s`` (0.025), ``pacing`` (False),
     ``initial_path_states`` (["active" | "standby" | "deactivated"] per transport path),
-    ``cross_traffic`` (list of dicts, see run_reference_flow), ``start_s`` (0),
+    ``cross_traffic`` (list of dicts, docs/architecture.md), ``start_s`` (0),
     ``subflow_paths`` (topology path of each transport path; default one per path),
     ``receive_window_bytes`` (6 MiB), ``send_buffer_bytes`` (4 MiB), ``reinject_on_pto``
     (True), ``cwnd_validation`` ("rfc9002": an under-used window never grows; "linux": slow
