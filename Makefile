@@ -16,7 +16,8 @@ STAMP := $(VENV)/.leogym-installed
 # sweep test puts this folder on its own processes' PYTHONPATH only.
 RAY_SITE := $(VENV)/ray-site
 RAY_STAMP := $(RAY_SITE)/.installed
-SOURCES := $(shell find cpp -name '*.cc' -o -name '*.h' 2>/dev/null) CMakeLists.txt pyproject.toml
+SOURCES := $(shell find cpp -name '*.cc' -o -name '*.h' -o -name CMakeLists.txt 2>/dev/null) \
+	CMakeLists.txt pyproject.toml
 
 .PHONY: all install run test bench clean distclean
 
@@ -28,11 +29,14 @@ $(VENV)/bin/python:
 
 # The ns3 wheel is installed without its cppyy dependency: we use only its headers and
 # libraries. The build needs them in the same environment, hence --no-build-isolation.
+# LEOGYM_TESTING=ON builds the test and benchmark probes (_core.testing) that `make test` and
+# `make bench` need; a wheel built without the flag leaves them out.
 $(STAMP): $(VENV)/bin/python $(SOURCES)
 	$(PIP) install --quiet "$(TORCH_SPEC)"
 	$(PIP) install --quiet --no-deps "$(NS3_WHEEL)"
 	$(PIP) install --quiet "scikit-build-core>=0.10" "pybind11>=2.12" ninja "cmake>=3.18"
-	$(PIP) install --quiet --no-build-isolation -Cbuild-dir=build/editable -e ".[test]"
+	$(PIP) install --quiet --no-build-isolation -Cbuild-dir=build/editable \
+		-Ccmake.define.LEOGYM_TESTING=ON -e ".[test]"
 	@touch $(STAMP)
 
 install: $(STAMP)

@@ -3,8 +3,9 @@ r"""MACO: mobility-aware multipath congestion control for LEO satellite paths.
 W. Yang, L. Cai, S. Shu, J. Pan, "Mobility-Aware Congestion Control for Multipath QUIC in
 Integrated Terrestrial Satellite Networks", *IEEE Transactions on Mobile Computing*, 2024,
 doi:10.1109/TMC.2024.3397164. Implementable form: ``specs/maco.md``; the [REC] choices there
-are the defaults of :class:`MacoParams`. The algorithm runs natively (``cpp/model/cc/mp-maco.cc``,
-selected with ``cc="maco"``); this module names it, documents it and exposes its parameters.
+are the defaults of :class:`MacoParams`. The algorithm runs natively (``cpp/model/cc/mp-maco*``:
+the controller, its link budget, filter and equations; selected with ``cc="maco"``); this
+module names it, documents it and exposes its parameters.
 
 Windows :math:`w` are in packets of the maximum datagram size (MSS), rates in bit/s, times in
 seconds. It reads the serving satellite's slant range (or SNR) from the scenario's path oracle.

@@ -311,8 +311,8 @@ def memory_rows(quick: bool = False) -> list[Row]:
             sys.executable,
             "-c",
             "import json, sys; sys.path.insert(0, sys.argv[1]); "
-            "from benchmarks.bench_network import bench_cycles; from leogym.native import core; "
-            "print(json.dumps(bench_cycles(core(), int(sys.argv[2]))))",
+            "from benchmarks.bench_network import bench_cycles; from leogym.native import testing; "
+            "print(json.dumps(bench_cycles(testing(), int(sys.argv[2]))))",
             str(Path(__file__).resolve().parents[1]),
             str(cycles),
         ],

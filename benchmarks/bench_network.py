@@ -1,6 +1,7 @@
 """Network-side benchmarks: packets per wall-clock second through LeoChannel/LeoNetDevice.
 
-Run: ``LEOGYM_CORE_DIR=build/dev python benchmarks/bench_network.py [--sim-s 30] [--json out]``.
+Run: ``LEOGYM_CORE_DIR=build/dev python benchmarks/bench_network.py [--sim-s 30] [--json out]``
+(a core built with ``LEOGYM_TESTING=ON``: the flows and the probe are ``_core.testing``'s).
 
 Measures, for saturating UDP and ns-3 TCP (NewReno) flows over one constant path, the packets
 carried by the link per wall-clock second of ``Simulator::Run`` (both directions: data and
@@ -22,7 +23,7 @@ import psutil
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "native"))
 from leo_paths import make_path  # noqa: E402
 
-from leogym.native import core as load_core  # noqa: E402
+from leogym.native import testing as load_testing  # noqa: E402
 
 
 def _link_packets(r: dict) -> int:
@@ -34,11 +35,11 @@ def _link_packets(r: dict) -> int:
     return total
 
 
-def bench_flows(core, sim_s: float) -> list[dict]:
+def bench_flows(testing, sim_s: float) -> list[dict]:
     rows = []
     path = make_path(sim_s + 1, rate_bps=50e6, delay_s=0.02, queue_packets=167)
     for kind, link in [("udp", "leo"), ("udp", "p2p"), ("tcp_bulk", "leo"), ("tcp_bulk", "p2p")]:
-        r = core.run_reference_flow(kind, [path], sim_s, link=link)
+        r = testing.run_reference_flow(kind, [path], sim_s, link=link)
         pk = _link_packets(r) if link == "leo" else None
         rows.append(
             {
@@ -57,11 +58,11 @@ def bench_flows(core, sim_s: float) -> list[dict]:
     return rows
 
 
-def bench_probe(core, n: int = 1_000_000) -> dict:
+def bench_probe(testing, n: int = 1_000_000) -> dict:
     path = make_path(60.0, rate_bps=1e9, delay_s=0.02, loss=0.01, outages=[(10.0, 10.5)])
     t = np.arange(n) * 1e-5
     w0 = time.perf_counter()
-    r = core.probe_link(path, t, 1000)
+    r = testing.probe_link(path, t, 1000)
     wall = time.perf_counter() - w0
     return {
         "probe_packets": n,
@@ -71,15 +72,15 @@ def bench_probe(core, n: int = 1_000_000) -> dict:
     }
 
 
-def bench_cycles(core, cycles: int = 200) -> dict:
+def bench_cycles(testing, cycles: int = 200) -> dict:
     paths = [make_path(1.0, rate_bps=20e6, loss=0.01), make_path(1.0, rate_bps=10e6)]
     proc = psutil.Process()
     for _ in range(20):  # warm-up (allocator pools, TypeId tables)
-        core.run_reference_flow("tcp_bulk", paths, 0.1)
+        testing.run_reference_flow("tcp_bulk", paths, 0.1)
     rss0 = proc.memory_info().rss
     w0 = time.perf_counter()
     for _ in range(cycles):
-        core.run_reference_flow("tcp_bulk", paths, 0.1)
+        testing.run_reference_flow("tcp_bulk", paths, 0.1)
     wall = time.perf_counter() - w0
     rss1 = proc.memory_info().rss
     return {
@@ -95,11 +96,11 @@ def main() -> None:
     ap.add_argument("--sim-s", type=float, default=30.0, help="simulated seconds per flow")
     ap.add_argument("--json", type=Path, help="also write the results here")
     args = ap.parse_args()
-    core = load_core()
+    testing = load_testing()
     out = {
-        "flows": bench_flows(core, args.sim_s),
-        "probe": bench_probe(core),
-        "cycles": bench_cycles(core),
+        "flows": bench_flows(testing, args.sim_s),
+        "probe": bench_probe(testing),
+        "cycles": bench_cycles(testing),
     }
     for row in out["flows"]:
         lp = row["link_packets_per_wall_s"]

@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from leo_paths import make_path  # noqa: E402
 
 from leogym.native import core as load_core  # noqa: E402
+from leogym.native import testing as load_testing  # noqa: E402
 
 PACKET = 1472
 
@@ -55,9 +56,9 @@ def bench_ours(core, path: dict, sim_s: int, ack_every: int) -> dict:
     return {"packets": packets, "wall_s": wall, "events": events}
 
 
-def bench_reference(core, kind: str, path: dict, sim_s: int) -> dict:
+def bench_reference(testing, kind: str, path: dict, sim_s: int) -> dict:
     opts = {"tcp_variant": "ns3::TcpCubic"} if kind == "tcp_bulk" else {}
-    r = core.run_reference_flow(kind, [path], float(sim_s), **opts)
+    r = testing.run_reference_flow(kind, [path], float(sim_s), **opts)
     return {
         "packets": int(r["rx_packets"]),
         "wall_s": float(r["wall_seconds"]),
@@ -68,7 +69,7 @@ def bench_reference(core, kind: str, path: dict, sim_s: int) -> dict:
 CASES = ("ours_ack2", "ours_ack10", "ns3_tcp", "ns3_udp")
 
 
-def bench_link(core, name: str, sim_s: int, repeats: int) -> dict:
+def bench_link(core, testing, name: str, sim_s: int, repeats: int) -> dict:
     """All four cases on one link, ``repeats`` rounds; each round runs the cases back to back.
 
     :return: per case the list of runs (``packets``, ``wall_s``, ``events``,
@@ -78,8 +79,8 @@ def bench_link(core, name: str, sim_s: int, repeats: int) -> dict:
     runs = {
         "ours_ack2": lambda: bench_ours(core, path, sim_s, 2),
         "ours_ack10": lambda: bench_ours(core, path, sim_s, 10),
-        "ns3_tcp": lambda: bench_reference(core, "tcp_bulk", path, sim_s),
-        "ns3_udp": lambda: bench_reference(core, "udp", path, sim_s),
+        "ns3_tcp": lambda: bench_reference(testing, "tcp_bulk", path, sim_s),
+        "ns3_udp": lambda: bench_reference(testing, "udp", path, sim_s),
     }
     out: dict = {"link": name, "sim_s": sim_s, "runs": {k: [] for k in runs}}
     for _ in range(repeats):  # interleaved: load changes hit every case alike
@@ -112,10 +113,10 @@ def rows(sim_s: int = 10, repeats: int = 3, links: list[str] | None = None) -> l
     """The transport figures as benchmark-suite rows (see :mod:`benchmarks.common`)."""
     from benchmarks.common import measure, ratio_row
 
-    core = load_core()
+    core, testing = load_core(), load_testing()
     out = []
     for name in links or list(LINKS):
-        r = bench_link(core, name, sim_s, repeats)
+        r = bench_link(core, testing, name, sim_s, repeats)
         runs = r["runs"]
         for key in CASES:
             pps = [x["packets_per_wall_s"] for x in runs[key]]
@@ -179,8 +180,8 @@ def main() -> None:
     ap.add_argument("--links", nargs="*", default=list(LINKS), choices=list(LINKS))
     ap.add_argument("--json", type=Path, default=None, help="write the results here")
     args = ap.parse_args()
-    core = load_core()
-    results = [bench_link(core, name, args.sim_s, args.repeats) for name in args.links]
+    core, testing = load_core(), load_testing()
+    results = [bench_link(core, testing, name, args.sim_s, args.repeats) for name in args.links]
     for r in results:
         print(f"link {r['link']} ({r['sim_s']} s simulated)")
         for k in ("ours_ack2", "ours_ack10", "ns3_tcp", "ns3_udp"):

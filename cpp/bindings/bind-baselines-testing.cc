@@ -5,10 +5,13 @@
 
 #include "bindings/probe-connection.h"
 #include "bindings/registry.h"
-#include "model/cc/mp-cc-registry.h"
 #include "model/cc/mp-congestion-ops.h"
 #include "model/cc/mp-freeze.h"
+#include "model/cc/mp-maco-equations.h"
+#include "model/cc/mp-maco-filter.h"
+#include "model/cc/mp-maco-link-budget.h"
 #include "model/cc/mp-maco.h"
+#include "model/registry/mp-algorithm-registry.h"
 #include "model/sched/mp-alcs-scheduler.h"
 #include "model/sched/mp-scheduler.h"
 #include "model/transport/mp-connection-view.h"
@@ -544,10 +547,10 @@ MacoState(const MpMaco& m)
     return d;
 }
 
-MpMaco::LinkBudget
+maco::LinkBudget
 Budget(double txPowerDbm, double g1, double g2, double lambda, double n0, double w, double eta)
 {
-    MpMaco::LinkBudget lb;
+    maco::LinkBudget lb;
     lb.txPowerDbm = Finite(txPowerDbm, "tx_power_dbm");
     lb.txGainDbi = Finite(g1, "tx_gain_dbi");
     lb.rxGainDbi = Finite(g2, "rx_gain_dbi");
@@ -587,7 +590,7 @@ LEOGYM_REGISTER_BINDINGS(baselines_testing)
         },
         py::arg("distance_m"),
         LB_ARGS,
-        "MACO eq. (2): SNR (dB) at a slant range (native MpMaco::LinkBudget).");
+        "MACO eq. (2): SNR (dB) at a slant range (native maco::LinkBudget).");
     t.def(
         "maco_capacity_bps",
         [](double d, double p, double g1, double g2, double l, double n0, double w, double eta) {
@@ -602,7 +605,7 @@ LEOGYM_REGISTER_BINDINGS(baselines_testing)
         "MACO eqs. (2)-(3): access capacity C^A (bit/s) at a slant range.");
 #undef LB_ARGS
     t.def("maco_prop_rtt",
-          &MpMaco::PropagationRtt,
+          &maco::PropagationRtt,
           py::arg("d_ul_s"),
           py::arg("d_dl_s"),
           py::arg("d_terr_s"),
@@ -612,7 +615,7 @@ LEOGYM_REGISTER_BINDINGS(baselines_testing)
         [](double bdp, py::object own, py::object other, double gamma, double init) {
             double o = own.is_none() ? kNaN : py::cast<double>(own);
             double q = other.is_none() ? kNaN : py::cast<double>(other);
-            return MpMaco::QuickStartWindow(bdp, o, q, gamma, init);
+            return maco::QuickStartWindow(bdp, o, q, gamma, init);
         },
         py::arg("bdp_pkts"),
         py::arg("own_history_max") = py::none(),
@@ -635,7 +638,7 @@ LEOGYM_REGISTER_BINDINGS(baselines_testing)
                     throw std::invalid_argument("tau, T must be > 0 and w >= 0");
                 }
             }
-            return MpMaco::CaIncrement(w.data(), tau.data(), T.data(), w.size(), r);
+            return maco::CaIncrement(w.data(), tau.data(), T.data(), w.size(), r);
         },
         py::arg("w"),
         py::arg("tau"),
@@ -643,7 +646,7 @@ LEOGYM_REGISTER_BINDINGS(baselines_testing)
         py::arg("r"),
         "MACO eq. (26): per-ACK increase (packets) of path r.");
     t.def("maco_is_congestion",
-          &MpMaco::IsCongestion,
+          &maco::IsCongestion,
           py::arg("tp_bps"),
           py::arg("capacity_bps"),
           py::arg("tau_s"),
@@ -654,26 +657,26 @@ LEOGYM_REGISTER_BINDINGS(baselines_testing)
         "maco_time_average",
         [](const std::vector<std::pair<double, double>>& s, double t1, double t2) {
             std::deque<std::pair<double, double>> d(s.begin(), s.end());
-            return MpMaco::TimeAverage(d, t1, t2);
+            return maco::TimeAverage(d, t1, t2);
         },
         py::arg("samples"),
         py::arg("t1"),
         py::arg("t2"),
         "MACO eq. (14) discretised: trapezoid time average of (t, value) over [t1, t2].");
 
-    py::class_<MpMaco::Akf>(t, "MacoAkf", "MACO's adaptive Kalman filter, eqs. (5)-(10).")
+    py::class_<maco::Akf>(t, "MacoAkf", "MACO's adaptive Kalman filter, eqs. (5)-(10).")
         .def(py::init<>())
         .def("reset",
-             &MpMaco::Akf::Reset,
+             &maco::Akf::Reset,
              py::arg("c0"),
              py::arg("window") = 20,
              py::arg("adaptive") = true)
-        .def("update", &MpMaco::Akf::Update, py::arg("y"), py::arg("c_access"))
-        .def_property_readonly("estimate", &MpMaco::Akf::Estimate)
-        .def_property_readonly("z", &MpMaco::Akf::Z)
-        .def_property_readonly("q", &MpMaco::Akf::Q)
-        .def_property_readonly("r", &MpMaco::Akf::R)
-        .def_property_readonly("gain", &MpMaco::Akf::Gain);
+        .def("update", &maco::Akf::Update, py::arg("y"), py::arg("c_access"))
+        .def_property_readonly("estimate", &maco::Akf::Estimate)
+        .def_property_readonly("z", &maco::Akf::Z)
+        .def_property_readonly("q", &maco::Akf::Q)
+        .def_property_readonly("r", &maco::Akf::R)
+        .def_property_readonly("gain", &maco::Akf::Gain);
 
     // ---- freeze ----
     t.def(

@@ -5,7 +5,7 @@
 #include "bindings/leo-python-inputs.h"
 #include "bindings/registry.h"
 #include "helper/leo-simulation.h"
-#include "model/cc/mp-cc-registry.h"
+#include "model/registry/mp-algorithm-registry.h"
 
 #include "ns3/simulator.h"
 
@@ -114,16 +114,7 @@ ConfigFromDict(py::handle config)
     {
         throw std::invalid_argument("config: must be a dict");
     }
-    // "freeze": true puts StarQUIC's handover freeze around "cc" (the registry's wrapper
-    // "freeze+<cc>", model/cc/mp-freeze.h), as envs/native_config.py sends it.
-    bool freeze = false;
-    py::dict withoutFreeze;
-    if (py::reinterpret_borrow<py::dict>(config).contains("freeze"))
-    {
-        withoutFreeze = py::reinterpret_borrow<py::dict>(config).attr("copy")();
-        freeze = ToBool(withoutFreeze.attr("pop")("freeze"), "config.freeze");
-        config = withoutFreeze;
-    }
+    // Algorithm names pass through as given: the registry parses wrappers ("freeze+cubic").
     static const std::set<std::string> known = {
         "seed", "run", "packet_bytes", "cc", "cc_params", "scheduler", "scheduler_params",
         "workload", "file_bytes", "ack_every", "max_ack_delay_s", "pacing",
@@ -256,10 +247,6 @@ ConfigFromDict(py::handle config)
         throw std::invalid_argument("config.packet_bytes: " + std::to_string(c.packetBytes) +
                                     " + 28 bytes of IPv4/UDP headers exceeds mtu " +
                                     std::to_string(c.mtu));
-    }
-    if (freeze && c.cc.rfind("freeze+", 0) != 0)
-    {
-        c.cc = "freeze+" + c.cc;
     }
     ns3::MpAlgorithmRegistry::Cc().Validate(c.cc, c.ccParams, "config.cc", "config.cc_params");
     ns3::MpAlgorithmRegistry::Scheduler().Validate(c.scheduler,
@@ -596,7 +583,7 @@ RuntimeError. ``close()`` (idempotent, also on ``with`` exit) destroys the simul
     "blest", "external", ...), ``scheduler_params``, ``workload`` ("bulk" | "file"),
     ``file_bytes``, ``ack_every`` (2), ``max_ack_delay_s`` (0.025), ``pacing`` (False),
     ``initial_path_states`` (["active" | "standby" | "deactivated"] per transport path),
-    ``cross_traffic`` (list of dicts, see run_reference_flow), ``start_s`` (0),
+    ``cross_traffic`` (list of dicts, docs/architecture.md), ``start_s`` (0),
     ``subflow_paths`` (topology path of each transport path; default one per path),
     ``receive_window_bytes`` (6 MiB), ``send_buffer_bytes`` (4 MiB), ``reinject_on_pto``
     (True), ``cwnd_validation`` ("rfc9002": an under-used window never grows; "linux": slow

@@ -5,7 +5,7 @@
 
 #include "bindings/probe-connection.h"
 #include "bindings/registry.h"
-#include "model/cc/mp-cc-registry.h"
+#include "model/registry/mp-algorithm-registry.h"
 #include "model/cc/mp-congestion-ops.h"
 #include "model/cc/mp-cubic.h"
 #include "model/transport/mp-loss-recovery.h"

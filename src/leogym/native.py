@@ -2,6 +2,12 @@
 
 Only this module imports the extension, so that importing ``leogym`` never starts ns-3 and a
 missing or broken build gives one clear message instead of an obscure ``ImportError``.
+
+:func:`core` is the public core (``Simulation``, the algorithm listings, ...). :func:`testing`
+is its ``testing`` submodule: the probes that the tests and benchmarks drive (reference flows,
+the link probe, the congestion-control, scheduler and loss-detection probes). It exists only in
+a core built with the CMake option ``LEOGYM_TESTING=ON``, as ``make install`` builds it; a
+wheel built without the option leaves it out.
 """
 
 from __future__ import annotations
@@ -20,6 +26,10 @@ class NativeCoreError(ImportError):
     """The compiled core could not be loaded."""
 
 
+class NativeTestingError(NativeCoreError):
+    """The compiled core was built without its test probes (``LEOGYM_TESTING=OFF``)."""
+
+
 def core() -> ModuleType:
     """Return the ``leogym._core`` extension module, importing it on first use.
 
@@ -36,6 +46,23 @@ def core() -> ModuleType:
                 "ns3==3.44.post0` followed by `pip install --no-build-isolation -e .`)."
             ) from exc
     return _core
+
+
+def testing() -> ModuleType:
+    """Return ``leogym._core.testing``, the test and benchmark probes of the compiled core.
+
+    :raises NativeTestingError: the core was built without them (``LEOGYM_TESTING=OFF``).
+    :raises NativeCoreError: the core itself could not be loaded.
+    """
+    probes: ModuleType | None = getattr(core(), "testing", None)
+    if probes is None:
+        raise NativeTestingError(
+            "leogym's compiled core was built without its test probes (leogym._core.testing): "
+            "rebuild it with the CMake option LEOGYM_TESTING=ON, e.g. `make install` (which "
+            "passes -Ccmake.define.LEOGYM_TESTING=ON to pip) or `pip install "
+            "--no-build-isolation -Ccmake.define.LEOGYM_TESTING=ON -e .`."
+        )
+    return probes
 
 
 def _load_override() -> ModuleType | None:

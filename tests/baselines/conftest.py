@@ -6,10 +6,11 @@ from types import ModuleType
 
 import pytest
 
-from leogym.native import core as load_core
+from leogym.native import testing as load_testing
 
 
 @pytest.fixture(scope="session")
 def testing() -> ModuleType:
-    """``leogym._core.testing``: probes that evaluate the native baselines' code."""
-    return load_core().testing
+    """``leogym._core.testing``: probes that evaluate the native baselines' code (a core built
+    with ``LEOGYM_TESTING=ON``)."""
+    return load_testing()

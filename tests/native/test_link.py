@@ -17,18 +17,18 @@ DELIVERED, OUTAGE, RANDOM, OVERFLOW = -1, 0, 1, 2
 US = 1e-6
 
 
-def test_idle_link_delay_is_serialization_plus_propagation(core):
+def test_idle_link_delay_is_serialization_plus_propagation(testing):
     p = make_path(5.0, rate_bps=20e6, delay_s=0.025)
     sizes = np.array([40, 100, 576, 1000, 1500] * 20)
     t = 0.1 + 0.02 * np.arange(sizes.size)  # 20 ms apart: the link is idle for each packet
-    r = core.probe_link(p, t, sizes)
+    r = testing.probe_link(p, t, sizes)
     assert np.all(r["drop_cause"] == DELIVERED)
     expected = sizes * 8 / 20e6 + 0.025
     np.testing.assert_allclose(r["recv_time_s"] - t, expected, rtol=0, atol=1 * US)
 
 
 @pytest.mark.parametrize("direction", ["down", "up"])
-def test_idle_link_follows_delay_and_rate_ramps(core, direction):
+def test_idle_link_follows_delay_and_rate_ramps(testing, direction):
     p = make_path(10.0)
     tg = grid(p)
     # a delay ramp 20 -> 45 ms (geometry), a rate ramp, and a handover-like delay spike
@@ -41,7 +41,7 @@ def test_idle_link_follows_delay_and_rate_ramps(core, direction):
     t = np.concatenate([np.arange(0.05, 9.9, 0.137), [5.995, 6.0, 6.05, 6.095, 6.1]])
     t.sort()
     size = 1200
-    r = core.probe_link(p, t, size, direction=direction)
+    r = testing.probe_link(p, t, size, direction=direction)
     assert np.all(r["drop_cause"] == DELIVERED)
     tx_end = t + size * 8 / np.interp(t, tg, rate)
     expected = tx_end + np.interp(tx_end, tg, delay)
@@ -51,10 +51,10 @@ def test_idle_link_follows_delay_and_rate_ramps(core, direction):
     np.testing.assert_allclose(r["recv_time_s"], expected, rtol=0, atol=1 * US)
 
 
-def test_back_to_back_packets_are_spaced_by_serialization(core):
+def test_back_to_back_packets_are_spaced_by_serialization(testing):
     p = make_path(2.0, rate_bps=10e6, delay_s=0.01, queue_packets=1000)
     n = 200
-    r = core.probe_link(p, np.full(n, 0.5), 1000)
+    r = testing.probe_link(p, np.full(n, 0.5), 1000)
     assert np.all(r["drop_cause"] == DELIVERED)
     ser = 1000 * 8 / 10e6
     np.testing.assert_allclose(
@@ -69,22 +69,22 @@ def _arrival_rate(r, t1, t2):
     return r["size_bytes"][sel].sum() * 8 / (t2 - t1)
 
 
-def test_saturated_link_delivers_at_the_rate_and_a_step_shows_up(core):
+def test_saturated_link_delivers_at_the_rate_and_a_step_shows_up(testing):
     p = make_path(10.0)
     tg = grid(p)
     p["rate_down_bps"] = np.where(tg < 5.0, 10e6, 30e6)  # step between 4.99 and 5.00 s
     # offered 40 Mbit/s of 1000-byte packets, queue 50: the link is always busy
     t = np.arange(0.0, 10.0, 1000 * 8 / 40e6)
-    r = core.probe_link(p, t, 1000)
+    r = testing.probe_link(p, t, 1000)
     np.testing.assert_allclose(_arrival_rate(r, 1.0, 4.5), 10e6, rtol=0.005)
     np.testing.assert_allclose(_arrival_rate(r, 5.5, 9.5), 30e6, rtol=0.005)
 
 
-def test_outage_drops_arrivals_and_flights_that_overlap_it(core):
+def test_outage_drops_arrivals_and_flights_that_overlap_it(testing):
     s, e, d = 2.0, 2.5, 0.030
     p = make_path(5.0, rate_bps=10e6, delay_s=d, outages=[(s, e)])
     t = np.arange(1.5, 3.0, 0.002)  # 4 Mbit/s of 1000-byte packets: the link stays idle
-    r = core.probe_link(p, t, 1000)
+    r = testing.probe_link(p, t, 1000)
     ser = 1000 * 8 / 10e6
     flight_overlaps = (t < e) & (t + ser + d > s)
     np.testing.assert_array_equal(r["drop_cause"] == OUTAGE, flight_overlaps)
@@ -100,13 +100,13 @@ def test_outage_drops_arrivals_and_flights_that_overlap_it(core):
     assert np.any(flight_overlaps & (t < s))
 
 
-def test_outage_flushes_the_queue(core):
+def test_outage_flushes_the_queue(testing):
     s, d, q = 2.0, 0.001, 50
     p = make_path(5.0, rate_bps=10e6, delay_s=d, outages=[(s, 2.3)], queue_packets=q)
     ser = 1000 * 8 / 10e6  # 0.8 ms
     n = 200
     t0 = s - 0.010
-    r = core.probe_link(p, np.full(n, t0), 1000)
+    r = testing.probe_link(p, np.full(n, t0), 1000)
     k = np.arange(n)
     # packet 0 is serialized at once, 1..q queue, the rest overflow
     overflow = k > q
@@ -123,19 +123,19 @@ def test_outage_flushes_the_queue(core):
     assert (c["drops_overflow"], c["drops_outage"], c["rx_packets"]) == (149, 40, 11)
 
 
-def test_link_recovers_after_an_outage(core):
+def test_link_recovers_after_an_outage(testing):
     p = make_path(3.0, rate_bps=10e6, delay_s=0.02, outages=[(1.0, 1.2)])
     t = np.array([1.0, 1.1, 1.19999, 1.2, 1.3])
-    r = core.probe_link(p, t, 500)
+    r = testing.probe_link(p, t, 500)
     np.testing.assert_array_equal(r["drop_cause"], [OUTAGE, OUTAGE, OUTAGE, DELIVERED, DELIVERED])
 
 
 @pytest.mark.parametrize("p_loss", [0.01, 0.2])
-def test_random_loss_fraction_is_binomial(core, p_loss):
+def test_random_loss_fraction_is_binomial(testing, p_loss):
     n = 20000
     p = make_path(25.0, rate_bps=50e6, delay_s=0.005, loss=p_loss)
     t = np.arange(n) * 0.001
-    r = core.probe_link(p, t, 1000, seed=3)
+    r = testing.probe_link(p, t, 1000, seed=3)
     drops = int(np.sum(r["drop_cause"] == RANDOM))
     lo, hi = stats.binom.interval(0.999, n, p_loss)
     assert lo <= drops <= hi
@@ -143,15 +143,15 @@ def test_random_loss_fraction_is_binomial(core, p_loss):
     assert r["counters"]["drops_random"] == drops
 
 
-def test_random_loss_is_held_per_sample_and_seeded(core):
+def test_random_loss_is_held_per_sample_and_seeded(testing):
     p = make_path(20.0, rate_bps=50e6, delay_s=0.005)
     tg = grid(p)
     p["loss_down"] = np.where(tg < 10.0, 0.0, 0.5)
     t = np.arange(0.0, 19.9, 0.001)
-    a = core.probe_link(p, t, 800, seed=1)
-    b = core.probe_link(p, t, 800, seed=1)
-    c = core.probe_link(p, t, 800, seed=2)
-    d = core.probe_link(p, t, 800, seed=1, run=2)
+    a = testing.probe_link(p, t, 800, seed=1)
+    b = testing.probe_link(p, t, 800, seed=1)
+    c = testing.probe_link(p, t, 800, seed=2)
+    d = testing.probe_link(p, t, 800, seed=1, run=2)
     early = t + 800 * 8 / 50e6 < 10.0
     assert not np.any(a["drop_cause"][early] == RANDOM)
     frac = np.mean(a["drop_cause"][~early] == RANDOM)
@@ -162,14 +162,14 @@ def test_random_loss_is_held_per_sample_and_seeded(core):
     assert not np.array_equal(a["drop_cause"], d["drop_cause"])
 
 
-def test_overflow_only_when_offered_load_exceeds_capacity(core):
+def test_overflow_only_when_offered_load_exceeds_capacity(testing):
     q = 30
     p = make_path(12.0, rate_bps=10e6, delay_s=0.02, queue_packets=q)
     ser = 1000 * 8 / 10e6
-    under = core.probe_link(p, np.arange(0.0, 10.0, ser / 0.95), 1000)
+    under = testing.probe_link(p, np.arange(0.0, 10.0, ser / 0.95), 1000)
     assert under["counters"]["drops_overflow"] == 0
     assert np.all(under["drop_cause"] == DELIVERED)
-    over = core.probe_link(p, np.arange(0.0, 10.0, ser / 1.2), 1000)
+    over = testing.probe_link(p, np.arange(0.0, 10.0, ser / 1.2), 1000)
     assert over["counters"]["drops_overflow"] > 0
     # the queue holds exactly q packets: the worst queueing delay is q serializations
     wait = over["recv_time_s"] - over["send_time_s"] - ser - 0.02
@@ -177,24 +177,24 @@ def test_overflow_only_when_offered_load_exceeds_capacity(core):
     assert np.nanmax(wait) > (q - 1) * ser
 
 
-def test_burst_fills_exactly_queue_packets(core):
+def test_burst_fills_exactly_queue_packets(testing):
     q = 25
     p = make_path(2.0, rate_bps=5e6, delay_s=0.01, queue_packets=q)
-    r = core.probe_link(p, np.full(100, 0.1), 1500)
+    r = testing.probe_link(p, np.full(100, 0.1), 1500)
     # one packet in serialization plus q in the queue
     assert r["counters"]["rx_packets"] == q + 1
     assert r["counters"]["drops_overflow"] == 100 - q - 1
     np.testing.assert_array_equal(r["drop_cause"][: q + 1], DELIVERED)
 
 
-def test_counters_account_for_every_packet(core):
+def test_counters_account_for_every_packet(testing):
     p = make_path(
         6.0, rate_bps=8e6, delay_s=0.03, loss=0.05, outages=[(2.0, 2.4)], queue_packets=20
     )
     rng = np.random.default_rng(5)
     t = np.sort(rng.uniform(0.0, 5.0, 6000))
     sizes = rng.integers(40, 1501, t.size)
-    r = core.probe_link(p, t, sizes)
+    r = testing.probe_link(p, t, sizes)
     c = r["counters"]
     assert np.all(r["drop_cause"] >= DELIVERED)  # every packet resolved
     assert c["rx_packets"] == np.sum(r["drop_cause"] == DELIVERED)
@@ -210,12 +210,12 @@ def test_counters_account_for_every_packet(core):
     assert c["enqueued_packets"] + c["drops_overflow"] <= t.size
 
 
-def test_falling_delay_never_reorders(core):
+def test_falling_delay_never_reorders(testing):
     p = make_path(2.0, rate_bps=50e6)
     tg = grid(p)
     p["delay_down_s"] = np.where(tg < 1.0, 0.080, 0.020)  # 60 ms drop within one 10 ms step
     t = np.arange(0.9, 1.1, 0.0005)
-    r = core.probe_link(p, t, 1000)
+    r = testing.probe_link(p, t, 1000)
     assert np.all(np.diff(r["recv_time_s"]) >= 0)
 
 
@@ -232,7 +232,7 @@ def test_falling_delay_never_reorders(core):
         ({"seed": 0}, "seed"),
     ],
 )
-def test_probe_rejects_bad_input(core, kwargs, match):
+def test_probe_rejects_bad_input(testing, kwargs, match):
     args = {"send_times_s": [0.1, 0.2], "sizes_bytes": 100} | kwargs
     with pytest.raises(ValueError, match=match):
-        core.probe_link(make_path(1.0), **args)
+        testing.probe_link(make_path(1.0), **args)

@@ -37,9 +37,9 @@ def _in_outage(x, outages):
 
 @settings(max_examples=40, deadline=None)
 @given(scenarios())
-def test_link_invariants(core, case):
+def test_link_invariants(testing, case):
     p, t, sizes, seed = case
-    r = core.probe_link(p, t, sizes, seed=seed)
+    r = testing.probe_link(p, t, sizes, seed=seed)
     cause = r["drop_cause"]
     delivered = cause == -1
     assert np.all(np.isin(cause, [-1, 0, 1, 2]))

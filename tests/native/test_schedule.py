@@ -27,45 +27,45 @@ def _ramp_path() -> dict:
     return p
 
 
-def test_linear_interpolation_matches_numpy(core):
+def test_linear_interpolation_matches_numpy(testing):
     p = _ramp_path()
     tg = grid(p)
     t = np.random.default_rng(1).uniform(-0.5, 5.5, 2000)
-    s = core.sample_path(p, t)
+    s = testing.sample_path(p, t)
     for key in ("delay_down_s", "delay_up_s", "rate_down_bps", "rate_up_bps", "elevation_deg"):
         np.testing.assert_allclose(s[key], np.interp(t, tg, p[key]), rtol=1e-12, atol=1e-15)
 
 
-def test_held_values_use_the_sample_at_or_before_t(core):
+def test_held_values_use_the_sample_at_or_before_t(testing):
     p = _ramp_path()
     t = np.random.default_rng(2).uniform(0.0, 5.0, 2000)
     # on-grid instants must hold their own sample despite rounding
     t = np.concatenate([t, grid(p)[::7]])
     idx = np.clip(np.floor(np.round(t / p["dt_s"], 9)).astype(int), 0, len(grid(p)) - 1)
-    s = core.sample_path(p, t)
+    s = testing.sample_path(p, t)
     np.testing.assert_array_equal(s["loss_down"], p["loss_down"][idx])
     np.testing.assert_array_equal(s["loss_up"], p["loss_up"][idx])
     np.testing.assert_array_equal(s["snr_db"], p["snr_db"][idx])
     np.testing.assert_array_equal(s["serving_sat"], p["serving_sat"][idx])
 
 
-def test_outage_and_handover_lookups(core):
+def test_outage_and_handover_lookups(testing):
     p = _ramp_path()
     t = np.array([0.99, 1.0, 1.2, 1.4999, 1.5, 2.9, 3.0, 3.2499, 3.25, 4.6])
-    s = core.sample_path(p, t)
+    s = testing.sample_path(p, t)
     inside = ((t >= 1.0) & (t < 1.5)) | ((t >= 3.0) & (t < 3.25))
     np.testing.assert_array_equal(s["in_outage"], inside)
     expect_next = [1.0, 3.0, 3.0, 3.0, 3.0, 3.0, 4.5, 4.5, 4.5, np.inf]
     np.testing.assert_array_equal(s["next_handover_s"], expect_next)
 
 
-def test_zero_rate_allowed_only_inside_outages(core):
+def test_zero_rate_allowed_only_inside_outages(core, testing):
     p = make_path(2.0, outages=[(0.5, 0.8)])
     tg = grid(p)
     inside = (tg >= 0.5) & (tg < 0.8)
     p["rate_down_bps"][inside] = 0.0
     core.validate_path(p)
-    s = core.sample_path(p, np.array([0.6]))
+    s = testing.sample_path(p, np.array([0.6]))
     assert s["rate_down_bps"][0] > 0.0
     p["rate_down_bps"][np.argmax(tg >= 1.0)] = 0.0
     with pytest.raises(ValueError, match=r"rate_down_bps\[100\].*outside outages"):
@@ -110,9 +110,9 @@ def test_bad_arrays_raise_value_error_naming_the_field(core, mutate, field):
         core.validate_path(_bad(mutate))
 
 
-def test_errors_name_the_path_in_a_list(core):
+def test_errors_name_the_path_in_a_list(testing):
     good = make_path(1.0)
     bad = make_path(1.0, name="terr")
     bad["loss_down"][2] = -0.1
     with pytest.raises(ValueError, match=r"paths\[1\] \('terr'\)\.loss_down\[2\]"):
-        core.run_reference_flow("udp", [good, bad], 0.1)
+        testing.run_reference_flow("udp", [good, bad], 0.1)

@@ -14,14 +14,14 @@ def _paths():
     ]
 
 
-def test_two_hundred_cycles_in_one_process(core):
+def test_two_hundred_cycles_in_one_process(core, testing):
     paths = _paths()
     cross = [{"kind": "udp_onoff", "path": 1, "rate_bps": 2e6, "packet_bytes": 500}]
     proc = psutil.Process()
     first = None
     rss = []
     for i in range(200):
-        r = core.run_reference_flow("tcp_bulk", paths, 0.2, seed=5, cross_traffic=cross)
+        r = testing.run_reference_flow("tcp_bulk", paths, 0.2, seed=5, cross_traffic=cross)
         assert core.live_node_count() == 0  # Simulator::Destroy emptied NodeList
         key = (r["rx_bytes"], r["events"], r["drops_random"], r["cross_rx_bytes"][0])
         if first is None:
@@ -35,14 +35,14 @@ def test_two_hundred_cycles_in_one_process(core):
     assert rss[1] - rss[0] < 180 * 25_000
 
 
-def test_one_simulation_per_process(core):
+def test_one_simulation_per_process(core, testing):
     lease = core.hold_simulator(seed=3)
     try:
         assert core.simulation_busy()
         with pytest.raises(RuntimeError, match="one simulation per process"):
-            core.run_reference_flow("udp", [make_path(1.0)], 0.1)
+            testing.run_reference_flow("udp", [make_path(1.0)], 0.1)
         with pytest.raises(RuntimeError, match="one simulation per process"):
-            core.probe_link(make_path(1.0), [0.1])
+            testing.probe_link(make_path(1.0), [0.1])
         with pytest.raises(RuntimeError):
             core.hold_simulator()
         with pytest.raises(RuntimeError, match="still open"):
@@ -54,19 +54,19 @@ def test_one_simulation_per_process(core):
     with core.hold_simulator() as held:
         assert held.active
     assert not core.simulation_busy()
-    core.run_reference_flow("udp", [make_path(1.0)], 0.1)
+    testing.run_reference_flow("udp", [make_path(1.0)], 0.1)
 
 
-def test_bad_input_leaves_the_process_usable(core):
+def test_bad_input_leaves_the_process_usable(core, testing):
     bad = make_path(1.0)
     bad["rate_up_bps"][0] = -5.0
     for _ in range(3):
         with pytest.raises(ValueError):
-            core.run_reference_flow("udp", [bad], 0.1)
+            testing.run_reference_flow("udp", [bad], 0.1)
         with pytest.raises(ValueError):
-            core.run_reference_flow("udp", [make_path(1.0)], 0.1, cross_traffic=[{"kind": "x"}])
+            testing.run_reference_flow("udp", [make_path(1.0)], 0.1, cross_traffic=[{"kind": "x"}])
     assert not core.simulation_busy()
-    r = core.run_reference_flow("udp", [make_path(1.0)], 0.1)
+    r = testing.run_reference_flow("udp", [make_path(1.0)], 0.1)
     assert r["rx_bytes"] > 0
 
 

@@ -219,6 +219,9 @@ def test_algorithm_listings(core: ModuleType) -> None:
         ),
         ({"receive_window_bytes": 10}, r"config.receive_window_bytes"),
         ({"cwnd_validation": "rfc7661"}, r"config.cwnd_validation: must be 'rfc9002' or 'linux'"),
+        # the freeze is part of the cc name ("freeze+cubic"), not a key of its own
+        ({"cc": "cubic", "freeze": True}, r"config.freeze: unknown key"),
+        ({"cc": "cubic", "cc_params": {"Before": 0.2}}, r"config.cc_params.Before: unknown"),
     ],
 )
 def test_bad_config_is_a_value_error(core: ModuleType, two_paths, config, match: str) -> None:
@@ -227,6 +230,16 @@ def test_bad_config_is_a_value_error(core: ModuleType, two_paths, config, match:
     with pytest.raises(ValueError, match=match):
         core.Simulation(config, two_paths)
     assert not core.simulation_busy()  # nothing was left open
+
+
+def test_wrapped_cc_name_is_parsed_by_the_registry(core: ModuleType, two_paths) -> None:
+    # "freeze+cubic" reaches the core unchanged; the registry finds the wrapper and its
+    # parameters (StarQUIC's 100 ms window, here widened) next to the inner controller's
+    config = {"cc": "freeze+cubic", "cc_params": {"Before": 0.2, "Beta": 0.7}}
+    core.validate_simulation_config(config)
+    with core.Simulation(config, two_paths) as sim:
+        m = sim.step(0.5)
+    assert int(m["goodput_bytes"]) > 0
 
 
 @pytest.mark.parametrize(
@@ -298,7 +311,9 @@ EXTREMES = [-1e300, -1.0, 0.0, 0.5, 1.0, 3.0, 1e9, 1e300, float("nan"), float("i
 
 
 @pytest.mark.parametrize("kind", ["cc", "scheduler"])
-def test_every_parameter_accepts_or_rejects_cleanly(core: ModuleType, kind: str) -> None:
+def test_every_parameter_accepts_or_rejects_cleanly(
+    core: ModuleType, testing: ModuleType, kind: str
+) -> None:
     """Any number for any attribute either validates or raises ValueError naming it; what
     validates also builds (never an abort)."""
     names = core.cc_algorithms() if kind == "cc" else core.schedulers()
@@ -314,7 +329,7 @@ def test_every_parameter_accepts_or_rejects_cleanly(core: ModuleType, kind: str)
                     assert f"{kind}_params.{attr}" in str(e)
                     continue
                 if kind == "cc":
-                    core.testing.CongestionProbe(name, params={attr: value})
+                    testing.CongestionProbe(name, params={attr: value})
 
 
 @pytest.mark.parametrize("cc", ["newreno", "cubic"])

@@ -30,16 +30,16 @@ def ack_bytes(probe, path: int, nbytes: int, sent_t: float, now: float, pn0: int
 # ---- NewReno (RFC 9002) ------------------------------------------------------------------
 
 
-def test_newreno_initial_window_and_slow_start(core: ModuleType) -> None:
-    p = core.testing.CongestionProbe("newreno")
+def test_newreno_initial_window_and_slow_start(testing: ModuleType) -> None:
+    p = testing.CongestionProbe("newreno")
     assert p.cwnd(0) == IW
     assert p.in_slow_start(0)
     ack_bytes(p, 0, 3 * MSS, 0.0, 0.1)
     assert p.cwnd(0) == IW + 3 * MSS  # slow start: + bytes acknowledged
 
 
-def test_newreno_reduction_recovery_and_avoidance(core: ModuleType) -> None:
-    p = core.testing.CongestionProbe("newreno")
+def test_newreno_reduction_recovery_and_avoidance(testing: ModuleType) -> None:
+    p = testing.CongestionProbe("newreno")
     ack_bytes(p, 0, IW, 0.0, 0.1)  # 24000
     p.on_loss(0, pkts(100, 1, 0.05), now_s=0.2)
     assert p.cwnd(0) == 12000 and p.ssthresh(0) == 12000  # x kLossReductionFactor 0.5
@@ -57,22 +57,22 @@ def test_newreno_reduction_recovery_and_avoidance(core: ModuleType) -> None:
     assert p.cwnd(0) == int(12600 * 0.5)
 
 
-def test_newreno_persistent_congestion_collapses_to_minimum_window(core: ModuleType) -> None:
-    p = core.testing.CongestionProbe("newreno")
+def test_newreno_persistent_congestion_collapses_to_minimum_window(testing: ModuleType) -> None:
+    p = testing.CongestionProbe("newreno")
     ack_bytes(p, 0, IW, 0.0, 0.1)
     p.on_loss(0, pkts(50, 3, 0.05), now_s=0.5, persistent=True)
     assert p.cwnd(0) == 2 * MSS  # kMinimumWindow
 
 
-def test_newreno_does_not_grow_an_app_limited_window(core: ModuleType) -> None:
-    p = core.testing.CongestionProbe("newreno")
+def test_newreno_does_not_grow_an_app_limited_window(testing: ModuleType) -> None:
+    p = testing.CongestionProbe("newreno")
     p.set_app_limited(0, True)
     ack_bytes(p, 0, 5 * MSS, 0.0, 0.1)
     assert p.cwnd(0) == IW
 
 
-def test_newreno_without_byte_counting_is_rfc5681_per_ack(core: ModuleType) -> None:
-    p = core.testing.CongestionProbe("newreno", params={"ByteCounting": 0})
+def test_newreno_without_byte_counting_is_rfc5681_per_ack(testing: ModuleType) -> None:
+    p = testing.CongestionProbe("newreno", params={"ByteCounting": 0})
     ack_bytes(p, 0, 4 * MSS, 0.0, 0.1)  # one ACK frame of 4 packets: + 1 mss in slow start
     assert p.cwnd(0) == IW + MSS
     p.on_loss(0, pkts(9, 1, 0.05), now_s=0.2)
@@ -81,8 +81,8 @@ def test_newreno_without_byte_counting_is_rfc5681_per_ack(core: ModuleType) -> N
     assert p.cwnd(0) == int(w + MSS * MSS / w)
 
 
-def test_newreno_loss_reduction_factor_parameter(core: ModuleType) -> None:
-    p = core.testing.CongestionProbe("newreno", params={"LossReductionFactor": 0.7})
+def test_newreno_loss_reduction_factor_parameter(testing: ModuleType) -> None:
+    p = testing.CongestionProbe("newreno", params={"LossReductionFactor": 0.7})
     p.on_loss(0, pkts(0, 1, 0.0), now_s=0.1)
     assert p.cwnd(0) == int(IW * 0.7)
 
@@ -90,9 +90,9 @@ def test_newreno_loss_reduction_factor_parameter(core: ModuleType) -> None:
 # ---- CUBIC (RFC 9438) ------------------------------------------------------------------
 
 
-def cubic_after_loss(core: ModuleType, w_max_pkts: int, **params: float):
+def cubic_after_loss(testing: ModuleType, w_max_pkts: int, **params: float):
     """A CUBIC path grown to w_max_pkts in slow start, then one loss at t = 10 s."""
-    p = core.testing.CongestionProbe("cubic", params=params)
+    p = testing.CongestionProbe("cubic", params=params)
     p.rtt_sample(0, 0.1, now_s=0.1)
     ack_bytes(p, 0, w_max_pkts * MSS - IW, 0.0, 1.0)
     assert p.cwnd(0) == w_max_pkts * MSS
@@ -100,8 +100,8 @@ def cubic_after_loss(core: ModuleType, w_max_pkts: int, **params: float):
     return p
 
 
-def test_cubic_multiplicative_decrease_and_k(core: ModuleType) -> None:
-    p = cubic_after_loss(core, 100)
+def test_cubic_multiplicative_decrease_and_k(testing: ModuleType) -> None:
+    p = cubic_after_loss(testing, 100)
     # RFC 9438 4.6: ssthresh = cwnd = beta * cwnd (beta = 0.7); W_max = cwnd before the loss.
     assert p.cwnd(0) == 70 * MSS and p.ssthresh(0) == 70 * MSS
     assert p.cubic_state(0)["w_max"] == pytest.approx(100 * MSS)
@@ -110,23 +110,23 @@ def test_cubic_multiplicative_decrease_and_k(core: ModuleType) -> None:
     assert p.cubic_state(0)["k"] == pytest.approx(math.cbrt(30 / 0.4), rel=1e-9)
 
 
-def test_cubic_fast_convergence(core: ModuleType) -> None:
-    p = cubic_after_loss(core, 100)
+def test_cubic_fast_convergence(testing: ModuleType) -> None:
+    p = cubic_after_loss(testing, 100)
     p.on_loss(0, pkts(30_000, 1, 10.5), now_s=11.0)  # cwnd 70 < W_max 100
     # RFC 9438 4.7: W_max = cwnd * (1 + beta) / 2.
     assert p.cubic_state(0)["w_max"] == pytest.approx(70 * MSS * 1.7 / 2)
     assert p.cwnd(0) == int(70 * MSS * 0.7)
 
 
-def test_cubic_without_fast_convergence(core: ModuleType) -> None:
-    p = cubic_after_loss(core, 100, FastConvergence=0)
+def test_cubic_without_fast_convergence(testing: ModuleType) -> None:
+    p = cubic_after_loss(testing, 100, FastConvergence=0)
     p.on_loss(0, pkts(30_000, 1, 10.5), now_s=11.0)
     assert p.cubic_state(0)["w_max"] == pytest.approx(70 * MSS)
 
 
-def test_cubic_window_follows_the_cubic_function(core: ModuleType) -> None:
+def test_cubic_window_follows_the_cubic_function(testing: ModuleType) -> None:
     """Acknowledge one window per RTT (0.1 s) and compare with W_cubic(t) of RFC 9438 eq. 1."""
-    p = cubic_after_loss(core, 100)
+    p = cubic_after_loss(testing, 100)
     c, w_max, rtt = 0.4, 100.0, 0.1
     k = math.cbrt(w_max * (1 - 0.7) / c)
     t0, dt, credit, pn = 10.0, 0.001, 0.0, 20_000
@@ -147,8 +147,8 @@ def test_cubic_window_follows_the_cubic_function(core: ModuleType) -> None:
         assert w == pytest.approx(expected, rel=0.03), (tc - t0, w, expected)
 
 
-def test_cubic_persistent_congestion(core: ModuleType) -> None:
-    p = cubic_after_loss(core, 50)
+def test_cubic_persistent_congestion(testing: ModuleType) -> None:
+    p = cubic_after_loss(testing, 50)
     p.on_loss(0, pkts(40_000, 5, 10.5), now_s=12.0, persistent=True)
     assert p.cwnd(0) == 2 * MSS
 
@@ -156,9 +156,9 @@ def test_cubic_persistent_congestion(core: ModuleType) -> None:
 # ---- coupled: LIA (RFC 6356), OLIA, BALIA --------------------------------------------------
 
 
-def two_paths(core: ModuleType, name: str, ss_acked: tuple[int, int], rtts: tuple[float, float]):
+def two_paths(testing: ModuleType, name: str, ss_acked: tuple[int, int], rtts: tuple[float, float]):
     """Two paths each grown in slow start by ss_acked bytes, then halved by one loss at t = 1."""
-    p = core.testing.CongestionProbe(name, n_paths=2)
+    p = testing.CongestionProbe(name, n_paths=2)
     for i in range(2):
         p.rtt_sample(i, rtts[i], now_s=0.0)
     for i in range(2):
@@ -168,8 +168,8 @@ def two_paths(core: ModuleType, name: str, ss_acked: tuple[int, int], rtts: tupl
     return p
 
 
-def test_lia_increase_is_rfc6356(core: ModuleType) -> None:
-    p = two_paths(core, "lia", (IW, 0), (0.1, 0.05))
+def test_lia_increase_is_rfc6356(testing: ModuleType) -> None:
+    p = two_paths(testing, "lia", (IW, 0), (0.1, 0.05))
     w = [p.cwnd(0), p.cwnd(1)]
     assert w == [12000, 6000]
     r = [0.1, 0.05]
@@ -182,9 +182,9 @@ def test_lia_increase_is_rfc6356(core: ModuleType) -> None:
     assert alpha == pytest.approx(0.75)
 
 
-def test_lia_with_one_path_is_newreno(core: ModuleType) -> None:
-    lia = core.testing.CongestionProbe("lia")
-    reno = core.testing.CongestionProbe("newreno")
+def test_lia_with_one_path_is_newreno(testing: ModuleType) -> None:
+    lia = testing.CongestionProbe("lia")
+    reno = testing.CongestionProbe("newreno")
     for p in (lia, reno):
         p.rtt_sample(0, 0.05)
         ack_bytes(p, 0, IW, 0.0, 0.1)
@@ -195,10 +195,10 @@ def test_lia_with_one_path_is_newreno(core: ModuleType) -> None:
     assert lia.cwnd(0) > 12000 + 4 * MSS  # it grew in congestion avoidance
 
 
-def test_olia_increase_with_alpha(core: ModuleType) -> None:
+def test_olia_increase_with_alpha(testing: ModuleType) -> None:
     # Path 0: 24000 bytes delivered then a loss (l = 24000), w = 18000 B = 15 pkts, tau 0.2.
     # Path 1: 12000 bytes delivered then a loss (l = 12000), w = 12000 B = 10 pkts, tau 0.05.
-    p = two_paths(core, "olia", (2 * IW, IW), (0.2, 0.05))
+    p = two_paths(testing, "olia", (2 * IW, IW), (0.2, 0.05))
     assert [p.cwnd(0), p.cwnd(1)] == [18000, 12000]
     w = [15.0, 10.0]
     tau = [0.2, 0.05]
@@ -218,9 +218,9 @@ def test_olia_increase_with_alpha(core: ModuleType) -> None:
     assert p.cwnd(0) == pytest.approx(18000 + per_packet0 * MSS, abs=1.0)
 
 
-def test_balia_increase_and_decrease(core: ModuleType) -> None:
+def test_balia_increase_and_decrease(testing: ModuleType) -> None:
     # Path 0: w = 48000 B (40 pkts), path 1: w = 24000 B (20 pkts), both tau = 0.1 s.
-    p = two_paths(core, "balia", (7 * IW, 3 * IW), (0.1, 0.1))
+    p = two_paths(testing, "balia", (7 * IW, 3 * IW), (0.1, 0.1))
     assert [p.cwnd(0), p.cwnd(1)] == [48000, 24000]
     x = [400.0, 200.0]
     alpha = max(x) / x[1]
@@ -236,8 +236,8 @@ def test_balia_increase_and_decrease(core: ModuleType) -> None:
 # ---- external, BBR ---------------------------------------------------------------------------
 
 
-def test_external_holds_what_it_is_given(core: ModuleType) -> None:
-    p = core.testing.CongestionProbe("external")
+def test_external_holds_what_it_is_given(testing: ModuleType) -> None:
+    p = testing.CongestionProbe("external")
     assert p.cwnd(0) == IW
     p.set_external_cwnd(0, 50_000)
     ack_bytes(p, 0, 10 * MSS, 0.0, 0.1)
@@ -247,22 +247,22 @@ def test_external_holds_what_it_is_given(core: ModuleType) -> None:
     assert p.cwnd(0) == 2 * MSS
 
 
-def test_bbr_starts_with_high_gain_pacing(core: ModuleType) -> None:
-    p = core.testing.CongestionProbe("bbr")
+def test_bbr_starts_with_high_gain_pacing(testing: ModuleType) -> None:
+    p = testing.CongestionProbe("bbr")
     # draft-cardwell-iccrg-bbr-congestion-control-00 BBRInitPacingRate: no RTT sample yet,
     # nominal bandwidth = InitialCwnd / 1 ms, pacing_rate = 2/ln2 * nominal.
     assert p.pacing_rate(0) == pytest.approx(2 / math.log(2) * IW * 8 / 0.001)
     assert p.in_slow_start(0)
 
 
-def test_unknown_algorithm_and_parameter_errors(core: ModuleType) -> None:
+def test_unknown_algorithm_and_parameter_errors(testing: ModuleType) -> None:
     with pytest.raises(ValueError, match="unknown congestion control 'vegas'"):
-        core.testing.CongestionProbe("vegas")
+        testing.CongestionProbe("vegas")
     with pytest.raises(ValueError, match="params.Gamma: unknown parameter"):
-        core.testing.CongestionProbe("cubic", params={"Gamma": 1.0})
+        testing.CongestionProbe("cubic", params={"Gamma": 1.0})
     with pytest.raises(ValueError, match="params.Beta.*out of the allowed range"):
-        core.testing.CongestionProbe("cubic", params={"Beta": 1.5})
+        testing.CongestionProbe("cubic", params={"Beta": 1.5})
     with pytest.raises(ValueError, match="params.FastConvergence: must be 0 or 1"):
-        core.testing.CongestionProbe("cubic", params={"FastConvergence": 0.5})
+        testing.CongestionProbe("cubic", params={"FastConvergence": 0.5})
     with pytest.raises(ValueError, match="params.InitialWindow: must be a non-negative integer"):
-        core.testing.CongestionProbe("newreno", params={"InitialWindow": 2.5})
+        testing.CongestionProbe("newreno", params={"InitialWindow": 2.5})

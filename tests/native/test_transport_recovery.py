@@ -15,9 +15,9 @@ import pytest
 
 
 @pytest.fixture()
-def probe(core: ModuleType):
+def probe(testing: ModuleType):
     """A loss detector with RFC 9002's constants and max_ack_delay = 25 ms."""
-    return core.testing.LossDetectorProbe(max_ack_delay_s=0.025)
+    return testing.LossDetectorProbe(max_ack_delay_s=0.025)
 
 
 def test_first_rtt_sample_initialises_the_estimator(probe) -> None:
@@ -134,8 +134,8 @@ def test_time_threshold_uses_max_of_latest_and_smoothed(probe) -> None:
     assert deadline == pytest.approx(0.200 + 9 / 8 * smoothed)
 
 
-def test_granularity_floors_the_loss_delay(core: ModuleType) -> None:
-    p = core.testing.LossDetectorProbe(max_ack_delay_s=0.0, granularity_s=0.001)
+def test_granularity_floors_the_loss_delay(testing: ModuleType) -> None:
+    p = testing.LossDetectorProbe(max_ack_delay_s=0.0, granularity_s=0.001)
     p.on_packet_sent(0, 0.0)
     p.on_packet_sent(1, 0.0001)
     p.on_ack([(1, 1)], 0.0, 0.0003)  # RTT 0.2 ms: 9/8 RTT < kGranularity
@@ -173,8 +173,8 @@ def test_pto_and_exponential_backoff(probe) -> None:
     assert probe.pto_count == 0
 
 
-def test_pto_granularity_floor(core: ModuleType) -> None:
-    p = core.testing.LossDetectorProbe(max_ack_delay_s=0.0)
+def test_pto_granularity_floor(testing: ModuleType) -> None:
+    p = testing.LossDetectorProbe(max_ack_delay_s=0.0)
     p.on_packet_sent(0, 0.0)
     p.on_ack([(0, 0)], 0.0, 0.0001)  # rttvar = 50 us: 4 * rttvar < kGranularity
     p.on_packet_sent(1, 1.0)
@@ -187,7 +187,7 @@ def test_no_timer_without_ack_eliciting_packets_in_flight(probe) -> None:
     assert probe.timer() == ("none", None)
 
 
-def test_persistent_congestion_rfc9002_example(core: ModuleType) -> None:
+def test_persistent_congestion_rfc9002_example(testing: ModuleType) -> None:
     """RFC 9002 section 7.6.3 with max_ack_delay = 0.
 
     The example assumes smoothed_rtt + max(4 rttvar, kGranularity) + max_ack_delay = 2. A first
@@ -195,7 +195,7 @@ def test_persistent_congestion_rfc9002_example(core: ModuleType) -> None:
     t = 2/3 (the example's t = 1.2 would give 3.6); the rest of the timeline is the
     example's. Packet #k is packet number k - 1 here.
     """
-    p = core.testing.LossDetectorProbe(max_ack_delay_s=0.0)
+    p = testing.LossDetectorProbe(max_ack_delay_s=0.0)
     p.on_packet_sent(0, 0.0)  # #1
     p.on_ack([(0, 0)], 0.0, 2 / 3)
     assert p.pto_duration == pytest.approx(2.0)
@@ -216,8 +216,8 @@ def test_persistent_congestion_rfc9002_example(core: ModuleType) -> None:
     assert out["persistent_congestion"]
 
 
-def test_no_persistent_congestion_when_a_packet_between_was_acked(core: ModuleType) -> None:
-    p = core.testing.LossDetectorProbe(max_ack_delay_s=0.0)
+def test_no_persistent_congestion_when_a_packet_between_was_acked(testing: ModuleType) -> None:
+    p = testing.LossDetectorProbe(max_ack_delay_s=0.0)
     p.on_packet_sent(0, 0.0)
     p.on_ack([(0, 0)], 0.0, 2 / 3)
     for pn in range(1, 8):
@@ -229,8 +229,8 @@ def test_no_persistent_congestion_when_a_packet_between_was_acked(core: ModuleTy
     assert not out["persistent_congestion"]
 
 
-def test_no_persistent_congestion_for_a_short_span(core: ModuleType) -> None:
-    p = core.testing.LossDetectorProbe(max_ack_delay_s=0.0)
+def test_no_persistent_congestion_for_a_short_span(testing: ModuleType) -> None:
+    p = testing.LossDetectorProbe(max_ack_delay_s=0.0)
     p.on_packet_sent(0, 0.0)
     p.on_ack([(0, 0)], 0.0, 2 / 3)
     for pn in range(1, 5):
@@ -241,9 +241,9 @@ def test_no_persistent_congestion_for_a_short_span(core: ModuleType) -> None:
 
 
 def test_persistent_congestion_needs_packets_sent_after_the_first_rtt_sample(
-    core: ModuleType,
+    testing: ModuleType,
 ) -> None:
-    p = core.testing.LossDetectorProbe(max_ack_delay_s=0.0)
+    p = testing.LossDetectorProbe(max_ack_delay_s=0.0)
     for pn in range(8):
         p.on_packet_sent(pn, float(pn))  # all sent before any RTT sample
     p.on_packet_sent(8, 12.0)
@@ -270,8 +270,8 @@ def test_bytes_in_flight_accounting(probe) -> None:
     assert probe.largest_acked == 4
 
 
-def test_probe_rejects_bad_input(core: ModuleType) -> None:
-    p = core.testing.LossDetectorProbe()
+def test_probe_rejects_bad_input(testing: ModuleType) -> None:
+    p = testing.LossDetectorProbe()
     with pytest.raises(ValueError, match="packet number"):
         p.on_packet_sent(3, 0.0)
     with pytest.raises(ValueError, match="now_s"):
@@ -279,4 +279,4 @@ def test_probe_rejects_bad_input(core: ModuleType) -> None:
     with pytest.raises(ValueError, match="smallest > largest"):
         p.on_ack([(2, 1)], 0.0, 1.0)
     with pytest.raises(ValueError, match="time_threshold"):
-        core.testing.LossDetectorProbe(time_threshold=0.5)
+        testing.LossDetectorProbe(time_threshold=0.5)

@@ -42,8 +42,9 @@ def ours(
     return total * 8 / seconds
 
 
-def tcp(core: ModuleType, path: dict[str, Any], seconds: int, seed: int, variant: str) -> float:
-    r = core.run_reference_flow(
+def tcp(testing: ModuleType, path: dict[str, Any], seconds: int, seed: int, variant: str) -> float:
+    """Goodput (bit/s) of ns-3's own TCP (the reference flow probe) over ``seconds``."""
+    r = testing.run_reference_flow(
         "tcp_bulk", [path], float(seconds), seed=seed, tcp_variant=variant, segment_bytes=1448
     )
     return float(r["goodput_bps"])
@@ -59,10 +60,10 @@ def link_50m_40ms() -> dict[str, Any]:
     ("cc", "variant"), [("newreno", "ns3::TcpNewReno"), ("cubic", "ns3::TcpCubic")]
 )
 def test_goodput_matches_ns3_tcp_on_a_bdp_buffered_link(
-    core: ModuleType, link_50m_40ms: dict[str, Any], cc: str, variant: str
+    core: ModuleType, testing: ModuleType, link_50m_40ms: dict[str, Any], cc: str, variant: str
 ) -> None:
     g_ours = ours(core, link_50m_40ms, 30, 1, cc)
-    g_tcp = tcp(core, link_50m_40ms, 30, 1, variant)
+    g_tcp = tcp(testing, link_50m_40ms, 30, 1, variant)
     assert g_ours == pytest.approx(g_tcp, rel=0.10)
     assert g_ours > 0.9 * 50e6 * (PACKET - 17) / 1500  # and the link is used
 
@@ -71,7 +72,7 @@ LOSSY_SEEDS = [1, 2, 3, 4, 5]
 
 
 @pytest.fixture(scope="module")
-def lossy_results(core: ModuleType) -> dict[str, float]:
+def lossy_results(core: ModuleType, testing: ModuleType) -> dict[str, float]:
     """20 Mbit/s, 100 ms RTT, BDP queue, Bernoulli loss 1e-3 on data packets; 5 seeds."""
     path = make_path(31.0, rate_bps=20e6, delay_s=0.05, loss=1e-3, loss_up=0.0, queue_packets=166)
     runs: dict[str, list[float]] = {
@@ -81,9 +82,9 @@ def lossy_results(core: ModuleType) -> dict[str, float]:
         runs["nr"].append(ours(core, path, 30, seed, "newreno"))
         runs["nr_per_ack"].append(ours(core, path, 30, seed, "newreno", ByteCounting=0))
         runs["cubic"].append(ours(core, path, 30, seed, "cubic"))
-        runs["tcp_nr"].append(tcp(core, path, 30, seed, "ns3::TcpNewReno"))
-        runs["tcp_lr"].append(tcp(core, path, 30, seed, "ns3::TcpLinuxReno"))
-        runs["tcp_cu"].append(tcp(core, path, 30, seed, "ns3::TcpCubic"))
+        runs["tcp_nr"].append(tcp(testing, path, 30, seed, "ns3::TcpNewReno"))
+        runs["tcp_lr"].append(tcp(testing, path, 30, seed, "ns3::TcpLinuxReno"))
+        runs["tcp_cu"].append(tcp(testing, path, 30, seed, "ns3::TcpCubic"))
     return {k: float(np.mean(v)) for k, v in runs.items()}
 
 

@@ -2,7 +2,7 @@
 
 #include "mp-freeze.h"
 
-#include "mp-cc-registry.h"
+#include "model/registry/mp-algorithm-registry.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"

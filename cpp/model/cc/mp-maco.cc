@@ -2,7 +2,9 @@
 
 #include "mp-maco.h"
 
-#include "mp-cc-registry.h"
+#include "mp-maco-equations.h"
+
+#include "model/registry/mp-algorithm-registry.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -15,6 +17,13 @@
 
 namespace ns3
 {
+
+using maco::CaIncrement;
+using maco::DbToLinear;
+using maco::IsCongestion;
+using maco::PropagationRtt;
+using maco::QuickStartWindow;
+using maco::TimeAverage;
 
 NS_OBJECT_ENSURE_REGISTERED(MpMaco);
 
@@ -40,122 +49,7 @@ AsMaco(const MpCongestionOps* cc)
     }
     return nullptr;
 }
-
-double
-DbToLinear(double db)
-{
-    return std::pow(10.0, db / 10.0);
-}
 } // namespace
-
-// ---- link budget, eqs. (2)-(3) ------------------------------------------------------------
-
-double
-MpMaco::LinkBudget::Snr(double dM) const
-{
-    double pt = DbToLinear(txPowerDbm - 30.0); // W
-    double fspl = std::pow(4.0 * M_PI * dM / wavelengthM, 2.0);
-    return pt * DbToLinear(txGainDbi) * DbToLinear(rxGainDbi) /
-           (fspl * noisePsdWPerHz * bandwidthHz);
-}
-
-double
-MpMaco::LinkBudget::CapacityFromSnr(double snrLinear) const
-{
-    return efficiency * bandwidthHz * std::log2(1.0 + std::max(snrLinear, 0.0));
-}
-
-double
-MpMaco::LinkBudget::Capacity(double dM) const
-{
-    return CapacityFromSnr(Snr(dM));
-}
-
-// ---- adaptive Kalman filter, eqs. (5)-(10) -------------------------------------------------
-
-void
-MpMaco::Akf::Reset(double c0, std::size_t window, bool adaptive)
-{
-    m_adaptive = adaptive;
-    m_c = c0;
-    m_z = c0 * c0;
-    m_q = std::pow(0.05 * c0, 2.0);
-    m_r = std::pow(0.2 * c0, 2.0);
-    m_k = 0;
-    m_updated = false;
-    m_window = std::max<std::size_t>(window, 1);
-    m_nu2.clear();
-}
-
-double
-MpMaco::Akf::Update(double y, double cA)
-{
-    double cPrior = m_c;             // (5): random walk, the prediction is the last posterior
-    double zPrior = m_z + m_q;       // (6)
-    double nu = y - cPrior;          // innovation
-    m_k = zPrior / (zPrior + m_r);   // (8)
-    m_c = cPrior + m_k * nu;         // (9)
-    m_z = (1.0 - m_k) * zPrior;      // (10)
-    m_updated = true;
-    if (!m_adaptive)
-    {
-        return m_c;
-    }
-    // Covariance matching over the last innovations [REC, spec A6].
-    m_nu2.push_back(nu * nu);
-    while (m_nu2.size() > m_window)
-    {
-        m_nu2.pop_front();
-    }
-    double cNu = 0;
-    for (double v : m_nu2)
-    {
-        cNu += v;
-    }
-    cNu /= static_cast<double>(m_nu2.size());
-    double base = std::isfinite(cA) && cA > 0 ? cA : std::max(std::fabs(m_c), 1.0);
-    double rMin = std::pow(0.01 * base, 2.0);
-    double qMin = std::pow(0.001 * base, 2.0);
-    m_r = std::max(rMin, cNu - zPrior);
-    m_q = std::max(qMin, m_k * m_k * cNu);
-    return m_c;
-}
-
-bool
-MpMaco::Akf::HasUpdate() const
-{
-    return m_updated;
-}
-
-double
-MpMaco::Akf::Estimate() const
-{
-    return m_c;
-}
-
-double
-MpMaco::Akf::Z() const
-{
-    return m_z;
-}
-
-double
-MpMaco::Akf::Q() const
-{
-    return m_q;
-}
-
-double
-MpMaco::Akf::R() const
-{
-    return m_r;
-}
-
-double
-MpMaco::Akf::Gain() const
-{
-    return m_k;
-}
 
 // ---- TypeId --------------------------------------------------------------------------------
 
@@ -377,105 +271,6 @@ std::string
 MpMaco::GetName() const
 {
     return "maco";
-}
-
-// ---- pure equations ------------------------------------------------------------------------
-
-double
-MpMaco::PropagationRtt(double dUlS, double dDlS, double dTerrS)
-{
-    return 2.0 * (dUlS + dDlS + dTerrS);
-}
-
-double
-MpMaco::QuickStartWindow(double bdpPkts, double ownMax, double otherMax, double gamma,
-                         double initPkts)
-{
-    double omega = initPkts;
-    if (!std::isnan(ownMax))
-    {
-        omega = gamma * std::min(bdpPkts, ownMax); // (16)
-    }
-    else if (!std::isnan(otherMax))
-    {
-        omega = gamma * std::min(bdpPkts, otherMax); // (15), another subflow's history
-    }
-    return std::max(omega, initPkts);
-}
-
-double
-MpMaco::CaIncrement(const double* w, const double* tau, const double* T, std::size_t n,
-                    std::size_t r)
-{
-    double sumX = 0;
-    double m = 0;
-    for (std::size_t k = 0; k < n; ++k)
-    {
-        double x = w[k] / tau[k];
-        sumX += x;
-        m = std::max(m, x * x * std::sqrt(T[k]));
-    }
-    if (!(sumX > 0) || !(tau[r] > 0))
-    {
-        return 0.0;
-    }
-    return 3.0 * m / (2.0 * tau[r] * std::pow(sumX, 2.5));
-}
-
-bool
-MpMaco::IsCongestion(double tp, double capacity, double tau, double d, double deltaR)
-{
-    return tp < capacity && tau > d + deltaR;
-}
-
-double
-MpMaco::TimeAverage(const std::deque<std::pair<double, double>>& s, double t1, double t2)
-{
-    if (s.empty())
-    {
-        return 0.0;
-    }
-    // Points inside [t1, t2], with the value at t1 interpolated from the sample before it.
-    double area = 0;
-    double span = 0;
-    bool have = false;
-    double pt = 0;
-    double pv = 0;
-    for (std::size_t i = 0; i < s.size(); ++i)
-    {
-        double t = s[i].first;
-        double v = s[i].second;
-        if (t > t2)
-        {
-            break;
-        }
-        if (t < t1)
-        {
-            if (i + 1 < s.size() && s[i + 1].first > t1)
-            {
-                double t0 = t;
-                double tn = s[i + 1].first;
-                double f = (t1 - t0) / (tn - t0);
-                pt = t1;
-                pv = v + f * (s[i + 1].second - v);
-                have = true;
-            }
-            continue;
-        }
-        if (have && t > pt)
-        {
-            area += 0.5 * (v + pv) * (t - pt);
-            span += t - pt;
-        }
-        pt = t;
-        pv = v;
-        have = true;
-    }
-    if (span > 0)
-    {
-        return area / span;
-    }
-    return have ? pv : s.back().second;
 }
 
 // ---- helpers -------------------------------------------------------------------------------
@@ -841,7 +636,7 @@ MpMaco::OnAck(const MpCcContext& ctx, const MpAckEvent& ev)
     // Eq. (4) and the AKF (5)-(10).
     if (now - m_tLast >= m_tpMinInterval.GetSeconds())
     {
-        m_tp = 8.0 * static_cast<double>(m_ackedBytes - m_sLast) / (now - m_tLast);
+        m_tp = maco::ThroughputBps(m_ackedBytes - m_sLast, now - m_tLast);
         m_capN = m_akf.Update(m_tp, capA);
         m_sLast = m_ackedBytes;
         m_tLast = now;
@@ -1091,24 +886,7 @@ MpMaco::GetBdpPackets() const
 double
 MpMaco::GetDeltaR() const
 {
-    double floor = m_deltaFloor.GetSeconds();
-    if (m_resid.size() < 2)
-    {
-        return floor;
-    }
-    double mean = 0;
-    for (double e : m_resid)
-    {
-        mean += e;
-    }
-    mean /= static_cast<double>(m_resid.size());
-    double var = 0;
-    for (double e : m_resid)
-    {
-        var += (e - mean) * (e - mean);
-    }
-    var /= static_cast<double>(m_resid.size());
-    return std::max(floor, std::sqrt(var));
+    return maco::DeltaR(m_resid, m_deltaFloor.GetSeconds()); // (17b)
 }
 
 double

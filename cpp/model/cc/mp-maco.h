@@ -6,11 +6,12 @@
 #define MP_MACO_H
 
 #include "mp-congestion-ops.h"
+#include "mp-maco-filter.h"
+#include "mp-maco-link-budget.h"
 
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
 
-#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <limits>
@@ -27,32 +28,17 @@ namespace ns3
  * [REC] choices are the defaults here. Windows w in packets of max_datagram_size (MSS), rates
  * in bit/s, times in seconds; ns-3's byte window is w * MSS.
  *
- * **BDP estimation (Algorithm 1).** Access-link rate from the predicted slant range d_r to the
- * serving satellite (the path oracle), all quantities linear:
+ * This class is the controller: it holds the per-path state and decides when each equation
+ * applies. The equations live beside it, each with its paper citation:
+ * mp-maco-link-budget.h (eqs. 2-3, Table 3), mp-maco-filter.h (the AKF, eqs. 5-10) and
+ * mp-maco-equations.h (eqs. 4, 11, 14, 15-16, 17, 26).
  *
- *   SNR_r   = P_t g1 g2 / ( (4 pi d_r / lambda)^2 N_0 W )                       (2)
- *   C^A_r   = eta W log2(1 + SNR_r)                                             (3)
- *
- * (Table 3: P_t = 35.12 dBm, g1 = 37.7 dBi, g2 = 37.1 dBi, lambda = 0.086 m,
- * N_0 = 1.6e-20 W/Hz, W = 12.5 MHz, eta = 0.98; 198.6 Mbit/s at 550 km.) Without a slant
- * range the oracle's SNR feeds (3); without either, the oracle's capacity is C^A.
- * Network-side rate from ACKs, smoothed by an adaptive Kalman filter (random walk):
- *
- *   C^N_meas = (S_t - S_{t-1}) / dt          (S: cumulative bits acked; dt >= 10 ms)    (4)
- *   C^N-     = C^N+_{t-1};   Z- = Z+_{t-1} + Q                                     (5)-(6)
- *   K        = Z- / (Z- + R)                                                        (8)
- *   C^N+     = C^N- + K (y - C^N-);   Z+ = (1 - K) Z-                             (9)-(10)
- *
- * with Q, R adapted by innovation covariance matching over the last 20 innovations nu:
- * R = max(R_min, mean(nu^2) - Z-), Q = max(Q_min, K^2 mean(nu^2)) [REC, spec A6], floors
- * R_min = (0.01 C^A)^2, Q_min = (0.001 C^A)^2, initial C^N = C^A, Z = (C^A)^2,
- * Q = (0.05 C^A)^2, R = (0.2 C^A)^2; C^N counts as +inf until its first update.
- * Round-trip propagation delay and the BDP:
- *
- *   D_r  = 2 (D_ul + D_dl + D_terr)                                             (11)
- *   C_r  = min(C^A_r, C^N_r)                                                    (12)
- *   B_r  = C_r D_r                                                              (13)
- *   B̄_r(t) = (1/tau_r) integral_{t-tau_r}^{t} C_{r,z} D_{r,z} dz  (trapezoid over ACKs) (14)
+ * **BDP estimation (Algorithm 1).** The access-link rate C^A (eqs. 2-3) from the predicted
+ * slant range d_r to the serving satellite (the path oracle); without a slant range the
+ * oracle's SNR feeds (3); without either, the oracle's capacity is C^A. The network-side rate
+ * C^N: ACK throughput samples (4), dt >= 10 ms, through the adaptive Kalman filter (5)-(10);
+ * C^N counts as +inf until its first update. Then D (11), C = min(C^A, C^N) (12), B = C D (13)
+ * and B̄, the average of C D over the last RTT (14, trapezoid over ACKs).
  *
  * D (DelayMode 0, [REC] A5): D_ul = D_dl = d_r / c (ground station near the terminal),
  * D_terr initialised so that D(t0) = 100 ms, then
@@ -61,86 +47,23 @@ namespace ns3
  *
  * **Quick start (Algorithm 2).** On subflow creation, reconnection (end of an outage, or a
  * make-before-break move to another satellite) and timeout (first PTO, persistent
- * congestion): ssthresh = B̄_r, and with W_r the windows at r's past congestion events,
+ * congestion): ssthresh = B̄_r and w = Omega_r (15)-(16), gamma = 1/2, at least 4. Slow start
+ * adds one packet per packet acked; CA begins at w >= ssthresh.
  *
- *   Omega_r = gamma min(B̄_r, max W_r)               if W_r is not empty            (16)
- *   Omega_r = gamma min(B̄_r, max_{q != r} max W_q)  else, if another path has history (15)
- *   Omega_r = 4                                      otherwise;       gamma = 1/2
- *
- * (at least 4). Slow start adds one packet per packet acked; CA begins at w >= ssthresh.
- *
- * **Mobility-aware congestion detection (eq. 17).** A loss halves the window only if
- *
- *   TP_r(t) < C^A_r(t_send)                  (17a; TP = the latest (4) sample)
- *   tau_r(t) > D_r(t_send) + Delta_R          (17b; tau = latest RTT sample)
- *
- * where Delta_R = population standard deviation of (tau_i - D_i) over the last 20 RTT
- * samples (at least 1 ms) and t_send is the lost packet's send time. Then W_r gets w_r,
+ * **Mobility-aware congestion detection (eq. 17).** A loss halves the window only if (17)
+ * holds, with TP = the latest (4) sample, C^A and D at the lost packet's send time and
+ * Delta_R over the last 20 RTT samples (at least 1 ms). Then W_r gets w_r,
  * w_r = max(2, w_r / 2), ssthresh = w_r, at most once per recovery epoch (losses of packets
  * sent before the last halving do not halve again). Other losses change nothing; losses of
  * packets in flight across an outage of the path are never congestion.
  *
- * **Congestion avoidance (eqs. 18-26).** Matching Elastic-TCP's fluid-model derivative, per
- * packet acknowledged on r:
- *
- *   w_r += 3 M / ( 2 tau_r (sum_k x_k)^{5/2} ),   M = max_p x_p^2 sqrt(T_p),   x_k = w_k / tau_k
- *                                                                                (26)
- * over the paths in use (not deactivated, with an RTT sample); tau = latest RTT sample,
- * T = largest RTT sample ever seen on the path. One path: 1.5 sqrt(T / (tau w)) per ACK.
+ * **Congestion avoidance (eqs. 18-26).** Per packet acknowledged on r, the increase (26) over
+ * the paths in use (not deactivated, with an RTT sample); tau = latest RTT sample, T = largest
+ * RTT sample ever seen on the path.
  */
 class MpMaco : public MpCongestionOps
 {
   public:
-    /// Link-budget parameters of eqs. (2)-(3), paper Table 3.
-    struct LinkBudget
-    {
-        double txPowerDbm{35.12};
-        double txGainDbi{37.7};
-        double rxGainDbi{37.1};
-        double wavelengthM{0.086};
-        double noisePsdWPerHz{1.6e-20};
-        double bandwidthHz{12.5e6};
-        double efficiency{0.98};
-
-        /// SNR (linear) at slant range d (m), eq. (2).
-        double Snr(double dM) const;
-        /// eta W log2(1 + snr), eq. (3) (bit/s).
-        double CapacityFromSnr(double snrLinear) const;
-        /// C^A at slant range d (m), eqs. (2)-(3) (bit/s).
-        double Capacity(double dM) const;
-    };
-
-    /// The adaptive Kalman filter of eqs. (5)-(10) with covariance matching.
-    class Akf
-    {
-      public:
-        /**
-         * Start from c0 (bit/s): C = c0, Z = c0^2, Q = (0.05 c0)^2, R = (0.2 c0)^2.
-         * @param window innovations in the covariance matching
-         * @param adaptive false: keep Q and R at their initial values (plain Kalman filter)
-         */
-        void Reset(double c0, std::size_t window, bool adaptive = true);
-        /// One measurement y (bit/s); returns the posterior estimate. cA sets the floors.
-        double Update(double y, double cA);
-        bool HasUpdate() const;
-        double Estimate() const;
-        double Z() const;
-        double Q() const;
-        double R() const;
-        double Gain() const;
-
-      private:
-        double m_c{0};
-        double m_z{0};
-        double m_q{0};
-        double m_r{0};
-        double m_k{0};
-        bool m_updated{false};
-        bool m_adaptive{true};
-        std::size_t m_window{20};
-        std::deque<double> m_nu2; //!< squared innovations (window)
-    };
-
     static TypeId GetTypeId();
     MpMaco();
 
@@ -156,30 +79,6 @@ class MpMaco : public MpCongestionOps
                                          const MpSentPacket& p) const override;
     bool InSlowStart() const override;
     uint64_t GetSuppressedLosses() const override;
-
-    // ---- the equations, as pure functions (used by the controller and by unit tests) ----
-
-    /// Eq. (11): 2 (D_ul + D_dl + D_terr), seconds.
-    static double PropagationRtt(double dUlS, double dDlS, double dTerrS);
-    /**
-     * Algorithm 2 / eqs. (15)-(16): the quick-start window (packets).
-     * @param bdpPkts B̄_r in packets
-     * @param ownMax max W_r (NaN: no own history)
-     * @param otherMax max over other paths' histories (NaN: none)
-     */
-    static double QuickStartWindow(double bdpPkts, double ownMax, double otherMax, double gamma,
-                                   double initPkts);
-    /**
-     * Eq. (26): the per-packet CA increase (packets) of path r.
-     * @param w windows (packets), tau latest RTTs (s), T largest RTTs (s), n paths
-     */
-    static double CaIncrement(const double* w, const double* tau, const double* T, std::size_t n,
-                              std::size_t r);
-    /// Eq. (17): congestion iff TP < C and tau > D + deltaR (with a loss detected).
-    static bool IsCongestion(double tp, double capacity, double tau, double d, double deltaR);
-    /// Eq. (14): time average of (t, value) samples over [t1, t2] (trapezoid).
-    static double TimeAverage(const std::deque<std::pair<double, double>>& samples, double t1,
-                              double t2);
 
     // ---- state, for measurements and tests ----
     double GetWindowPackets() const;
@@ -226,7 +125,7 @@ class MpMaco : public MpCongestionOps
     double m_noisePsd;
     double m_bandwidthHz;
     double m_efficiency;
-    LinkBudget m_lb; //!< the attributes above, gathered at Init
+    maco::LinkBudget m_lb; //!< the attributes above, gathered at Init
     double m_c;
     uint32_t m_delayMode;
     double m_targetInitialRtt;
@@ -264,7 +163,7 @@ class MpMaco : public MpCongestionOps
     uint64_t m_sLast{0};
     double m_tLast{0};
     double m_tp{std::numeric_limits<double>::quiet_NaN()};
-    Akf m_akf;
+    maco::Akf m_akf;
     double m_capA{0};
     double m_capN{std::numeric_limits<double>::infinity()};
     double m_d{0.1};

@@ -2,7 +2,7 @@
 
 #include "mp-alcs-scheduler.h"
 
-#include "model/cc/mp-cc-registry.h"
+#include "model/registry/mp-algorithm-registry.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 
-#include "mp-cc-registry.h"
+#include "mp-algorithm-registry.h"
+
+#include "model/cc/mp-congestion-ops.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"

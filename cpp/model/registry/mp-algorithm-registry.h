@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //
-// MpCcRegistry: congestion controllers by name, with parameter validation.
+// MpAlgorithmRegistry: the congestion controllers and the schedulers by name, with parameter
+// validation. It serves both model/cc/ and model/sched/, so it lives beside them.
 
-#ifndef MP_CC_REGISTRY_H
-#define MP_CC_REGISTRY_H
+#ifndef MP_ALGORITHM_REGISTRY_H
+#define MP_ALGORITHM_REGISTRY_H
 
-#include "mp-congestion-ops.h"
-
+#include "ns3/attribute.h"
 #include "ns3/object.h"
+#include "ns3/type-id.h"
 
 #include <map>
 #include <string>
@@ -17,7 +18,7 @@ namespace ns3
 {
 
 /**
- * @ingroup mp-cc
+ * @ingroup mp-registry
  * Named algorithms (congestion controllers or schedulers) and their ns-3 TypeIds.
  *
  * Names are lower case ("newreno", "cubic", ...). A wrapper entry (e.g. a handover freeze)
@@ -100,4 +101,4 @@ struct MpAlgorithmRegistrar
 
 } // namespace ns3
 
-#endif // MP_CC_REGISTRY_H
+#endif // MP_ALGORITHM_REGISTRY_H
