@@ -6,6 +6,7 @@ missing or broken build gives one clear message instead of an obscure ``ImportEr
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import os
@@ -36,6 +37,19 @@ def core() -> ModuleType:
                 "ns3==3.44.post0` followed by `pip install --no-build-isolation -e .`)."
             ) from exc
     return _core
+
+
+@functools.cache
+def cc_algorithms() -> tuple[str, ...]:
+    """Every congestion-control name the core accepts (``freeze+cubic`` and the other
+    wrapper compositions included): ``_core.cc_algorithms()``, read once per process."""
+    return tuple(core().cc_algorithms())
+
+
+@functools.cache
+def schedulers() -> tuple[str, ...]:
+    """Every scheduler name the core accepts: ``_core.schedulers()``, read once per process."""
+    return tuple(core().schedulers())
 
 
 def _load_override() -> ModuleType | None:

@@ -72,14 +72,14 @@ def _fails(data: dict, match: str) -> ScenarioConfigError:
 def test_negative_altitude_names_the_field():
     d = tiny_dict()
     d["constellation"]["altitude_km"] = -5
-    err = _fails(d, r"^scenario\.constellation\.altitude_km: must be > 0 \(got -5")
+    err = _fails(d, r"^scenario\.constellation\.altitude_km: must be in \(0, 50000\] \(got -5")
     assert err.field == "scenario.constellation.altitude_km"
 
 
 def test_unknown_preset():
     d = tiny_dict()
     d["constellation"]["preset"] = "starlinkk"
-    _fails(d, r"^scenario\.constellation\.preset: unknown preset.*'starlinkk'")
+    _fails(d, r"^scenario\.constellation\.preset: must be one of starlink_shell1, .*'starlinkk'")
 
 
 def test_missing_trace_file(tmp_path):
