@@ -23,7 +23,12 @@ from leogym.native import cc_algorithms, schedulers
 from leogym.schema import FieldError, bounded, choice, numbers
 from leogym.simulation.transport import TransportOptions
 
-__all__ = ["ObservationConfig", "RewardConfig", "EnvOptions", "EnvConfig"]
+__all__ = ["ObservationConfig", "RewardConfig", "EnvOptions", "EnvConfig", "UnknownEnvArgument"]
+
+
+class UnknownEnvArgument(FieldError, TypeError):
+    """A ``gymnasium.make`` keyword that no env option has (a ``TypeError``, as for any call
+    with an unknown keyword, and a :class:`~leogym.schema.FieldError` naming ``env``)."""
 
 
 @dataclass
@@ -105,6 +110,12 @@ class EnvOptions:
         schema.check(self, path, error)
 
     def _check_relations(self, path: str, error: type[FieldError]) -> None:
+        from leogym.simulation import check_settings
+
+        try:  # algorithm parameters and transport options, by the core's config checker
+            check_settings(self, path)
+        except ValueError as exc:
+            raise error(str(exc)) from None
         step_s = self.step_ms / 1000.0
         if self.episode_s < step_s:
             raise schema.fail(
@@ -137,7 +148,9 @@ class EnvConfig(EnvOptions):
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(kwargs) - known)
         if unknown:
-            raise TypeError(f"unknown env argument(s) {unknown}; known: {sorted(known)}")
+            raise UnknownEnvArgument(
+                "env", f"unknown argument(s) {unknown}; known: {sorted(known)}"
+            )
         kwargs = dict(kwargs)
         if isinstance(kwargs.get("reward"), str):
             kwargs["reward"] = RewardConfig(name=kwargs["reward"])

@@ -27,10 +27,12 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+import os
+import sys
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Union
+from typing import Any, NoReturn, Union
 
 import numpy as np
 
@@ -44,7 +46,9 @@ __all__ = [
     "numbers",
     "build",
     "describe_range",
+    "exit_with_error",
     "fail",
+    "full_error_wanted",
 ]
 
 
@@ -316,3 +320,20 @@ def _plain(value: Any) -> Any:
         return list(value)
     except TypeError:
         return value
+
+
+# ------------------------------------------------------------------------------ reporting
+#: Set to 1 for the full traceback of a config error in the apps (Hydra's own switch).
+FULL_ERROR_ENV = "HYDRA_FULL_ERROR"
+
+
+def full_error_wanted() -> bool:
+    """Whether the user asked for full tracebacks (``HYDRA_FULL_ERROR=1``, as Hydra reads it)."""
+    return os.environ.get(FULL_ERROR_ENV) == "1"
+
+
+def exit_with_error(prog: str, message: str, status: int = 2) -> NoReturn:
+    """End a command-line app the way argparse ends a usage error: one line on stderr
+    (``<prog>: error: <message>``, whitespace folded) and exit status 2."""
+    print(f"{prog}: error: {' '.join(str(message).split())}", file=sys.stderr)
+    raise SystemExit(status)
