@@ -143,7 +143,10 @@ def describe_range(rng: tuple[Any, Any, bool, bool]) -> str:
 
 
 def _num(x: float) -> str:
-    return str(x) if isinstance(x, int) else f"{x:g}"
+    """A bound as messages show it: ints in full, floats short (``1e6``, ``1e-6``, ``0.5``)."""
+    if isinstance(x, int):
+        return str(x)
+    return f"{x:g}".replace("e+0", "e").replace("e+", "e").replace("e-0", "e-")
 
 
 # -------------------------------------------------------------------------------- checker

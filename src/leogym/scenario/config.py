@@ -34,7 +34,9 @@ __all__ = [
     "TerminalConfig",
     "TerrestrialPathConfig",
     "TrafficConfig",
+    "MAX_CROSS_FLOWS",
     "MAX_PACKET_BYTES",
+    "MAX_PATHS",
     "MAX_QUEUE_PACKETS",
 ]
 
@@ -44,6 +46,11 @@ MAX_PACKET_BYTES = 9000 - 20 - 8
 #: The native core's limit on a drop-tail queue (``queue_packets`` of a path).
 MAX_QUEUE_PACKETS = 100_000_000
 DAY_S = 86_400.0
+#: Longest cross-traffic on/off period and stop time the native core takes (s).
+CORE_MAX_S = 1e7
+#: Most paths, and most cross-traffic flows, the native core builds.
+MAX_PATHS = 254
+MAX_CROSS_FLOWS = 15_000
 
 POSITIVE = bounded(0.0, lo_open=True)
 NON_NEGATIVE = bounded(0.0)
@@ -300,12 +307,12 @@ class CrossTrafficConfig:
     direction: str = field(default="down", metadata=choice("down", "up"))
     count: int = field(default=1, metadata=bounded(1, 1000))
     #: Sending rate while on (udp_onoff), Mbit/s.
-    rate_mbps: float = field(default=1.0, metadata=POSITIVE)
-    on_s: float = field(default=1.0, metadata=POSITIVE)
-    off_s: float = field(default=1.0, metadata=NON_NEGATIVE)
+    rate_mbps: float = field(default=1.0, metadata=bounded(0.0, 1e6, lo_open=True))
+    on_s: float = field(default=1.0, metadata=bounded(0.0, CORE_MAX_S, lo_open=True))
+    off_s: float = field(default=1.0, metadata=bounded(0.0, CORE_MAX_S))
     start_s: float = field(default=0.0, metadata=NON_NEGATIVE)
     #: ``None`` = until the end.
-    stop_s: float | None = None
+    stop_s: float | None = field(default=None, metadata=bounded(0.0, CORE_MAX_S))
 
 
 @dataclass
@@ -354,7 +361,8 @@ class ScenarioConfig:
     """
 
     name: str = "custom"
-    duration_s: float = field(default=30.0, metadata=POSITIVE)
+    #: At most 1e6 s: the native core starts the transfer and runs one step within 1e6 s.
+    duration_s: float = field(default=30.0, metadata=bounded(0.0, 1e6, lo_open=True))
     #: Step of the Timeline grid handed to ns-3.
     timeline_dt_s: float = field(default=0.01, metadata=POSITIVE)
     #: Step of the orbital geometry (and ISL routing); delays are interpolated onto the timeline.

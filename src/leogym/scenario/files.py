@@ -21,7 +21,7 @@ import numpy as np
 from leogym.scenario.terrestrial import read_mahimahi_trace
 from leogym.scenario.tle import TleRecord, read_tle_file
 
-__all__ = ["mahimahi_trace", "tle_records", "cache_info", "clear_cache"]
+__all__ = ["file_stamp", "mahimahi_trace", "tle_records", "cache_info", "clear_cache"]
 
 T = TypeVar("T")
 
@@ -31,15 +31,22 @@ _CACHE: dict[tuple[str, str], tuple[tuple[int, int, int], Any]] = {}
 _READS: dict[str, int] = {"trace": 0, "tle": 0}
 
 
+def file_stamp(path: Any) -> tuple[int, int, int] | None:
+    """The version of a file: ``(mtime_ns, size, inode)``, or ``None`` if it cannot be read."""
+    try:
+        st = os.stat(path)
+    except (OSError, TypeError, ValueError):
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
 def _cached(kind: str, path: Any, field: str, read: Callable[[Any, str], T]) -> T:
     if not isinstance(path, (str, os.PathLike)) or not str(path):
         return read(path, field)  # the reader names the field and what is wrong
-    try:
-        st = os.stat(path)
-    except OSError:
+    stamp = file_stamp(path)
+    if stamp is None:
         return read(path, field)  # not found: the reader says so, naming the field
     key = (kind, os.path.abspath(os.fspath(path)))
-    stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] == stamp:
         return hit[1]

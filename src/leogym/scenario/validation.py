@@ -11,8 +11,9 @@ Every error is a :class:`~leogym.scenario.errors.ScenarioConfigError` whose mess
 the field path (``scenario.paths[1].queue.size: must be > 0 (got 0)``).
 
 A config is validated once per process: :func:`validate_scenario` remembers the configs it
-passed (by their ``repr``, which holds every value, and the working directory that relative file
-names depend on), so the env's reset loop does not check the same scenario again.
+passed (by their ``repr``, which holds every value, the working directory that relative file
+names depend on, and the version of each file they name), so the env's reset loop does not
+check the same scenario again.
 """
 
 from __future__ import annotations
@@ -21,9 +22,15 @@ import os
 from collections import OrderedDict
 
 from leogym import schema
-from leogym.scenario.config import MAX_QUEUE_PACKETS, PathConfig, ScenarioConfig
+from leogym.scenario.config import (
+    MAX_CROSS_FLOWS,
+    MAX_PATHS,
+    MAX_QUEUE_PACKETS,
+    PathConfig,
+    ScenarioConfig,
+)
 from leogym.scenario.errors import ScenarioConfigError, field_error
-from leogym.scenario.files import mahimahi_trace, tle_records
+from leogym.scenario.files import file_stamp, mahimahi_trace, tle_records
 from leogym.scenario.frames import parse_utc
 from leogym.scenario.presets import PRESETS, resolve_constellation
 
@@ -42,7 +49,7 @@ MAX_TIMELINE_SAMPLES = 20_000_000
 MAX_GEOMETRY_POINTS = 60_000_000
 #: Configs remembered as valid (least recently used ones are forgotten first).
 _MEMO_SIZE = 256
-_VALID: OrderedDict[tuple[str, str], None] = OrderedDict()
+_VALID: OrderedDict[tuple, None] = OrderedDict()
 _CHECKS = [0]
 
 
@@ -60,7 +67,7 @@ def validate_scenario(cfg: ScenarioConfig) -> None:
     if not isinstance(cfg, ScenarioConfig):
         raise ScenarioConfigError(ROOT, f"expected a ScenarioConfig, got {type(cfg).__name__}")
     try:
-        key: tuple[str, str] | None = (os.getcwd(), repr(cfg))
+        key: tuple | None = (os.getcwd(), repr(cfg), _file_stamps(cfg))
     except Exception:  # noqa: BLE001 - a value whose repr fails: validate without the memo
         key = None
     if key is not None and key in _VALID:
@@ -72,6 +79,15 @@ def validate_scenario(cfg: ScenarioConfig) -> None:
         _VALID[key] = None
         if len(_VALID) > _MEMO_SIZE:
             _VALID.popitem(last=False)
+
+
+def _file_stamps(cfg: ScenarioConfig) -> tuple:
+    """The version (``os.stat`` stamp, ``None`` if missing) of every file the config names, so
+    that an edited or deleted file is checked again."""
+    names = [cfg.constellation.tle_file, *cfg.sampling.trace_choices]
+    for p in cfg.paths:
+        names += [p.terrestrial.trace_down, p.terrestrial.trace_up]
+    return tuple(file_stamp(n) for n in names if n)
 
 
 def check_relations(cfg: ScenarioConfig) -> None:
@@ -107,6 +123,8 @@ def check_relations(cfg: ScenarioConfig) -> None:
     paths = cfg.paths
     if not paths:
         raise ScenarioConfigError(f"{ROOT}.paths", "at least one path is required")
+    if len(paths) > MAX_PATHS:
+        raise field_error(f"{ROOT}.paths", f"at most {MAX_PATHS} paths", len(paths))
     has_sat = any(p.kind == "satellite" for p in paths)
     if has_sat:
         _constellation(cfg)
@@ -156,8 +174,19 @@ def check_relations(cfg: ScenarioConfig) -> None:
     trp = f"{ROOT}.traffic"
     if tr.start_s >= duration:
         raise field_error(f"{trp}.start_s", f"must be < duration_s ({duration:g})", tr.start_s)
+    flows = sum(x.count for x in tr.cross_traffic)
+    if flows > MAX_CROSS_FLOWS:
+        raise field_error(
+            f"{trp}.cross_traffic", f"at most {MAX_CROSS_FLOWS} flows in all (count summed)", flows
+        )
     for j, x in enumerate(tr.cross_traffic):
         xp = f"{trp}.cross_traffic[{j}]"
+        if x.kind == "udp_onoff" and x.rate_mbps * 1e6 / cfg.rate_scale < 1.0:
+            raise field_error(
+                f"{xp}.rate_mbps",
+                f"must be >= 1 bit/s after rate_scale ({cfg.rate_scale:g})",
+                x.rate_mbps,
+            )
         if x.path >= len(paths):
             raise field_error(f"{xp}.path", f"must be a path index in [0, {len(paths)})", x.path)
         if x.start_s > duration:
