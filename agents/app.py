@@ -6,7 +6,10 @@ the apps work from a source checkout, an editable install and a wheel alike.
 
 from __future__ import annotations
 
+import functools
 import logging
+import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,8 +20,19 @@ from leogym.agents.run_info import read_run_config, record_invocation, write_run
 from omegaconf import DictConfig, OmegaConf
 
 from leogym.scenario.config import ScenarioConfig
+from leogym.schema import FULL_ERROR_ENV, FieldError, exit_with_error, full_error_wanted
 
-__all__ = ["CONFIG_PATH", "RunContext", "compose", "prepare_run", "to_objects", "typed"]
+__all__ = [
+    "CONFIG_PATH",
+    "RunContext",
+    "compose",
+    "config_error_line",
+    "config_task",
+    "prepare_run",
+    "run_app",
+    "to_objects",
+    "typed",
+]
 
 CONFIG_PATH = "pkg://leogym.conf"
 log = logging.getLogger("leogym.agents")
@@ -162,3 +176,85 @@ def compose(config_name: str, overrides: list[str] | None = None) -> DictConfig:
 def configure_logging() -> None:
     """INFO logs of leogym's apps to stderr (Hydra also copies them into ``<run>/<app>.log``)."""
     logging.getLogger("leogym").setLevel(logging.INFO)
+
+
+# ---------------------------------------------------------------------------- bad configs
+#: True while :func:`run_app` reports config errors in one line (the user did not ask for
+#: Hydra's full error report).
+_ONE_LINE = False
+
+
+def config_error_line(exc: BaseException) -> str | None:
+    """The one line that reports a config error, naming the field; ``None`` for other errors.
+
+    Config errors are leogym's :class:`~leogym.schema.FieldError` (a value out of range, an
+    unknown name, ...) and Hydra's composition errors (a value of the wrong type, an unknown
+    key or config group option, an override that does not parse).
+    """
+    from hydra.errors import HydraException, MissingConfigException, OverrideParseException
+    from omegaconf.errors import OmegaConfBaseException
+
+    if isinstance(exc, FieldError):
+        return str(exc)
+    if isinstance(exc, OverrideParseException):
+        return f"{exc.override}: {exc.message.split(chr(10) + 'See https')[0]}"
+    if isinstance(exc, MissingConfigException) and exc.missing_cfg_file and exc.options:
+        group, _, option = exc.missing_cfg_file.rpartition("/")
+        options = [o for o in exc.options if not o.startswith("base_")]  # the schemas
+        return (
+            f"{group or 'config'}: no option {option!r} ({exc.missing_cfg_file} not found); "
+            f"options: {', '.join(options)}"
+        )
+    for e in (exc, exc.__cause__):
+        if isinstance(e, OmegaConfBaseException):
+            key = getattr(e, "full_key", None)
+            what = str(e).split("\n    full_key:")[0]
+            return f"{key}: {what}" if key else what
+    if isinstance(exc, HydraException):
+        return str(exc).split("\nConfig search path:")[0]
+    return None
+
+
+def config_task(prog: str) -> Callable[[Callable[[DictConfig], Any]], Callable[[DictConfig], Any]]:
+    """Decorate a Hydra task function (under ``@hydra.main``) so that, run by :func:`run_app`,
+    a config error it raises ends the app with one line naming the field and exit status 2,
+    instead of Hydra's traceback."""
+
+    def wrap(task: Callable[[DictConfig], Any]) -> Callable[[DictConfig], Any]:
+        @functools.wraps(task)
+        def run(cfg: DictConfig) -> Any:
+            try:
+                return task(cfg)
+            except FieldError as exc:
+                if not _ONE_LINE:
+                    raise
+                exit_with_error(prog, str(exc))
+
+        return run
+
+    return wrap
+
+
+def run_app(prog: str, hydra_main: Callable[[], Any]) -> None:
+    """Run an app's ``@hydra.main`` function. A bad config (a bad value, type, key or group
+    option on the command line or in a YAML file) ends it with one line on stderr,
+    ``<prog>: error: <field>: <what is wrong>``, and exit status 2; ``HYDRA_FULL_ERROR=1``
+    gives Hydra's full report with the traceback instead. Other errors keep their traceback.
+    """
+    global _ONE_LINE
+    if full_error_wanted():
+        hydra_main()
+        return
+    _ONE_LINE = True
+    # Hydra then raises composition errors to us instead of printing them (restored below)
+    os.environ[FULL_ERROR_ENV] = "1"
+    try:
+        hydra_main()
+    except Exception as exc:
+        line = config_error_line(exc)
+        if line is None:
+            raise
+        exit_with_error(prog, line)
+    finally:
+        os.environ.pop(FULL_ERROR_ENV, None)
+        _ONE_LINE = False

@@ -25,8 +25,15 @@ import time
 from pathlib import Path
 
 import hydra
-from leogym.agents.app import CONFIG_PATH, configure_logging, prepare_run
-from leogym.agents.config import register_configs
+from leogym.agents.app import (
+    CONFIG_PATH,
+    config_task,
+    configure_logging,
+    prepare_run,
+    run_app,
+    to_objects,
+)
+from leogym.agents.config import register_configs, validate_config
 from leogym.agents.storage import atomic_write, atomic_write_json, atomic_write_text
 from omegaconf import DictConfig, OmegaConf
 
@@ -112,8 +119,11 @@ def run_benchmark(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False)
 
 
 @hydra.main(version_base="1.3", config_path=CONFIG_PATH, config_name="benchmark")
+@config_task("leogym-run")
 def _hydra_main(cfg: DictConfig) -> None:
     configure_logging()
+    if not cfg.get("resume"):  # checked before the run directory is made
+        validate_config(to_objects(cfg), ("env", "agent", "train", "eval"))
     ctx = prepare_run(cfg, app="benchmark", seeds={"seed": cfg.seed, "eval": list(cfg.eval.seeds)})
     run_benchmark(ctx.cfg, ctx.run_dir, resume=ctx.resumed)
 
@@ -121,7 +131,7 @@ def _hydra_main(cfg: DictConfig) -> None:
 def main() -> None:
     """Console entry point ``leogym-run``."""
     register_configs()
-    _hydra_main()
+    run_app("leogym-run", _hydra_main)
 
 
 if __name__ == "__main__":

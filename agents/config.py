@@ -2,8 +2,10 @@
 
 Every knob of the apps is a field of a dataclass below. :func:`register_configs` stores them in
 Hydra's ``ConfigStore``; the YAML files under ``conf/`` extend them and hold only deltas. Hydra
-checks types and unknown keys when it composes the config; :func:`validate_config` checks value
-ranges and raises :class:`ConfigError` naming the field (``train.total_timesteps: must be > 0``).
+checks types and unknown keys when it composes the config; :func:`validate_config` checks the
+ranges and choices the fields carry (:mod:`leogym.schema`) and raises :class:`ConfigError`
+naming the field (``train.total_timesteps: must be >= 1 (got -5)``). The env section's options
+are :class:`leogym.envs.config.EnvOptions`, the same schema ``gymnasium.make`` takes.
 
 The three apps share one root schema, :class:`LeogymConfig`, so an experiment preset
 (``experiment=maco``) works with all of them. Each app reads the sections it needs:
@@ -19,15 +21,16 @@ benchmark   all of them, plus ``benchmark``
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from leogym.envs.config import EnvConfig, ObservationConfig, RewardConfig
+from leogym.envs.config import EnvOptions
 from omegaconf import MISSING
 
+from leogym import schema
+from leogym.native import cc_algorithms, schedulers
 from leogym.scenario.config import ScenarioConfig
-from leogym.simulation.transport import TransportOptions
+from leogym.schema import FieldError, bounded, choice
 
 __all__ = [
     "A2CConfig",
@@ -52,18 +55,23 @@ __all__ = [
     "validate_config",
 ]
 
-_MAX_SEED = 2**31 - 1
+#: Largest seed (NumPy and torch take 32-bit seeds).
+MAX_SEED = 2**31 - 1
 START_METHODS = ("forkserver", "spawn", "fork")
+ACTIVATIONS = ("tanh", "relu")
+POSITIVE = bounded(0.0, lo_open=True)
+FRACTION = bounded(0.0, 1.0)
 
 
-class ConfigError(ValueError):
-    """An invalid config value; the message starts with the field's path."""
+class ConfigError(FieldError):
+    """An invalid config value; the message starts with the field's path (:attr:`field`)."""
 
 
 # ---------------------------------------------------------------------------------------- env
 @dataclass
-class EnvSpec:
-    """Which leogym env to make, and its kwargs (see :class:`leogym.envs.config.EnvConfig`).
+class EnvSpec(EnvOptions):
+    """Which leogym env to make: its :class:`~leogym.envs.config.EnvOptions` (every env option,
+    defined there once) and what the apps need besides.
 
     The scenario is not here: it is the ``scenario`` group of the root config.
 
@@ -72,29 +80,29 @@ class EnvSpec:
         ``kwargs`` only (a debugging aid: any registered Gymnasium env trains and evaluates, with
         the network metrics left empty).
     :param kwargs: extra ``gymnasium.make`` kwargs for a non-leogym id; must be empty for
-        leogym ids, whose kwargs are the typed fields below.
+        leogym ids, whose kwargs are the :class:`~leogym.envs.config.EnvOptions` fields.
     """
 
     name: str = "cc"
     id: str = "leogym/LeoCC-v0"
-    cc: str = "external"
-    scheduler: str = "minrtt"
-    step_ms: float = 100.0
-    episode_s: float = 20.0
-    action_mode: str = "continuous"
-    action_scale: float = 0.5
-    cc_target: str = "cwnd"
-    sample_scenarios: bool = False
-    cc_params: dict[str, float] = field(default_factory=dict)
-    scheduler_params: dict[str, float] = field(default_factory=dict)
-    observation: ObservationConfig = field(default_factory=ObservationConfig)
-    reward: RewardConfig = field(default_factory=RewardConfig)
-    transport: TransportOptions = field(default_factory=TransportOptions)
     kwargs: dict[str, Any] = field(default_factory=dict)
 
+    def _check_relations(self, path: str, error: type[FieldError]) -> None:
+        super()._check_relations(path, error)
+        if not self.id:
+            raise error(f"{path}.id", "must be a Gymnasium env id")
+        if self.id.startswith("leogym/"):
+            from leogym.envs.registration import ENV_IDS
 
-#: EnvSpec fields that are not leogym env kwargs.
-ENV_SPEC_ONLY = ("name", "id", "kwargs")
+            if self.id not in ENV_IDS:
+                raise schema.fail(
+                    error, f"{path}.id", f"must be one of {', '.join(sorted(ENV_IDS))}", self.id
+                )
+            if self.kwargs:
+                raise error(
+                    f"{path}.kwargs",
+                    "only for non-leogym ids; set leogym env options as env.<field>",
+                )
 
 
 # -------------------------------------------------------------------------------------- agents
@@ -115,10 +123,10 @@ class AgentConfig:
 
     name: str = MISSING
     policy: str = "MlpPolicy"
-    learning_rate: float = 3e-4
-    gamma: float = 0.99
-    net_arch: list[int] = field(default_factory=lambda: [64, 64])
-    activation: str = "tanh"
+    learning_rate: float = field(default=3e-4, metadata=POSITIVE)
+    gamma: float = field(default=0.99, metadata=bounded(0.0, 1.0, lo_open=True))
+    net_arch: list[int] = field(default_factory=lambda: [64, 64], metadata=bounded(1))
+    activation: str = field(default="tanh", metadata=choice(*ACTIVATIONS))
     device: str = "cpu"
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -127,11 +135,11 @@ class AgentConfig:
 class OnPolicyAgentConfig(AgentConfig):
     """On-policy (A2C, PPO) fields: rollout length and advantage estimation."""
 
-    n_steps: int = 2048
-    gae_lambda: float = 0.95
-    ent_coef: float = 0.0
-    vf_coef: float = 0.5
-    max_grad_norm: float = 0.5
+    n_steps: int = field(default=2048, metadata=bounded(1))
+    gae_lambda: float = field(default=0.95, metadata=FRACTION)
+    ent_coef: float = field(default=0.0, metadata=bounded(0.0))
+    vf_coef: float = field(default=0.5, metadata=bounded(0.0))
+    max_grad_norm: float = field(default=0.5, metadata=bounded(0.0))
 
 
 @dataclass
@@ -139,10 +147,10 @@ class PPOConfig(OnPolicyAgentConfig):
     """PPO (Schulman et al., arXiv:1707.06347) as implemented by SB3."""
 
     name: str = "ppo"
-    batch_size: int = 64
-    n_epochs: int = 10
-    clip_range: float = 0.2
-    target_kl: float | None = None
+    batch_size: int = field(default=64, metadata=bounded(2))
+    n_epochs: int = field(default=10, metadata=bounded(1))
+    clip_range: float = field(default=0.2, metadata=bounded(0.0))
+    target_kl: float | None = field(default=None, metadata=bounded(0.0, lo_open=True))
 
 
 @dataclass
@@ -151,8 +159,8 @@ class RecurrentPPOConfig(PPOConfig):
 
     name: str = "recurrent_ppo"
     policy: str = "MlpLstmPolicy"
-    lstm_hidden_size: int = 64
-    n_lstm_layers: int = 1
+    lstm_hidden_size: int = field(default=64, metadata=bounded(1))
+    n_lstm_layers: int = field(default=1, metadata=bounded(1))
 
 
 @dataclass
@@ -160,9 +168,9 @@ class A2CConfig(OnPolicyAgentConfig):
     """A2C (Mnih et al., ICML 2016) as implemented by SB3."""
 
     name: str = "a2c"
-    learning_rate: float = 7e-4
-    n_steps: int = 5
-    gae_lambda: float = 1.0
+    learning_rate: float = field(default=7e-4, metadata=POSITIVE)
+    n_steps: int = field(default=5, metadata=bounded(1))
+    gae_lambda: float = field(default=1.0, metadata=FRACTION)
     use_rms_prop: bool = True
 
 
@@ -170,14 +178,14 @@ class A2CConfig(OnPolicyAgentConfig):
 class OffPolicyAgentConfig(AgentConfig):
     """Off-policy (SAC, TD3, DQN) fields: replay buffer and update schedule."""
 
-    net_arch: list[int] = field(default_factory=lambda: [256, 256])
-    activation: str = "relu"
-    buffer_size: int = 100_000
-    learning_starts: int = 1000
-    batch_size: int = 256
-    tau: float = 0.005
-    train_freq: int = 1
-    gradient_steps: int = 1
+    net_arch: list[int] = field(default_factory=lambda: [256, 256], metadata=bounded(1))
+    activation: str = field(default="relu", metadata=choice(*ACTIVATIONS))
+    buffer_size: int = field(default=100_000, metadata=bounded(1))
+    learning_starts: int = field(default=1000, metadata=bounded(0))
+    batch_size: int = field(default=256, metadata=bounded(2))
+    tau: float = field(default=0.005, metadata=FRACTION)
+    train_freq: int = field(default=1, metadata=bounded(1))
+    gradient_steps: int = field(default=1, metadata=bounded(1))
 
 
 @dataclass
@@ -200,11 +208,11 @@ class TD3Config(OffPolicyAgentConfig):
     """
 
     name: str = "td3"
-    learning_rate: float = 1e-3
-    policy_delay: int = 2
-    target_policy_noise: float = 0.2
-    target_noise_clip: float = 0.5
-    action_noise_std: float = 0.1
+    learning_rate: float = field(default=1e-3, metadata=POSITIVE)
+    policy_delay: int = field(default=2, metadata=bounded(1))
+    target_policy_noise: float = field(default=0.2, metadata=bounded(0.0))
+    target_noise_clip: float = field(default=0.5, metadata=bounded(0.0))
+    action_noise_std: float = field(default=0.1, metadata=bounded(0.0))
 
 
 @dataclass
@@ -213,14 +221,14 @@ class DQNConfig(OffPolicyAgentConfig):
     (``env=scheduler env.action_mode=discrete``)."""
 
     name: str = "dqn"
-    learning_rate: float = 1e-4
-    net_arch: list[int] = field(default_factory=lambda: [64, 64])
-    tau: float = 1.0
-    train_freq: int = 4
-    target_update_interval: int = 1000
-    exploration_fraction: float = 0.1
-    exploration_initial_eps: float = 1.0
-    exploration_final_eps: float = 0.05
+    learning_rate: float = field(default=1e-4, metadata=POSITIVE)
+    net_arch: list[int] = field(default_factory=lambda: [64, 64], metadata=bounded(1))
+    tau: float = field(default=1.0, metadata=FRACTION)
+    train_freq: int = field(default=4, metadata=bounded(1))
+    target_update_interval: int = field(default=1000, metadata=bounded(1))
+    exploration_fraction: float = field(default=0.1, metadata=FRACTION)
+    exploration_initial_eps: float = field(default=1.0, metadata=FRACTION)
+    exploration_final_eps: float = field(default=0.05, metadata=FRACTION)
 
 
 #: agent name -> schema (stored as ``agent/base_<name>``)
@@ -259,18 +267,18 @@ class TrainConfig:
         times). See :mod:`leogym.agents.worker_faults`.
     """
 
-    total_timesteps: int = 100_000
-    n_envs: int = 2
-    start_method: str = "forkserver"
-    eval_freq: int = 10_000
-    eval_episodes: int = 2
-    checkpoint_freq: int = 10_000
+    total_timesteps: int = field(default=100_000, metadata=bounded(1))
+    n_envs: int = field(default=2, metadata=bounded(1, 256))
+    start_method: str = field(default="forkserver", metadata=choice(*START_METHODS))
+    eval_freq: int = field(default=10_000, metadata=bounded(0))
+    eval_episodes: int = field(default=2, metadata=bounded(1, 10_000))
+    checkpoint_freq: int = field(default=10_000, metadata=bounded(0))
     save_replay_buffer: bool = True
     progress: bool = True
     tensorboard: bool = True
-    log_interval: int = 1
-    torch_threads: int = 1
-    on_worker_death: str = "stop"
+    log_interval: int = field(default=1, metadata=bounded(1))
+    torch_threads: int = field(default=1, metadata=bounded(1, 1024))
+    on_worker_death: str = field(default="stop", metadata=choice("stop", "restart"))
 
 
 # --------------------------------------------------------------------------------------- eval
@@ -287,11 +295,15 @@ class MetricsConfig:
     :param rtt_percentiles: RTT percentiles to report (``rtt_p95_ms`` etc.).
     """
 
-    convergence_tolerance: float = 0.1
-    convergence_window_s: float = 1.0
-    convergence_tail_fraction: float = 0.5
-    handover_guard_s: float = 1.0
-    rtt_percentiles: list[float] = field(default_factory=lambda: [50.0, 95.0, 99.0])
+    convergence_tolerance: float = field(
+        default=0.1, metadata=bounded(0.0, 1.0, lo_open=True, hi_open=True)
+    )
+    convergence_window_s: float = field(default=1.0, metadata=POSITIVE)
+    convergence_tail_fraction: float = field(default=0.5, metadata=bounded(0.0, 1.0, lo_open=True))
+    handover_guard_s: float = field(default=1.0, metadata=bounded(0.0))
+    rtt_percentiles: list[float] = field(
+        default_factory=lambda: [50.0, 95.0, 99.0], metadata=bounded(0.0, 100.0)
+    )
 
 
 @dataclass
@@ -322,19 +334,19 @@ class EvalConfig:
     """
 
     scenarios: list[str] = field(default_factory=list)
-    seeds: list[int] = field(default_factory=lambda: [0, 1, 2])
+    seeds: list[int] = field(default_factory=lambda: [0, 1, 2], metadata=bounded(0, MAX_SEED))
     agents: dict[str, str] = field(default_factory=dict)
-    checkpoint: str = "final"
+    checkpoint: str = field(default="final", metadata=choice("final", "best", "latest"))
     deterministic: bool = True
-    fallback_cc: str = "cubic"
-    fallback_scheduler: str = "minrtt"
-    n_workers: int = 2
-    start_method: str = "forkserver"
+    fallback_cc: str = field(default="cubic", metadata=choice(cc_algorithms))
+    fallback_scheduler: str = field(default="minrtt", metadata=choice(schedulers))
+    n_workers: int = field(default=2, metadata=bounded(1, 256))
+    start_method: str = field(default="forkserver", metadata=choice(*START_METHODS))
     traces: bool = True
     plots: bool = True
     progress: bool = True
     metrics: MetricsConfig = field(default_factory=MetricsConfig)
-    on_worker_death: str = "continue"
+    on_worker_death: str = field(default="continue", metadata=choice("continue", "stop"))
 
 
 @dataclass
@@ -382,7 +394,7 @@ class LeogymConfig:
     :param agent: the agent (group ``agent``).
     """
 
-    seed: int = 0
+    seed: int = field(default=0, metadata=bounded(0, MAX_SEED))
     resume: str | None = None
     env: EnvSpec = field(default_factory=EnvSpec)
     scenario: ScenarioConfig = field(default_factory=ScenarioConfig)
@@ -408,8 +420,8 @@ def register_configs() -> None:
     cs = ConfigStore.instance()
     cs.store(name="base_config", node=LeogymConfig)
     cs.store(group="env", name="base_env", node=EnvSpec)
-    for name, schema in AGENT_SCHEMAS.items():
-        cs.store(group="agent", name=f"base_{name}", node=schema)
+    for name, agent_schema in AGENT_SCHEMAS.items():
+        cs.store(group="agent", name=f"base_{name}", node=agent_schema)
     cs.store(group="scenario", name="base_scenario", node=ScenarioConfig)
     register_resolvers()
     _REGISTERED = True
@@ -419,41 +431,40 @@ def register_configs() -> None:
 def validate_config(
     cfg: LeogymConfig, sections: tuple[str, ...] = ("env", "agent", "train")
 ) -> None:
-    """Check value ranges of the given sections; raise :class:`ConfigError` naming the field.
+    """Check the given sections against their schemas; raise :class:`ConfigError` naming the
+    field.
+
+    Ranges and choices are the fields' own (:mod:`leogym.schema`); what relates several fields
+    or needs the registries is below.
 
     :param cfg: the config as objects (``OmegaConf.to_object``) or a ``DictConfig``.
     :param sections: which sections to check (``env``, ``agent``, ``train``, ``eval``); ``env``
         includes the scenario (:meth:`leogym.scenario.ScenarioConfig.validate`).
     """
-    _int_range("seed", cfg.seed, 0, _MAX_SEED)
+    from omegaconf import DictConfig
+
+    if isinstance(cfg, DictConfig):
+        from leogym.agents.app import to_objects
+
+        cfg = to_objects(cfg)
+    schema.check_field(cfg, "seed", "seed", ConfigError)
     if "env" in sections:
-        _validate_env(cfg.env)
+        schema.check(cfg.env, "env", ConfigError)
         if cfg.env.id.startswith("leogym/"):
             _validate_scenario(cfg.scenario)
     if "agent" in sections:
-        _validate_agent(cfg.agent)
+        from leogym.agents.algos import ALGOS
+
+        name = getattr(cfg.agent, "name", None)
+        if name not in ALGOS:
+            raise schema.fail(
+                ConfigError, "agent.name", f"must be one of {', '.join(sorted(ALGOS))}", name
+            )
+        schema.check(cfg.agent, "agent", ConfigError)
     if "train" in sections:
-        _validate_train(cfg.train)
+        schema.check(cfg.train, "train", ConfigError)
     if "eval" in sections:
         _validate_eval(cfg.eval, cfg.baseline)
-
-
-def _validate_env(env: Any) -> None:
-    if not isinstance(env.id, str) or not env.id:
-        raise ConfigError("env.id: must be a Gymnasium env id")
-    if env.id.startswith("leogym/"):
-        from leogym.envs.registration import ENV_IDS
-
-        if env.id not in ENV_IDS:
-            raise ConfigError(f"env.id: unknown leogym env {env.id!r}; known: {sorted(ENV_IDS)}")
-        if env.kwargs:
-            raise ConfigError(
-                "env.kwargs: only for non-leogym ids; set leogym env options as env.<field>"
-            )
-        try:
-            EnvConfig.from_kwargs(scenario=None, **env_kwargs(env))
-        except (TypeError, ValueError) as exc:
-            raise ConfigError(str(exc)) from exc
 
 
 def _validate_scenario(scenario: Any) -> None:
@@ -463,134 +474,31 @@ def _validate_scenario(scenario: Any) -> None:
         scenario.validate()
     else:
         load_scenario(scenario)
-    # ScenarioConfigError is a ValueError whose message starts with the field path
+    # ScenarioConfigError is a FieldError whose message starts with the field path
 
 
-def _validate_agent(agent: Any) -> None:
-    from leogym.agents.algos import ALGOS
-
-    name = agent.name
-    if name not in ALGOS:
-        raise ConfigError(f"agent.name: unknown agent {name!r}; known: {sorted(ALGOS)}")
-    _positive("agent.learning_rate", agent.learning_rate)
-    if not 0.0 < agent.gamma <= 1.0:
-        raise ConfigError(f"agent.gamma: must be in (0, 1] (got {agent.gamma!r})")
-    if not agent.net_arch or any(int(n) < 1 for n in agent.net_arch):
-        raise ConfigError(
-            f"agent.net_arch: must be a non-empty list of sizes >= 1 (got {list(agent.net_arch)!r})"
-        )
-    if agent.activation not in ("tanh", "relu"):
-        raise ConfigError(f"agent.activation: must be 'tanh' or 'relu' (got {agent.activation!r})")
-    ints = {
-        "n_steps": 1,
-        "batch_size": 2,
-        "n_epochs": 1,
-        "buffer_size": 1,
-        "learning_starts": 0,
-        "train_freq": 1,
-        "gradient_steps": 1,
-        "target_update_interval": 1,
-        "policy_delay": 1,
-        "lstm_hidden_size": 1,
-        "n_lstm_layers": 1,
-    }
-    for key, lo in ints.items():
-        if hasattr(agent, key):
-            _int_range(f"agent.{key}", getattr(agent, key), lo, 10**12)
-    fractions = (
-        "gae_lambda",
-        "tau",
-        "exploration_fraction",
-        "exploration_initial_eps",
-        "exploration_final_eps",
-    )
-    for key in fractions:
-        if hasattr(agent, key):
-            value = getattr(agent, key)
-            if not 0.0 <= value <= 1.0:
-                raise ConfigError(f"agent.{key}: must be in [0, 1] (got {value!r})")
-    for key in (
-        "ent_coef",
-        "vf_coef",
-        "max_grad_norm",
-        "clip_range",
-        "action_noise_std",
-        "target_policy_noise",
-        "target_noise_clip",
-    ):
-        if hasattr(agent, key) and not isinstance(getattr(agent, key), str):
-            value = getattr(agent, key)
-            if not math.isfinite(value) or value < 0:
-                raise ConfigError(f"agent.{key}: must be a finite number >= 0 (got {value!r})")
-
-
-def _validate_train(train: Any) -> None:
-    _int_range("train.total_timesteps", train.total_timesteps, 1, 10**12)
-    _int_range("train.n_envs", train.n_envs, 1, 256)
-    _start_method("train.start_method", train.start_method)
-    _int_range("train.eval_freq", train.eval_freq, 0, 10**12)
-    _int_range("train.eval_episodes", train.eval_episodes, 1, 10_000)
-    _int_range("train.checkpoint_freq", train.checkpoint_freq, 0, 10**12)
-    _int_range("train.log_interval", train.log_interval, 1, 10**9)
-    _int_range("train.torch_threads", train.torch_threads, 1, 1024)
-    if train.on_worker_death not in ("stop", "restart"):
-        raise ConfigError(
-            f"train.on_worker_death: must be 'stop' or 'restart' (got {train.on_worker_death!r})"
-        )
-
-
-def _validate_eval(ev: Any, baselines: Any) -> None:
+def _validate_eval(ev: EvalConfig, baselines: dict[str, BaselineSpec]) -> None:
+    schema.check(ev, "eval", ConfigError)
     if not ev.seeds:
-        raise ConfigError("eval.seeds: needs at least one seed")
-    for i, s in enumerate(ev.seeds):
-        _int_range(f"eval.seeds[{i}]", s, 0, _MAX_SEED)
+        raise ConfigError("eval.seeds", "needs at least one seed")
     if len(set(ev.seeds)) != len(ev.seeds):
-        raise ConfigError(f"eval.seeds: seeds must be distinct (got {list(ev.seeds)})")
+        raise ConfigError("eval.seeds", f"seeds must be distinct (got {list(ev.seeds)})")
     for i, name in enumerate(ev.scenarios):
-        if not isinstance(name, str) or not name:
-            raise ConfigError(f"eval.scenarios[{i}]: must be a scenario name (got {name!r})")
-    if ev.checkpoint not in ("final", "best", "latest"):
-        raise ConfigError(
-            f"eval.checkpoint: must be 'final', 'best' or 'latest' (got {ev.checkpoint!r})"
-        )
-    _int_range("eval.n_workers", ev.n_workers, 1, 256)
-    if ev.on_worker_death not in ("continue", "stop"):
-        raise ConfigError(
-            f"eval.on_worker_death: must be 'continue' or 'stop' (got {ev.on_worker_death!r})"
-        )
-    _start_method("eval.start_method", ev.start_method)
-    m = ev.metrics
-    if not 0.0 < m.convergence_tolerance < 1.0:
-        raise ConfigError(
-            "eval.metrics.convergence_tolerance: must be in (0, 1) "
-            f"(got {m.convergence_tolerance!r})"
-        )
-    _positive("eval.metrics.convergence_window_s", m.convergence_window_s)
-    if not 0.0 < m.convergence_tail_fraction <= 1.0:
-        raise ConfigError(
-            "eval.metrics.convergence_tail_fraction: must be in (0, 1] "
-            f"(got {m.convergence_tail_fraction!r})"
-        )
-    if not m.handover_guard_s >= 0.0:
-        raise ConfigError(
-            f"eval.metrics.handover_guard_s: must be >= 0 (got {m.handover_guard_s!r})"
-        )
-    for i, p in enumerate(m.rtt_percentiles):
-        if not 0.0 <= p <= 100.0:
-            raise ConfigError(f"eval.metrics.rtt_percentiles[{i}]: must be in [0, 100] (got {p!r})")
+        if not name:
+            raise schema.fail(ConfigError, f"eval.scenarios[{i}]", "must be a scenario name", name)
     for label, path in ev.agents.items():
         if not path:
-            raise ConfigError(f"eval.agents.{label}: needs a run directory or checkpoint path")
+            raise ConfigError(f"eval.agents.{label}", "needs a run directory or checkpoint path")
     for key, spec in baselines.items():
         if not spec.name:
-            raise ConfigError(f"baseline.{key}.name: must name a leogym baseline")
+            raise ConfigError(f"baseline.{key}.name", "must name a leogym baseline")
 
 
 def env_kwargs(env: Any) -> dict[str, Any]:
     """The ``gymnasium.make`` kwargs of an :class:`EnvSpec` (plain Python values, no scenario).
 
     :param env: an :class:`EnvSpec` or a ``DictConfig`` of one.
-    :return: for leogym ids the :class:`~leogym.envs.config.EnvConfig` fields; otherwise
+    :return: for leogym ids the :class:`~leogym.envs.config.EnvOptions` fields; otherwise
         ``env.kwargs``.
     """
     from omegaconf import DictConfig, OmegaConf
@@ -604,33 +512,7 @@ def env_kwargs(env: Any) -> dict[str, Any]:
     assert isinstance(data, dict)
     if not str(data["id"]).startswith("leogym/"):
         return dict(data.get("kwargs") or {})
-    out = {k: v for k, v in data.items() if k not in ENV_SPEC_ONLY}
+    out = {f.name: data[f.name] for f in fields(EnvOptions) if f.name in data}
     if all(v is None for v in (out.get("transport") or {}).values()):
         out.pop("transport", None)  # all unset: the core's defaults (episode keys unchanged)
     return out
-
-
-def env_spec_fields() -> set[str]:
-    """Names of the EnvSpec fields that are env kwargs (for drift checks against EnvConfig)."""
-    return {f.name for f in fields(EnvSpec)} - set(ENV_SPEC_ONLY)
-
-
-def _int_range(name: str, value: Any, lo: int, hi: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"{name}: must be an integer (got {value!r})")
-    if not lo <= value <= hi:
-        if lo in (0, 1) and value < lo:
-            raise ConfigError(f"{name}: must be >= {lo} (got {value!r})")
-        raise ConfigError(f"{name}: must be in [{lo}, {hi}] (got {value!r})")
-
-
-def _positive(name: str, value: Any) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ConfigError(f"{name}: must be a finite number (got {value!r})")
-    if value <= 0:
-        raise ConfigError(f"{name}: must be > 0 (got {value!r})")
-
-
-def _start_method(name: str, value: str) -> None:
-    if value not in START_METHODS:
-        raise ConfigError(f"{name}: must be one of {START_METHODS} (got {value!r})")

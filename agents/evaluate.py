@@ -35,8 +35,10 @@ import hydra
 import pandas as pd
 from leogym.agents.app import (
     CONFIG_PATH,
+    config_task,
     configure_logging,
     prepare_run,
+    run_app,
     scenario_name,
     scenario_payload,
     to_objects,
@@ -354,11 +356,14 @@ def _run_pending(
 
 
 @hydra.main(version_base="1.3", config_path=CONFIG_PATH, config_name="evaluate")
+@config_task("leogym-eval")
 def _hydra_main(cfg: DictConfig) -> None:
     configure_logging()
     # agents are given relative to where the command runs; store absolute paths
     for label in list(cfg.eval.agents):
         cfg.eval.agents[label] = str(Path(cfg.eval.agents[label]).expanduser().resolve())
+    if not cfg.get("resume"):  # checked before the run directory is made
+        validate_config(to_objects(cfg), ("env", "eval"))
     ctx = prepare_run(cfg, app="evaluate", seeds={"eval": list(cfg.eval.seeds)})
     t0 = time.perf_counter()
     results = evaluate(ctx.cfg, ctx.run_dir)
@@ -376,7 +381,7 @@ def _hydra_main(cfg: DictConfig) -> None:
 def main() -> None:
     """Console entry point ``leogym-eval``."""
     register_configs()
-    _hydra_main()
+    run_app("leogym-eval", _hydra_main)
 
 
 if __name__ == "__main__":

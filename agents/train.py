@@ -32,8 +32,10 @@ from typing import Any
 import hydra
 from leogym.agents.app import (
     CONFIG_PATH,
+    config_task,
     configure_logging,
     prepare_run,
+    run_app,
     scenario_payload,
     to_objects,
 )
@@ -248,8 +250,11 @@ def _sigterm_as_interrupt() -> Any:
 
 
 @hydra.main(version_base="1.3", config_path=CONFIG_PATH, config_name="train")
+@config_task("leogym-train")
 def _hydra_main(cfg: DictConfig) -> None:
     configure_logging()
+    if not cfg.get("resume"):  # checked before the run directory is made
+        validate_config(to_objects(cfg), ("env", "agent", "train"))
     ctx = prepare_run(
         cfg,
         app="train",
@@ -261,7 +266,7 @@ def _hydra_main(cfg: DictConfig) -> None:
 def main() -> None:
     """Console entry point ``leogym-train``."""
     register_configs()
-    _hydra_main()
+    run_app("leogym-train", _hydra_main)
 
 
 if __name__ == "__main__":

@@ -44,11 +44,13 @@ clamped to :math:`[0.5, 2]` [R]; :math:`T_u = \max(100\,ms, \max srtt)` [R];
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from leogym.baselines.base import NativePolicy
-from leogym.baselines.params import make_params, native_policy
+from leogym.baselines.params import make_params, native_policy, param
+
+from leogym.schema import FieldError
 
 __all__ = ["CITATION", "AlcsParams", "make_alcs", "BASELINES"]
 
@@ -56,10 +58,6 @@ CITATION = (
     "L. Wang, Z. Wang, Z. Deng, J. Zhang, Y. Gao, ALCS: An Adaptive Latency Compensation "
     "Scheduler for Multipath TCP in Satellite-Terrestrial Integrated Networks"
 )
-
-
-def _n(native: str) -> dict[str, str]:
-    return {"native": native}
 
 
 @dataclass
@@ -83,43 +81,27 @@ class AlcsParams:
     :param only_outage_events: deactivate only before outage-causing handovers [R].
     """
 
-    alpha: float = field(default=0.99, metadata=_n("Alpha"))
-    sigma_init: float = field(default=1.0, metadata=_n("SigmaInit"))
-    sigma_min: float = field(default=0.5, metadata=_n("SigmaMin"))
-    sigma_max: float = field(default=2.0, metadata=_n("SigmaMax"))
-    update_interval_s: float = field(default=0.0, metadata=_n("UpdateInterval"))
-    update_interval_min_s: float = field(default=0.1, metadata=_n("UpdateIntervalMin"))
-    etp_mode: int = field(default=0, metadata=_n("EtpMode"))
-    update_all: bool = field(default=False, metadata=_n("UpdateAll"))
-    delta_mode: int = field(default=0, metadata=_n("DeltaMode"))
-    k_mode: int = field(default=0, metadata=_n("KMode"))
-    k_cap: float = field(default=1000.0, metadata=_n("KCap"))
-    handover: bool = field(default=True, metadata=_n("Handover"))
-    guard_rtts: float = field(default=1.0, metadata=_n("GuardRtts"))
-    only_outage_events: bool = field(default=True, metadata=_n("OnlyOutageEvents"))
+    alpha: float = param(0.99, "Alpha", 0.5, 1.0)
+    sigma_init: float = param(1.0, "SigmaInit", 1e-3, 1e3)
+    sigma_min: float = param(0.5, "SigmaMin", 1e-3, 1e3)
+    sigma_max: float = param(2.0, "SigmaMax", 1e-3, 1e3)
+    update_interval_s: float = param(0.0, "UpdateInterval", 0.0, 3600.0)
+    update_interval_min_s: float = param(0.1, "UpdateIntervalMin", 1e-6, 3600.0)
+    etp_mode: int = param(0, "EtpMode", 0, 1)
+    update_all: bool = param(False, "UpdateAll")
+    delta_mode: int = param(0, "DeltaMode", 0, 2)
+    k_mode: int = param(0, "KMode", 0, 2)
+    k_cap: float = param(1000.0, "KCap", 1.0, 1e9)
+    handover: bool = param(True, "Handover")
+    guard_rtts: float = param(1.0, "GuardRtts", 0.0, 100.0)
+    only_outage_events: bool = param(True, "OnlyOutageEvents")
 
-    def validate(self, prefix: str = "baseline.alcs") -> None:
-        """Range checks (the native attributes check the same ranges again)."""
-        checks = [
-            ("alpha", 0.5 <= self.alpha <= 1.0, "in [0.5, 1]"),
-            ("sigma_init", 1e-3 <= self.sigma_init <= 1e3, "in [1e-3, 1e3]"),
-            ("sigma_min", 1e-3 <= self.sigma_min <= self.sigma_max, "in [1e-3, sigma_max]"),
-            ("sigma_max", self.sigma_max <= 1e3, "<= 1e3"),
-            ("update_interval_s", 0.0 <= self.update_interval_s <= 3600.0, "in [0, 3600]"),
-            (
-                "update_interval_min_s",
-                1e-6 <= self.update_interval_min_s <= 3600.0,
-                "in [1e-6, 3600]",
-            ),
-            ("etp_mode", self.etp_mode in (0, 1), "0 or 1"),
-            ("delta_mode", self.delta_mode in (0, 1, 2), "0, 1 or 2"),
-            ("k_mode", self.k_mode in (0, 1, 2), "0, 1 or 2"),
-            ("k_cap", 1.0 <= self.k_cap <= 1e9, "in [1, 1e9]"),
-            ("guard_rtts", 0.0 <= self.guard_rtts <= 100.0, "in [0, 100]"),
-        ]
-        for name, ok, what in checks:
-            if not ok:
-                raise ValueError(f"{prefix}.{name}: must be {what}, got {getattr(self, name)!r}")
+    def _check_relations(self, path: str, error: type[FieldError]) -> None:
+        if self.sigma_min > self.sigma_max:
+            raise error(
+                f"{path}.sigma_min",
+                f"must be <= sigma_max ({self.sigma_max:g}) (got {self.sigma_min:g})",
+            )
 
 
 def make_alcs(**params: Any) -> NativePolicy:

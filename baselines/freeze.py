@@ -32,11 +32,11 @@ native registry resolves ``freeze+<cc>`` to this wrapper around ``<cc>``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from leogym.baselines.base import NativePolicy
-from leogym.baselines.params import make_params, native_policy
+from leogym.baselines.params import make_params, native_policy, param
 
 __all__ = ["CITATION", "FreezeParams", "make_freeze", "BASELINES", "INNER_CCS"]
 
@@ -48,10 +48,6 @@ CITATION = (
 #: Controllers the freeze is offered around (the paper evaluated CUBIC and BBRv3; NewReno is
 #: the spec's main ns-3 baseline; BBR here is BBRv1, which the paper used as its reference).
 INNER_CCS = ("newreno", "cubic", "bbr")
-
-
-def _n(native: str) -> dict[str, str]:
-    return {"native": native}
 
 
 @dataclass
@@ -70,40 +66,15 @@ class FreezeParams:
     :param enabled: apply the freeze (False: the inner controller unchanged).
     """
 
-    before_s: float = field(default=0.1, metadata=_n("Before"))
-    after_s: float = field(default=0.1, metadata=_n("After"))
-    delta_off_s: float = field(default=0.0, metadata=_n("DeltaOff"))
-    fixed_schedule: bool = field(default=False, metadata=_n("FixedSchedule"))
-    epoch_phase_s: float = field(default=0.0, metadata=_n("EpochPhase"))
-    schedule_offset_s: float = field(default=12.0, metadata=_n("ScheduleOffset"))
-    schedule_period_s: float = field(default=15.0, metadata=_n("SchedulePeriod"))
-    freeze_timeouts: bool = field(default=True, metadata=_n("FreezeTimeouts"))
-    enabled: bool = field(default=True, metadata=_n("Enabled"))
-
-    def validate(self, prefix: str = "baseline.freeze") -> None:
-        """Range checks (the native attributes check the same ranges again)."""
-        for name in ("before_s", "after_s"):
-            v = getattr(self, name)
-            if not 0.0 <= v <= 60.0:
-                raise ValueError(f"{prefix}.{name}: must be in [0, 60] s, got {v!r}")
-        if not 0.0 <= self.delta_off_s <= 10.0:
-            raise ValueError(
-                f"{prefix}.delta_off_s: must be in [0, 10] s, got {self.delta_off_s!r}"
-            )
-        if not 0.0 <= self.epoch_phase_s <= 86400.0:
-            raise ValueError(
-                f"{prefix}.epoch_phase_s: must be in [0, 86400] s, got {self.epoch_phase_s!r}"
-            )
-        if not 1e-3 <= self.schedule_period_s <= 3600.0:
-            raise ValueError(
-                f"{prefix}.schedule_period_s: must be in [1e-3, 3600] s, "
-                f"got {self.schedule_period_s!r}"
-            )
-        if not 0.0 <= self.schedule_offset_s <= 3600.0:
-            raise ValueError(
-                f"{prefix}.schedule_offset_s: must be in [0, 3600] s, "
-                f"got {self.schedule_offset_s!r}"
-            )
+    before_s: float = param(0.1, "Before", 0.0, 60.0)
+    after_s: float = param(0.1, "After", 0.0, 60.0)
+    delta_off_s: float = param(0.0, "DeltaOff", 0.0, 10.0)
+    fixed_schedule: bool = param(False, "FixedSchedule")
+    epoch_phase_s: float = param(0.0, "EpochPhase", 0.0, 86400.0)
+    schedule_offset_s: float = param(12.0, "ScheduleOffset", 0.0, 3600.0)
+    schedule_period_s: float = param(15.0, "SchedulePeriod", 1e-3, 3600.0)
+    freeze_timeouts: bool = param(True, "FreezeTimeouts")
+    enabled: bool = param(True, "Enabled")
 
 
 def make_freeze(inner: str = "cubic", **params: Any) -> NativePolicy:

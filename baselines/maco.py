@@ -58,11 +58,11 @@ Usage::
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from leogym.baselines.base import NativePolicy
-from leogym.baselines.params import make_params, native_policy
+from leogym.baselines.params import make_params, native_policy, param
 
 __all__ = ["CITATION", "MacoParams", "make_maco", "BASELINES"]
 
@@ -71,10 +71,6 @@ CITATION = (
     "Integrated Terrestrial Satellite Networks, IEEE Transactions on Mobile Computing, 2024, "
     "doi:10.1109/TMC.2024.3397164"
 )
-
-
-def _n(native: str) -> dict[str, str]:
-    return {"native": native}
 
 
 @dataclass
@@ -117,55 +113,35 @@ class MacoParams:
     :param freeze_on_handover: MACO + freeze: losses near a handover are not congestion.
     """
 
-    gamma: float = field(default=0.5, metadata=_n("Gamma"))
-    init_cwnd_pkts: float = field(default=4.0, metadata=_n("InitCwndPackets"))
-    decrease_factor: float = field(default=0.5, metadata=_n("DecreaseFactor"))
-    min_cwnd_pkts: float = field(default=2.0, metadata=_n("MinCwndPackets"))
-    tx_power_dbm: float = field(default=35.12, metadata=_n("TxPowerDbm"))
-    tx_gain_dbi: float = field(default=37.7, metadata=_n("TxGainDbi"))
-    rx_gain_dbi: float = field(default=37.1, metadata=_n("RxGainDbi"))
-    wavelength_m: float = field(default=0.086, metadata=_n("WavelengthM"))
-    noise_psd_w_hz: float = field(default=1.6e-20, metadata=_n("NoisePsd"))
-    bandwidth_hz: float = field(default=12.5e6, metadata=_n("BandwidthHz"))
-    efficiency: float = field(default=0.98, metadata=_n("Efficiency"))
-    speed_of_light_mps: float = field(default=3e8, metadata=_n("SpeedOfLight"))
-    delay_mode: int = field(default=0, metadata=_n("DelayMode"))
-    target_initial_rtt_s: float = field(default=0.1, metadata=_n("TargetInitialRtt"))
-    d_terr_alpha: float = field(default=0.125, metadata=_n("DTerrAlpha"))
-    rtt_min_window_s: float = field(default=10.0, metadata=_n("RttMinWindow"))
-    delta_window: int = field(default=20, metadata=_n("DeltaWindow"))
-    delta_floor_s: float = field(default=0.001, metadata=_n("DeltaFloor"))
-    tp_min_interval_s: float = field(default=0.010, metadata=_n("TpMinInterval"))
-    akf_window: int = field(default=20, metadata=_n("AkfWindow"))
-    akf_adaptive: bool = field(default=True, metadata=_n("AkfAdaptive"))
-    con1_bottleneck: bool = field(default=False, metadata=_n("Con1Bottleneck"))
-    bdp_future: bool = field(default=False, metadata=_n("BdpFuture"))
-    history_last_k: int = field(default=0, metadata=_n("HistoryLastK"))
-    increment_uses_srtt: bool = field(default=False, metadata=_n("IncrementUsesSrtt"))
-    qs_on_pto: bool = field(default=True, metadata=_n("QsOnPto"))
-    reset_max_rtt_on_reconnect: bool = field(default=False, metadata=_n("ResetMaxRttOnReconnect"))
-    proactive_clamp: bool = field(default=False, metadata=_n("ProactiveClamp"))
-    freeze_on_handover: bool = field(default=False, metadata=_n("FreezeOnHandover"))
-
-    def validate(self, prefix: str = "baseline.maco") -> None:
-        """Range checks (the native attributes check the same ranges again)."""
-        checks = [
-            ("gamma", 0.01 <= self.gamma <= 1.0, "in [0.01, 1]"),
-            ("init_cwnd_pkts", 1.0 <= self.init_cwnd_pkts <= 1e5, "in [1, 1e5]"),
-            ("decrease_factor", 0.05 <= self.decrease_factor <= 0.95, "in [0.05, 0.95]"),
-            ("min_cwnd_pkts", 1.0 <= self.min_cwnd_pkts <= 1e4, "in [1, 1e4]"),
-            ("wavelength_m", 1e-4 <= self.wavelength_m <= 10.0, "in [1e-4, 10]"),
-            ("bandwidth_hz", 1e3 <= self.bandwidth_hz <= 1e11, "in [1e3, 1e11]"),
-            ("efficiency", 1e-3 <= self.efficiency <= 1.0, "in [1e-3, 1]"),
-            ("delay_mode", self.delay_mode in (0, 1), "0 or 1"),
-            ("d_terr_alpha", 0.0 <= self.d_terr_alpha <= 1.0, "in [0, 1]"),
-            ("delta_window", 2 <= self.delta_window <= 100000, "in [2, 100000]"),
-            ("akf_window", 1 <= self.akf_window <= 100000, "in [1, 100000]"),
-            ("history_last_k", 0 <= self.history_last_k <= 100000, "in [0, 100000]"),
-        ]
-        for name, ok, what in checks:
-            if not ok:
-                raise ValueError(f"{prefix}.{name}: must be {what}, got {getattr(self, name)!r}")
+    gamma: float = param(0.5, "Gamma", 0.01, 1.0)
+    init_cwnd_pkts: float = param(4.0, "InitCwndPackets", 1.0, 100000.0)
+    decrease_factor: float = param(0.5, "DecreaseFactor", 0.05, 0.95)
+    min_cwnd_pkts: float = param(2.0, "MinCwndPackets", 1.0, 1e4)
+    tx_power_dbm: float = param(35.12, "TxPowerDbm", -100.0, 100.0)
+    tx_gain_dbi: float = param(37.7, "TxGainDbi", -50.0, 100.0)
+    rx_gain_dbi: float = param(37.1, "RxGainDbi", -50.0, 100.0)
+    wavelength_m: float = param(0.086, "WavelengthM", 1e-4, 10.0)
+    noise_psd_w_hz: float = param(1.6e-20, "NoisePsd", 1e-30, 1e-10)
+    bandwidth_hz: float = param(12.5e6, "BandwidthHz", 1e3, 1e11)
+    efficiency: float = param(0.98, "Efficiency", 1e-3, 1.0)
+    speed_of_light_mps: float = param(3e8, "SpeedOfLight", 1e7, 1e9)
+    delay_mode: int = param(0, "DelayMode", 0, 1)
+    target_initial_rtt_s: float = param(0.1, "TargetInitialRtt", 1e-4, 10.0)
+    d_terr_alpha: float = param(0.125, "DTerrAlpha", 0.0, 1.0)
+    rtt_min_window_s: float = param(10.0, "RttMinWindow", 1e-3, 3600.0)
+    delta_window: int = param(20, "DeltaWindow", 2, 100000)
+    delta_floor_s: float = param(0.001, "DeltaFloor", 0.0, 10.0)
+    tp_min_interval_s: float = param(0.010, "TpMinInterval", 1e-6, 100.0)
+    akf_window: int = param(20, "AkfWindow", 1, 100000)
+    akf_adaptive: bool = param(True, "AkfAdaptive")
+    con1_bottleneck: bool = param(False, "Con1Bottleneck")
+    bdp_future: bool = param(False, "BdpFuture")
+    history_last_k: int = param(0, "HistoryLastK", 0, 100000)
+    increment_uses_srtt: bool = param(False, "IncrementUsesSrtt")
+    qs_on_pto: bool = param(True, "QsOnPto")
+    reset_max_rtt_on_reconnect: bool = param(False, "ResetMaxRttOnReconnect")
+    proactive_clamp: bool = param(False, "ProactiveClamp")
+    freeze_on_handover: bool = param(False, "FreezeOnHandover")
 
 
 def make_maco(**params: Any) -> NativePolicy:

@@ -1,10 +1,12 @@
 """Shared plumbing of the paper baselines: typed parameters → native attributes → a policy.
 
 Each paper baseline (:mod:`~leogym.baselines.maco`, :mod:`~leogym.baselines.alcs`,
-:mod:`~leogym.baselines.freeze`) declares its parameters as a dataclass whose fields carry the
-name of the ns-3 attribute they set (``metadata={"native": "Gamma"}``). This module turns an
-instance into the ``cc_params`` / ``scheduler_params`` dict the native core takes, and builds
-the :class:`~leogym.baselines.base.NativePolicy`.
+:mod:`~leogym.baselines.freeze`) declares its parameters as a dataclass whose fields, made with
+:func:`param`, carry the name of the ns-3 attribute they set and its range (the attribute
+checker's, in the attribute's unit; ``tests/baselines/test_params_native.py`` compares every
+default and range with ``leogym._core.algorithm_parameters()``). This module turns an instance
+into the ``cc_params`` / ``scheduler_params`` dict the native core takes, and builds the
+:class:`~leogym.baselines.base.NativePolicy`.
 """
 
 from __future__ import annotations
@@ -14,9 +16,26 @@ from typing import Any, TypeVar
 
 from leogym.baselines.base import NativePolicy
 
-__all__ = ["native_params", "make_params", "native_policy"]
+from leogym import schema
+from leogym.schema import bounded
+
+__all__ = ["param", "native_params", "make_params", "native_policy"]
 
 P = TypeVar("P")
+
+
+def param(default: Any, native: str, lo: float | None = None, hi: float | None = None) -> Any:
+    """A parameter field: its default, the ns-3 attribute it sets and the attribute's range.
+
+    :param default: the paper's (or the spec's recommended) value.
+    :param native: the ns-3 attribute name (``"Gamma"``).
+    :param lo: smallest accepted value (``None`` for booleans).
+    :param hi: largest accepted value.
+    """
+    meta: dict[str, Any] = {"native": native}
+    if lo is not None or hi is not None:
+        meta.update(bounded(lo, hi))
+    return dataclasses.field(default=default, metadata=meta)
 
 
 def native_params(params: Any, only_changed: bool = False) -> dict[str, float]:
@@ -40,10 +59,12 @@ def native_params(params: Any, only_changed: bool = False) -> dict[str, float]:
 
 
 def make_params(cls: type[P], prefix: str, **kwargs: Any) -> P:
-    """Build ``cls(**kwargs)``; an unknown or mistyped keyword is a ``ValueError`` naming it.
+    """Build ``cls(**kwargs)`` and check it (:func:`leogym.schema.check`); an unknown, mistyped
+    or out-of-range keyword is a ``ValueError`` naming it.
 
     Keywords are the dataclass's field names (``gamma``) or the native attribute names they
-    set (``Gamma``), so that configs written with either work.
+    set (``Gamma``), so that configs written with either work; as in native configs, booleans
+    may be given as 0 / 1 and integers as integral floats.
 
     :param cls: the parameter dataclass.
     :param prefix: how the parameters are called in errors, e.g. ``"baseline.maco"``.
@@ -63,18 +84,15 @@ def make_params(cls: type[P], prefix: str, **kwargs: Any) -> P:
     for key, value in list(kwargs.items()):
         if key not in names:
             raise ValueError(f"{prefix}.{key}: unknown parameter (known: {', '.join(names)})")
-        if isinstance(getattr(default, key), bool):
-            if isinstance(value, (int, float)) and not isinstance(value, bool) and value in (0, 1):
-                kwargs[key] = bool(value)  # native booleans are given as 0 / 1
-            elif not isinstance(value, bool):
-                raise ValueError(f"{prefix}.{key}: must be a bool (or 0 / 1), got {value!r}")
-        elif isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ValueError(f"{prefix}.{key}: must be a number, got {value!r}")
-    obj = cls(**kwargs)
-    validate = getattr(obj, "validate", None)
-    if validate is not None:
-        validate(prefix)
-    return obj
+        kind = type(getattr(default, key))
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if kind is bool and not isinstance(value, bool):
+            if not (number and value in (0, 1)):
+                raise ValueError(f"{prefix}.{key}: must be a bool (or 0 / 1) (got {value!r})")
+            kwargs[key] = bool(value)  # native booleans are given as 0 / 1
+        elif kind is int and number and float(value).is_integer():
+            kwargs[key] = int(value)
+    return schema.check(cls(**kwargs), prefix)
 
 
 def native_policy(

@@ -24,6 +24,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from leogym.schema import FieldError, exit_with_error, full_error_wanted
+
 __all__ = ["EXPERIMENTS", "main", "run_experiment"]
 
 #: NAME -> module (each defines SIZES, tasks(size, seeds), run_task(task), summarise(results,
@@ -63,13 +65,13 @@ def run_experiment(
     :param show_progress: show a tqdm progress bar over the runs.
     """
     if name not in EXPERIMENTS:
-        raise ValueError(f"reproduce: unknown experiment {name!r}; known: {sorted(EXPERIMENTS)}")
+        raise FieldError("name", f"unknown experiment {name!r}; known: {sorted(EXPERIMENTS)}")
     if size not in ("full", "quick"):
-        raise ValueError(f"reproduce.size: 'full' or 'quick', got {size!r}")
+        raise FieldError("size", f"must be 'full' or 'quick' (got {size!r})")
     if seeds is not None and seeds < 1:
-        raise ValueError(f"reproduce.seeds: must be >= 1, got {seeds}")
+        raise FieldError("--seeds", f"must be >= 1 (got {seeds})")
     if jobs < 1:
-        raise ValueError(f"reproduce.jobs: must be >= 1, got {jobs}")
+        raise FieldError("--jobs", f"must be >= 1 (got {jobs})")
     from tqdm import tqdm
 
     mod = _module(name)
@@ -132,8 +134,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         tables, results = run_experiment(
             args.name, size, args.seeds, args.jobs, show_progress=not args.no_progress
         )
-    except ValueError as exc:
-        parser.error(str(exc))
+    except FieldError as exc:  # a bad option or config: one line, status 2
+        if full_error_wanted():
+            raise
+        exit_with_error(parser.prog, str(exc))
     mod = _module(args.name)
     out.mkdir(parents=True, exist_ok=True)
     for i, table in enumerate(tables):

@@ -1,38 +1,34 @@
-"""Env configuration: a typed dataclass usable from ``gymnasium.make`` kwargs and from Hydra.
+"""Env configuration: one schema for ``gymnasium.make`` kwargs and the Hydra apps.
 
-Every field is a plain type, so Hydra's ConfigStore can use these classes as structured-config
-schemas. :meth:`EnvConfig.validate` raises :class:`ValueError` naming the offending field.
+:class:`EnvOptions` holds every env option, each field with its type, default, range or choices
+(:mod:`leogym.schema` metadata) and its doc (the class docstring), once. :class:`EnvConfig`
+(what ``gymnasium.make`` builds) adds the scenario; the apps' Hydra group ``env``
+(:class:`leogym.agents.config.EnvSpec`) adds the Gymnasium id and a run name. Every field is a
+plain type, so Hydra's ConfigStore uses these classes as structured-config schemas as they are.
+
+:meth:`EnvOptions.validate` raises :class:`~leogym.schema.FieldError` (a ``ValueError``) naming
+the field (``env.step_ms: must be in [1, 60000] (got -5)``). Algorithm names are the native
+core's (``leogym._core.cc_algorithms()`` and ``schedulers()``).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-import numpy as np
+from leogym.envs.rewards import WEIGHT_RANGE, RewardWeights
 
+from leogym import schema
+from leogym.native import cc_algorithms, schedulers
+from leogym.schema import FieldError, bounded, choice, numbers
 from leogym.simulation.transport import TransportOptions
 
-__all__ = ["ObservationConfig", "RewardConfig", "EnvConfig", "CC_NAMES", "SCHEDULER_NAMES"]
+__all__ = ["ObservationConfig", "RewardConfig", "EnvOptions", "EnvConfig", "UnknownEnvArgument"]
 
-#: Congestion controllers the native core implements. ``external`` means "set by the agent".
-#: ``freeze+<cc>`` wraps a loss-based or model-based CC with StarQUIC's handover freeze.
-CC_NAMES = (
-    "external",
-    "newreno",
-    "cubic",
-    "bbr",
-    "lia",
-    "olia",
-    "balia",
-    "maco",
-    "freeze+newreno",
-    "freeze+cubic",
-    "freeze+bbr",
-)
-#: Packet schedulers the native core implements. ``external`` means "set by the agent".
-SCHEDULER_NAMES = ("external", "minrtt", "roundrobin", "blest", "ecf", "alcs")
+
+class UnknownEnvArgument(FieldError, TypeError):
+    """A ``gymnasium.make`` keyword that no env option has (a ``TypeError``, as for any call
+    with an unknown keyword, and a :class:`~leogym.schema.FieldError` naming ``env``)."""
 
 
 @dataclass
@@ -48,35 +44,37 @@ class ObservationConfig:
         the next handover (prediction-error ablation). 0 = perfect oracle.
     """
 
-    history: int = 1
-    max_paths: int = 4
+    history: int = field(default=1, metadata=bounded(1, 64))
+    max_paths: int = field(default=4, metadata=bounded(1, 16))
     handover_features: bool = True
     snr_features: bool = True
-    handover_jitter_s: float = 0.0
+    handover_jitter_s: float = field(default=0.0, metadata=bounded(0.0))
 
 
 @dataclass
 class RewardConfig:
-    """Reward name (see :mod:`leogym.envs.rewards`) and term weights."""
+    """Reward name (see :mod:`leogym.envs.rewards`) and term weights (defaults and range:
+    :class:`~leogym.envs.rewards.RewardWeights`)."""
 
     name: str = "aurora"
-    throughput: float = 10.0
-    delay: float = 1000.0
-    loss: float = 2000.0
-    scale: float = 0.01
+    throughput: float = field(default=RewardWeights.throughput, metadata=WEIGHT_RANGE)
+    delay: float = field(default=RewardWeights.delay, metadata=WEIGHT_RANGE)
+    loss: float = field(default=RewardWeights.loss, metadata=WEIGHT_RANGE)
+    scale: float = field(default=RewardWeights.scale, metadata=WEIGHT_RANGE)
 
 
 @dataclass
-class EnvConfig:
-    """Configuration shared by all leogym envs.
+class EnvOptions:
+    """The options of a leogym env (the scenario aside).
 
-    :param scenario: a scenario name from ``conf/scenario/`` (e.g. ``"tiny"``, ``"default"``).
-        ``gymnasium.make`` also accepts a :class:`leogym.scenario.ScenarioConfig`, a dict or a
-        path to a YAML file for this argument.
-    :param cc: congestion controller, one of :data:`CC_NAMES`.
-    :param scheduler: packet scheduler, one of :data:`SCHEDULER_NAMES`.
+    :param cc: congestion controller: a name the native core accepts
+        (``leogym._core.cc_algorithms()``: ``external`` = set by the agent, ``cubic``,
+        ``maco``, ``freeze+cubic``, ...).
+    :param scheduler: packet scheduler (``leogym._core.schedulers()``: ``external`` = set by
+        the agent, ``minrtt``, ``alcs``, ...).
     :param step_ms: simulated milliseconds per env step (the agent's control interval).
-    :param episode_s: simulated seconds per episode; reaching it truncates the episode.
+    :param episode_s: simulated seconds per episode (at least one step); reaching it truncates
+        the episode.
     :param action_mode: ``"continuous"`` (Box in [-1, 1]) or ``"discrete"``.
     :param action_scale: a continuous action ``a`` multiplies the controlled quantity by
         ``1 + action_scale·a`` for ``a ≥ 0`` and divides it by ``1 − action_scale·a`` for ``a < 0``
@@ -84,47 +82,85 @@ class EnvConfig:
     :param cc_target: what the CC agent sets per path: ``"cwnd"`` or ``"pacing"`` (rate).
     :param sample_scenarios: draw each episode's scenario from the scenario's configured
         distribution (start time, terminal location, trace, loss, weather), seeded by ``reset``.
-    :param cc_params: native CC parameters (ns-3 attribute names and values).
+    :param cc_params: native CC parameters (ns-3 attribute names and values; the core checks
+        names and ranges, ``leogym._core.algorithm_parameters``).
     :param scheduler_params: native scheduler parameters.
+    :param observation: what the observation contains.
+    :param reward: the reward and its weights.
     :param transport: transport options beside the CC and the scheduler (receive window,
         cwnd validation, ACK frequency, ...); unset options keep the core's defaults.
     """
 
-    scenario: Any = "tiny"
-    cc: str = "external"
-    scheduler: str = "minrtt"
-    step_ms: float = 100.0
-    episode_s: float = 20.0
-    action_mode: str = "continuous"
-    action_scale: float = 0.5
-    cc_target: str = "cwnd"
+    cc: str = field(default="external", metadata=choice(cc_algorithms))
+    scheduler: str = field(default="minrtt", metadata=choice(schedulers))
+    step_ms: float = field(default=100.0, metadata=bounded(1.0, 60_000.0))
+    episode_s: float = field(default=20.0, metadata=bounded(0.0, 86_400.0, lo_open=True))
+    action_mode: str = field(default="continuous", metadata=choice("continuous", "discrete"))
+    action_scale: float = field(default=0.5, metadata=bounded(1e-6, 10.0))
+    cc_target: str = field(default="cwnd", metadata=choice("cwnd", "pacing"))
     sample_scenarios: bool = False
-    cc_params: dict[str, float] = field(default_factory=dict)
-    scheduler_params: dict[str, float] = field(default_factory=dict)
+    cc_params: dict[str, float] = field(default_factory=dict, metadata=numbers())
+    scheduler_params: dict[str, float] = field(default_factory=dict, metadata=numbers())
     observation: ObservationConfig = field(default_factory=ObservationConfig)
     reward: RewardConfig = field(default_factory=RewardConfig)
     transport: TransportOptions = field(default_factory=TransportOptions)
 
+    def validate(self, path: str = "env", error: type[FieldError] = FieldError) -> None:
+        """Raise ``error`` (a ``ValueError``) naming the first invalid field."""
+        schema.check(self, path, error)
+
+    def _check_relations(self, path: str, error: type[FieldError]) -> None:
+        from leogym.simulation import check_settings
+
+        try:  # algorithm parameters and transport options, by the core's config checker
+            check_settings(self, path)
+        except ValueError as exc:
+            raise error(str(exc)) from None
+        step_s = self.step_ms / 1000.0
+        if self.episode_s < step_s:
+            raise schema.fail(
+                error,
+                f"{path}.episode_s",
+                f"must be >= step_ms / 1000 ({step_s:g} s)",
+                self.episode_s,
+            )
+
+    def options(self) -> dict[str, Any]:
+        """The :class:`EnvOptions` fields as ``gymnasium.make`` kwargs (sections as they are)."""
+        return {f.name: getattr(self, f.name) for f in fields(EnvOptions)}
+
+
+@dataclass
+class EnvConfig(EnvOptions):
+    """Configuration of a leogym env: its :class:`EnvOptions` and the scenario.
+
+    :param scenario: a scenario name from ``conf/scenario/`` (e.g. ``"tiny"``, ``"default"``).
+        ``gymnasium.make`` also accepts a :class:`leogym.scenario.ScenarioConfig`, a dict or a
+        path to a YAML file for this argument.
+    """
+
+    scenario: Any = "tiny"
+
     @classmethod
     def from_kwargs(cls, **kwargs: Any) -> EnvConfig:
-        """Build from ``gymnasium.make`` kwargs; nested sections may be dicts (or DictConfigs)."""
+        """Build from ``gymnasium.make`` kwargs and validate; nested sections may be dicts (or
+        DictConfigs), ``reward`` also a reward name."""
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(kwargs) - known)
         if unknown:
-            raise TypeError(f"unknown env argument(s) {unknown}; known: {sorted(known)}")
-        kwargs = dict(kwargs)
-        if "observation" in kwargs:
-            kwargs["observation"] = _section(
-                ObservationConfig, kwargs["observation"], "observation"
+            raise UnknownEnvArgument(
+                "env", f"unknown argument(s) {unknown}; known: {sorted(known)}"
             )
-        if "reward" in kwargs:
-            reward = kwargs["reward"]
-            if isinstance(reward, str):
-                kwargs["reward"] = RewardConfig(name=reward)
-            else:
-                kwargs["reward"] = _section(RewardConfig, reward, "reward")
-        if "transport" in kwargs:
-            kwargs["transport"] = TransportOptions.coerce(kwargs["transport"], "env.transport")
+        kwargs = dict(kwargs)
+        if isinstance(kwargs.get("reward"), str):
+            kwargs["reward"] = RewardConfig(name=kwargs["reward"])
+        for name, section in (
+            ("observation", ObservationConfig),
+            ("reward", RewardConfig),
+            ("transport", TransportOptions),
+        ):
+            if name in kwargs:
+                kwargs[name] = schema.build(section, kwargs[name], f"env.{name}")
         for key in ("cc_params", "scheduler_params"):
             if key in kwargs and kwargs[key] is None:
                 kwargs[key] = {}
@@ -132,89 +168,10 @@ class EnvConfig:
                 try:
                     kwargs[key] = dict(kwargs[key])
                 except (TypeError, ValueError):
-                    raise ValueError(
-                        f"env.{key}: must be a mapping of parameter name to number "
-                        f"(got {kwargs[key]!r})"
+                    raise FieldError(
+                        f"env.{key}",
+                        f"must be a mapping of parameter name to number (got {kwargs[key]!r})",
                     ) from None
         cfg = cls(**kwargs)
         cfg.validate()
         return cfg
-
-    def validate(self) -> None:
-        """Raise :class:`ValueError` naming the first invalid field."""
-        if not isinstance(self.cc, str) or self.cc not in CC_NAMES:
-            raise ValueError(
-                f"env.cc: unknown congestion controller {self.cc!r}; known: {CC_NAMES}"
-            )
-        if not isinstance(self.scheduler, str) or self.scheduler not in SCHEDULER_NAMES:
-            raise ValueError(
-                f"env.scheduler: unknown scheduler {self.scheduler!r}; known: {SCHEDULER_NAMES}"
-            )
-        _positive("env.step_ms", self.step_ms, lo=1.0, hi=60_000.0)
-        _positive("env.episode_s", self.episode_s, lo=self.step_ms / 1000.0, hi=86_400.0)
-        modes = ("continuous", "discrete")
-        if not isinstance(self.action_mode, str) or self.action_mode not in modes:
-            raise ValueError(
-                f"env.action_mode: must be 'continuous' or 'discrete' (got {self.action_mode!r})"
-            )
-        _positive("env.action_scale", self.action_scale, lo=1e-6, hi=10.0)
-        for name, value in (
-            ("env.sample_scenarios", self.sample_scenarios),
-            (
-                "env.observation.handover_features",
-                getattr(self.observation, "handover_features", True),
-            ),
-            ("env.observation.snr_features", getattr(self.observation, "snr_features", True)),
-        ):
-            if not isinstance(value, (bool, np.bool_)):
-                raise ValueError(f"{name}: must be true or false (got {value!r})")
-        if not isinstance(self.cc_target, str) or self.cc_target not in ("cwnd", "pacing"):
-            raise ValueError(f"env.cc_target: must be 'cwnd' or 'pacing' (got {self.cc_target!r})")
-        obs = self.observation
-        if not isinstance(obs.history, int) or not 1 <= obs.history <= 64:
-            raise ValueError(
-                f"env.observation.history: must be an int in [1, 64] (got {obs.history!r})"
-            )
-        if not isinstance(obs.max_paths, int) or not 1 <= obs.max_paths <= 16:
-            raise ValueError(
-                f"env.observation.max_paths: must be an int in [1, 16] (got {obs.max_paths!r})"
-            )
-        if not math.isfinite(obs.handover_jitter_s) or obs.handover_jitter_s < 0:
-            raise ValueError(
-                "env.observation.handover_jitter_s: must be a finite number >= 0 "
-                f"(got {obs.handover_jitter_s!r})"
-            )
-        for key, params in (
-            ("cc_params", self.cc_params),
-            ("scheduler_params", self.scheduler_params),
-        ):
-            for name, value in params.items():
-                if not isinstance(name, str) or not isinstance(value, (int, float, bool)):
-                    raise ValueError(
-                        f"env.{key}.{name}: must map a name to a number (got {value!r})"
-                    )
-                if not math.isfinite(float(value)):
-                    raise ValueError(f"env.{key}.{name}: must be finite (got {value!r})")
-
-
-def _section(cls: type, value: Any, name: str) -> Any:
-    if isinstance(value, cls):
-        return value
-    if value is None:
-        return cls()
-    try:
-        items = dict(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"env.{name}: must be a mapping (got {value!r})") from None
-    known = {f.name for f in fields(cls)}
-    unknown = sorted(set(items) - known)
-    if unknown:
-        raise ValueError(f"env.{name}: unknown key(s) {unknown}; known: {sorted(known)}")
-    return cls(**items)
-
-
-def _positive(name: str, value: Any, lo: float, hi: float) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ValueError(f"{name}: must be a finite number (got {value!r})")
-    if not lo <= value <= hi:
-        raise ValueError(f"{name}: must be in [{lo:g}, {hi:g}] (got {value!r})")

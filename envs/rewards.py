@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from leogym import schema
+from leogym.schema import bounded
 
 __all__ = [
     "RewardWeights",
@@ -27,6 +30,7 @@ __all__ = [
     "get_reward",
     "register_reward",
     "REWARDS",
+    "WEIGHT_RANGE",
 ]
 
 
@@ -51,23 +55,21 @@ class StepMetrics:
     step_s: float
 
 
+#: Range of every reward weight: bounded so that no step's reward can overflow to infinity.
+WEIGHT_RANGE = bounded(-1e9, 1e9)
+
+
 @dataclass(frozen=True)
 class RewardWeights:
     """Weights of the reward terms (Aurora's defaults: 10, 1000, 2000) and an overall scale."""
 
-    throughput: float = 10.0
-    delay: float = 1000.0
-    loss: float = 2000.0
-    scale: float = 0.01
+    throughput: float = field(default=10.0, metadata=WEIGHT_RANGE)
+    delay: float = field(default=1000.0, metadata=WEIGHT_RANGE)
+    loss: float = field(default=2000.0, metadata=WEIGHT_RANGE)
+    scale: float = field(default=0.01, metadata=WEIGHT_RANGE)
 
     def __post_init__(self) -> None:
-        for name in ("throughput", "delay", "loss", "scale"):
-            value = getattr(self, name)
-            if not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise ValueError(f"reward.{name}: must be a finite number (got {value!r})")
-            # Bounded so that no step's reward can overflow to infinity mid-run.
-            if abs(value) > 1e9:
-                raise ValueError(f"reward.{name}: must be within +-1e9 (got {value!r})")
+        schema.check(self, "reward")
 
 
 RewardFn = Callable[[StepMetrics, RewardWeights], float]

@@ -12,6 +12,7 @@ wheel built without the option leaves it out.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import os
@@ -63,6 +64,19 @@ def testing() -> ModuleType:
             "--no-build-isolation -Ccmake.define.LEOGYM_TESTING=ON -e .`."
         )
     return probes
+
+
+@functools.cache
+def cc_algorithms() -> tuple[str, ...]:
+    """Every congestion-control name the core accepts (``freeze+cubic`` and the other
+    wrapper compositions included): ``_core.cc_algorithms()``, read once per process."""
+    return tuple(core().cc_algorithms())
+
+
+@functools.cache
+def schedulers() -> tuple[str, ...]:
+    """Every scheduler name the core accepts: ``_core.schedulers()``, read once per process."""
+    return tuple(core().schedulers())
 
 
 def _load_override() -> ModuleType | None:

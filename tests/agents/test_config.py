@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import subprocess
 import sys
 
@@ -11,8 +10,7 @@ from gymnasium import spaces
 from hydra.errors import HydraException
 from leogym.agents.algos import check_action_space
 from leogym.agents.app import compose, to_objects
-from leogym.agents.config import ConfigError, env_spec_fields, validate_config
-from leogym.envs.config import EnvConfig
+from leogym.agents.config import ConfigError, validate_config
 from omegaconf.errors import ConfigAttributeError, ValidationError
 
 APPS = ("train", "evaluate", "benchmark")
@@ -52,11 +50,6 @@ def test_benchmark_compares_the_six_paper_baselines() -> None:
     names = {spec.name for spec in c.baseline.values()}
     assert names == {"maco", "freeze+cubic", "cubic", "olia", "minrtt", "alcs"}
     assert c.scenario.name == "default"
-
-
-def test_env_spec_mirrors_env_config() -> None:
-    """The Hydra env schema carries exactly the env's kwargs (besides the scenario group)."""
-    assert env_spec_fields() == {f.name for f in dataclasses.fields(EnvConfig)} - {"scenario"}
 
 
 @pytest.mark.parametrize("agent", ["ppo", "a2c", "sac", "td3", "dqn", "recurrent_ppo"])

@@ -171,7 +171,9 @@ def test_algorithm_listings(core: ModuleType) -> None:
         assert name in cc
     assert set(core.schedulers()) >= {"minrtt", "roundrobin", "ecf", "blest", "external"}
     params = core.algorithm_parameters("cc", "cubic")
-    assert params["Beta"]["default"].startswith("0.7")
+    # RFC 9438 section 4.6: beta_cubic = 0.7; the attribute's range is its checker's
+    assert params["Beta"]["default"] == 0.7 and params["Beta"]["default_text"].startswith("0.7")
+    assert params["Beta"]["min"] <= 0.7 <= params["Beta"]["max"]
 
 
 @pytest.mark.parametrize(

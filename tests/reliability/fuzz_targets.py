@@ -526,14 +526,8 @@ def _tiny_dict() -> dict[str, Any]:
 def _default_params(kind: str, name: str) -> dict[str, float]:
     out = {}
     for key, spec in _core().algorithm_parameters(kind, name).items():
-        value = str(spec["default"])
-        if value in ("true", "false"):
-            out[key] = float(value == "true")
-            continue
-        try:
-            out[key] = float(value)
-        except ValueError:
-            continue
+        if spec["default"] is not None:
+            out[key] = float(spec["default"])
     return out
 
 

@@ -57,14 +57,20 @@ def test_step_returns_typed_measurements_and_apply_sets_the_window() -> None:
 
 def test_errors_name_the_users_field() -> None:
     tiny = load_scenario("tiny")
-    bad = [
-        (dict(transport={"receive_window_bytes": 5}), r"env\.transport\.receive_window_bytes"),
-        (dict(transport={"cwnd_validation": "bsd"}), r"env\.transport\.cwnd_validation"),
-        (dict(cc="cubic", cc_params={"NoSuchParameter": 1.0}), r"env\.cc_params"),
+    bad_transport = [
+        ({"receive_window_bytes": 5}, r"env\.transport\.receive_window_bytes"),
+        ({"cwnd_validation": "bsd"}, r"env\.transport\.cwnd_validation"),
     ]
-    for kwargs, field in bad:
+    for options, field in bad_transport:
+        # the env config's schema refuses it ...
         with pytest.raises(ValueError, match=field):
-            Simulation.open(_settings(**kwargs), tiny, 1)
+            _settings(transport=options)
+        # ... and so does the core, for settings that skipped the schema
+        unchecked = EnvConfig(scenario=None, transport=TransportOptions(**options))
+        with pytest.raises(ValueError, match=field):
+            Simulation.open(unchecked, tiny, 1)
+    with pytest.raises(ValueError, match=r"env\.cc_params"):
+        Simulation.open(_settings(cc="cubic", cc_params={"NoSuchParameter": 1.0}), tiny, 1)
     with pytest.raises(ValueError, match=r"env\.transport: unknown key"):
         _settings(transport={"rwnd": 1})
 

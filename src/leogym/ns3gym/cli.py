@@ -138,8 +138,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     import leogym  # noqa: F401  (registers leogym env ids)
     from leogym.ns3gym.errors import Ns3GymError
     from leogym.ns3gym.server import Ns3GymServer
+    from leogym.schema import FieldError, exit_with_error, full_error_wanted
 
-    env = gymnasium.make(env_id, **kwargs)
+    try:
+        env = gymnasium.make(env_id, **kwargs)
+    except FieldError as exc:  # a bad env option: one line naming it, status 2
+        if full_error_wanted():
+            raise
+        exit_with_error(parser.prog, str(exc))
     server = None
     try:
         server = Ns3GymServer(

@@ -2,8 +2,9 @@
 
 Every knob of a scenario is a field here, with its unit in its name. Fields use only simple types
 (``int``, ``float``, ``str``, ``bool``, ``Optional[...]``, ``list[...]`` and nested dataclasses),
-so the classes can be registered in Hydra's ``ConfigStore`` as they are. Choices are strings,
-checked by :meth:`ScenarioConfig.validate`, which raises
+so the classes can be registered in Hydra's ``ConfigStore`` as they are. Each field's range or
+choices are its metadata (:mod:`leogym.schema`); :meth:`ScenarioConfig.validate` checks them,
+and the rules that relate several fields (:mod:`leogym.scenario.validation`), and raises
 :class:`~leogym.scenario.errors.ScenarioConfigError` naming the field path.
 
 The reference for every field (meaning, unit, default, where the default comes from) is
@@ -13,6 +14,9 @@ The reference for every field (meaning, unit, default, where the default comes f
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from leogym.scenario.visibility import POLICIES
+from leogym.schema import bounded, choice, interval
 
 __all__ = [
     "ConstellationConfig",
@@ -30,7 +34,39 @@ __all__ = [
     "TerminalConfig",
     "TerrestrialPathConfig",
     "TrafficConfig",
+    "MAX_CROSS_FLOWS",
+    "MAX_PACKET_BYTES",
+    "MAX_PATHS",
+    "MAX_QUEUE_PACKETS",
 ]
+
+#: Largest UDP payload of a data packet: a 9000-byte jumbo-frame IP MTU less the IPv4 (20 B)
+#: and UDP (8 B) headers. The native core refuses larger ``packet_bytes`` too.
+MAX_PACKET_BYTES = 9000 - 20 - 8
+#: The native core's limit on a drop-tail queue (``queue_packets`` of a path).
+MAX_QUEUE_PACKETS = 100_000_000
+DAY_S = 86_400.0
+#: Longest cross-traffic on/off period and stop time the native core takes (s).
+CORE_MAX_S = 1e7
+#: Most paths, and most cross-traffic flows, the native core builds.
+MAX_PATHS = 254
+MAX_CROSS_FLOWS = 15_000
+
+POSITIVE = bounded(0.0, lo_open=True)
+NON_NEGATIVE = bounded(0.0)
+#: A per-packet loss probability (1 would drop everything).
+PROBABILITY = bounded(0.0, 1.0, hi_open=True)
+LATITUDE = bounded(-90.0, 90.0)
+LONGITUDE = bounded(-180.0, 360.0)
+#: An elevation mask: a satellite on the horizon is at 0 deg, at the zenith at 90 deg.
+ELEVATION_MASK = bounded(0.0, 90.0, hi_open=True)
+ATTENUATION = bounded(0.0, 1000.0)
+
+
+def _preset_names() -> tuple[str, ...]:
+    from leogym.scenario.presets import PRESETS
+
+    return tuple(PRESETS)
 
 
 @dataclass
@@ -38,15 +74,15 @@ class IslConfig:
     """Inter-satellite links of a constellation."""
 
     #: ``none`` or ``plus_grid`` (2 intra-plane + up to 2 inter-plane neighbours per satellite).
-    topology: str = "none"
+    topology: str = field(default="none", metadata=choice("none", "plus_grid"))
     #: Inter-plane links are down while either end is above this |latitude| (Iridium: 60).
-    interplane_max_lat_deg: float | None = None
+    interplane_max_lat_deg: float | None = field(default=None, metadata=bounded(0.0, 90.0))
     #: Connect the counter-rotating planes across the seam (Walker-star only).
     cross_seam: bool = False
     #: Capacity of every ISL (Mbit/s); ``None`` = not a bottleneck.
-    rate_mbps: float | None = None
+    rate_mbps: float | None = field(default=None, metadata=POSITIVE)
     #: Bernoulli loss per ISL hop (LEOTP: 0.001).
-    loss_per_hop: float = 0.0
+    loss_per_hop: float = field(default=0.0, metadata=PROBABILITY)
 
 
 @dataclass
@@ -57,15 +93,15 @@ class ConstellationConfig:
     """
 
     #: ``starlink_shell1``, ``iridium``, ``leotp``, ``maco_string`` or ``None``.
-    preset: str | None = "starlink_shell1"
+    preset: str | None = field(default="starlink_shell1", metadata=choice(_preset_names))
     #: ``walker_delta``, ``walker_star`` or ``tle``; ``None`` = the preset's.
-    kind: str | None = None
-    altitude_km: float | None = None
-    inclination_deg: float | None = None
-    num_planes: int | None = None
-    sats_per_plane: int | None = None
+    kind: str | None = field(default=None, metadata=choice("walker_delta", "walker_star", "tle"))
+    altitude_km: float | None = field(default=None, metadata=bounded(0.0, 50_000.0, lo_open=True))
+    inclination_deg: float | None = field(default=None, metadata=bounded(0.0, 180.0))
+    num_planes: int | None = field(default=None, metadata=bounded(1))
+    sats_per_plane: int | None = field(default=None, metadata=bounded(1))
     #: Walker phasing factor F (in-plane phase step between adjacent planes = F*360/T).
-    phasing: int | None = None
+    phasing: int | None = field(default=None, metadata=bounded(0))
     #: RAAN step between planes; ``None`` = 360/P (delta) or 180/P (star).
     raan_spacing_deg: float | None = None
     #: RAAN of plane 0.
@@ -73,7 +109,7 @@ class ConstellationConfig:
     #: Extra in-plane phase of odd planes (NS-2 Iridium: 16.36 = half the in-plane spacing).
     odd_plane_phase_deg: float | None = None
     #: Minimum elevation for a ground link (used when terminal/GS masks are ``None``).
-    min_elevation_deg: float | None = None
+    min_elevation_deg: float | None = field(default=None, metadata=ELEVATION_MASK)
     #: TLE file (2- or 3-line format) when ``kind == "tle"``.
     tle_file: str | None = None
     #: Earth rotation angle at t = 0 for Walker constellations (0 = inertial x through Greenwich).
@@ -87,10 +123,10 @@ class ConstellationConfig:
 class TerminalConfig:
     """The user terminal (client side)."""
 
-    lat_deg: float = 47.61
-    lon_deg: float = -122.33
+    lat_deg: float = field(default=47.61, metadata=LATITUDE)
+    lon_deg: float = field(default=-122.33, metadata=LONGITUDE)
     #: ``None`` = the constellation's ``min_elevation_deg``.
-    elevation_mask_deg: float | None = None
+    elevation_mask_deg: float | None = field(default=None, metadata=ELEVATION_MASK)
 
 
 @dataclass
@@ -98,10 +134,10 @@ class GroundStationConfig:
     """A gateway (ground station) on the server side of satellite paths."""
 
     name: str = "gs"
-    lat_deg: float = 0.0
-    lon_deg: float = 0.0
+    lat_deg: float = field(default=0.0, metadata=LATITUDE)
+    lon_deg: float = field(default=0.0, metadata=LONGITUDE)
     #: ``None`` = the constellation's ``min_elevation_deg``.
-    elevation_mask_deg: float | None = None
+    elevation_mask_deg: float | None = field(default=None, metadata=ELEVATION_MASK)
 
 
 @dataclass
@@ -110,17 +146,19 @@ class HandoverConfig:
 
     #: ``schedule`` (global slots, Starlink), ``visibility`` (on loss of sight), ``every_step``
     #: (re-pick at every geometry step, Hypatia-style) or ``scripted`` (per-path times).
-    mode: str = "schedule"
+    mode: str = field(
+        default="schedule", metadata=choice("schedule", "visibility", "every_step", "scripted")
+    )
     #: ``max_elevation``, ``longest_visibility``, ``random`` or ``min_delay``.
-    policy: str = "max_elevation"
+    policy: str = field(default="max_elevation", metadata=choice(*POLICIES))
     #: ``rank`` (path i takes the ``sat_rank``-th best satellite) or ``maco_alternate``.
-    assignment: str = "rank"
+    assignment: str = field(default="rank", metadata=choice("rank", "maco_alternate"))
     #: Slot period of the schedule (Starlink: 15 s).
-    period_s: float = 15.0
+    period_s: float = field(default=15.0, metadata=POSITIVE)
     #: UTC second-of-minute of a slot (Starlink: 12, hence 12/27/42/57).
-    offset_s: float = 12.0
+    offset_s: float = field(default=12.0, metadata=NON_NEGATIVE)
     #: Visibility checks every this many seconds (NS-2 Iridium: 10); 0 = continuous.
-    check_interval_s: float = 0.0
+    check_interval_s: float = field(default=0.0, metadata=NON_NEGATIVE)
     #: A scheduled slot is a handover even when the policy keeps the same satellite.
     count_unchanged: bool = True
     #: At a slot, choose among satellites other than the serving one when there is one
@@ -129,28 +167,28 @@ class HandoverConfig:
     #: Re-select when the serving satellite drops below the mask (False holds it; scripted).
     enforce_mask: bool = True
     #: Break-before-make outage after each handover (s); everything on the link is dropped.
-    outage_s: float = 0.1
+    outage_s: float = field(default=0.1, metadata=NON_NEGATIVE)
     #: Extra Bernoulli loss inside [t_ho - loss_before_s, t_ho + loss_after_s].
-    loss_prob: float = 0.0
-    loss_before_s: float = 0.1
-    loss_after_s: float = 0.1
+    loss_prob: float = field(default=0.0, metadata=bounded(0.0, 1.0))
+    loss_before_s: float = field(default=0.1, metadata=NON_NEGATIVE)
+    loss_after_s: float = field(default=0.1, metadata=NON_NEGATIVE)
     #: Extra RTT at the handover (ms), split equally over both directions, decaying linearly
     #: to 0 over ``delay_spike_s``.
-    delay_spike_ms: float = 0.0
-    delay_spike_s: float = 0.1
+    delay_spike_ms: float = field(default=0.0, metadata=bounded(0.0, 10_000.0))
+    delay_spike_s: float = field(default=0.1, metadata=POSITIVE)
 
 
 @dataclass
 class LinkBudgetConfig:
     """Access-link budget, MACO eqs. (2)-(3) and Table 3 (specs/maco.md section 1.4)."""
 
-    tx_power_dbm: float = 35.12
-    tx_gain_dbi: float = 37.7
-    rx_gain_dbi: float = 37.1
-    wavelength_m: float = 0.086
-    noise_psd_w_hz: float = 1.6e-20
-    bandwidth_hz: float = 12.5e6
-    efficiency: float = 0.98
+    tx_power_dbm: float = field(default=35.12, metadata=bounded(-100.0, 100.0))
+    tx_gain_dbi: float = field(default=37.7, metadata=bounded(-50.0, 100.0))
+    rx_gain_dbi: float = field(default=37.1, metadata=bounded(-50.0, 100.0))
+    wavelength_m: float = field(default=0.086, metadata=bounded(1e-4, 100.0))
+    noise_psd_w_hz: float = field(default=1.6e-20, metadata=bounded(1e-30, 1e-10))
+    bandwidth_hz: float = field(default=12.5e6, metadata=bounded(1.0, 1e12))
+    efficiency: float = field(default=0.98, metadata=bounded(0.0, 1.0, lo_open=True))
 
 
 @dataclass
@@ -158,28 +196,28 @@ class RainConfig:
     """Rain attenuation on the user's access link (see docs/scenario.md, "Rain")."""
 
     #: ``off``, ``constant`` (raining all episode) or ``markov`` (seeded clear/rain process).
-    mode: str = "off"
+    mode: str = field(default="off", metadata=choice("off", "constant", "markov"))
     #: Specific attenuation gamma_R (dB/km) while it rains.
-    specific_attenuation_db_km: float = 0.5
+    specific_attenuation_db_km: float = field(default=0.5, metadata=ATTENUATION)
     #: Rain height h_R above sea level (km); ITU-R P.839 gives about 5 km at mid latitudes.
-    rain_height_km: float = 5.0
+    rain_height_km: float = field(default=5.0, metadata=bounded(0.0, 100.0, lo_open=True))
     #: Height of the terminal above sea level (km).
-    station_height_km: float = 0.0
-    mean_clear_s: float = 600.0
-    mean_rain_s: float = 300.0
+    station_height_km: float = field(default=0.0, metadata=bounded(0.0, 100.0))
+    mean_clear_s: float = field(default=600.0, metadata=POSITIVE)
+    mean_rain_s: float = field(default=300.0, metadata=POSITIVE)
     #: Extra Bernoulli loss while it rains.
-    extra_loss: float = 0.0
+    extra_loss: float = field(default=0.0, metadata=PROBABILITY)
 
 
 @dataclass
 class QueueConfig:
     """Drop-tail queue of a path, resolved to ``queue_packets``."""
 
-    size: float = 1.0
+    size: float = field(default=1.0, metadata=POSITIVE)
     #: ``packets``, ``bytes`` or ``bdp`` (multiple of mean rate x mean propagation RTT).
-    unit: str = "bdp"
+    unit: str = field(default="bdp", metadata=choice("packets", "bytes", "bdp"))
     #: Lower bound after resolution.
-    min_packets: int = 4
+    min_packets: int = field(default=4, metadata=bounded(1, MAX_QUEUE_PACKETS))
 
 
 @dataclass
@@ -187,35 +225,35 @@ class SatellitePathConfig:
     """Settings that apply when ``PathConfig.kind == "satellite"``."""
 
     #: ``bent_pipe`` (UT -> sat -> GS) or ``isl`` (UT -> sat -> ISLs -> sat -> GS).
-    routing: str = "bent_pipe"
+    routing: str = field(default="bent_pipe", metadata=choice("bent_pipe", "isl"))
     #: Ground-station names this path may land at; empty = all.
     gateways: list[str] = field(default_factory=list)
     #: 0 = best satellite by the policy, 1 = second best, ...
-    sat_rank: int = 0
+    sat_rank: int = field(default=0, metadata=bounded(0))
     #: ISL routing: avoid the ISLs used by this (earlier) path index (link-disjoint).
     disjoint_from: int | None = None
     #: ``link_budget`` (MACO eq. 3 from slant range) or ``fixed``.
-    capacity: str = "link_budget"
+    capacity: str = field(default="link_budget", metadata=choice("link_budget", "fixed"))
     #: Fixed rate (``fixed``) or upper cap (``link_budget``), Mbit/s.
-    rate_down_mbps: float | None = None
+    rate_down_mbps: float | None = field(default=None, metadata=POSITIVE)
     #: Uplink rate, Mbit/s; ``None`` = same as downlink.
-    rate_up_mbps: float | None = None
-    capacity_scale: float = 1.0
+    rate_up_mbps: float | None = field(default=None, metadata=POSITIVE)
+    capacity_scale: float = field(default=1.0, metadata=POSITIVE)
     #: Capacity is re-evaluated every this many seconds (and at handovers); 0 = every sample.
-    capacity_update_s: float = 0.1
+    capacity_update_s: float = field(default=0.1, metadata=NON_NEGATIVE)
     #: LEOTP "V" dip around handovers: depth in [0, 1) and half-width (s).
-    v_curve_depth: float = 0.0
-    v_curve_half_width_s: float = 5.0
+    v_curve_depth: float = field(default=0.0, metadata=PROBABILITY)
+    v_curve_half_width_s: float = field(default=5.0, metadata=POSITIVE)
     #: Uniform rate noise +-this (Mbit/s), redrawn each capacity update.
-    rate_noise_mbps: float = 0.0
-    min_rate_mbps: float = 0.1
+    rate_noise_mbps: float = field(default=0.0, metadata=NON_NEGATIVE)
+    min_rate_mbps: float = field(default=0.1, metadata=POSITIVE)
     #: ``geometry`` (slant ranges / c) or ``envelope`` (geometry mapped onto [rtt_min, rtt_max]).
-    delay_model: str = "geometry"
-    rtt_min_ms: float | None = None
-    rtt_max_ms: float | None = None
+    delay_model: str = field(default="geometry", metadata=choice("geometry", "envelope"))
+    rtt_min_ms: float | None = field(default=None, metadata=POSITIVE)
+    rtt_max_ms: float | None = field(default=None, metadata=POSITIVE)
     #: One-way terrestrial delay from the gateway to the server (ms).
-    backhaul_delay_ms: float = 0.0
-    backhaul_rate_mbps: float | None = None
+    backhaul_delay_ms: float = field(default=0.0, metadata=NON_NEGATIVE)
+    backhaul_rate_mbps: float | None = field(default=None, metadata=POSITIVE)
     #: Handover times for ``handover.mode == "scripted"`` (s).
     scripted_handovers_s: list[float] = field(default_factory=list)
 
@@ -224,23 +262,23 @@ class SatellitePathConfig:
 class TerrestrialPathConfig:
     """Settings that apply when ``PathConfig.kind == "terrestrial"``."""
 
-    one_way_delay_ms: float = 20.0
+    one_way_delay_ms: float = field(default=20.0, metadata=bounded(0.0, 10_000.0))
     #: ``constant``, ``trace`` (mahimahi) or ``markov``.
-    capacity: str = "constant"
-    rate_down_mbps: float = 50.0
+    capacity: str = field(default="constant", metadata=choice("constant", "trace", "markov"))
+    rate_down_mbps: float = field(default=50.0, metadata=POSITIVE)
     #: ``None`` = same model as downlink (constant: same rate).
-    rate_up_mbps: float | None = None
+    rate_up_mbps: float | None = field(default=None, metadata=POSITIVE)
     #: mahimahi trace files (one integer ms timestamp per 1500-byte delivery opportunity).
     trace_down: str | None = None
     trace_up: str | None = None
     #: Averaging window for trace -> capacity (s).
-    trace_bin_s: float = 0.1
+    trace_bin_s: float = field(default=0.1, metadata=POSITIVE)
     #: Start position in the (looping) trace (s).
-    trace_offset_s: float = 0.0
+    trace_offset_s: float = field(default=0.0, metadata=NON_NEGATIVE)
     #: Markov capacity states (Mbit/s) and mean dwell time per state (s).
-    markov_states_mbps: list[float] = field(default_factory=list)
-    markov_mean_dwell_s: float = 5.0
-    min_rate_mbps: float = 0.1
+    markov_states_mbps: list[float] = field(default_factory=list, metadata=POSITIVE)
+    markov_mean_dwell_s: float = field(default=5.0, metadata=POSITIVE)
+    min_rate_mbps: float = field(default=0.1, metadata=POSITIVE)
 
 
 @dataclass
@@ -249,10 +287,10 @@ class PathConfig:
 
     name: str = ""
     #: ``satellite`` or ``terrestrial``.
-    kind: str = "satellite"
+    kind: str = field(default="satellite", metadata=choice("satellite", "terrestrial"))
     #: Random (non-congestion) Bernoulli loss per packet, server->client and client->server.
-    loss_down: float = 0.0
-    loss_up: float = 0.0
+    loss_down: float = field(default=0.0, metadata=PROBABILITY)
+    loss_up: float = field(default=0.0, metadata=PROBABILITY)
     queue: QueueConfig = field(default_factory=QueueConfig)
     satellite: SatellitePathConfig = field(default_factory=SatellitePathConfig)
     terrestrial: TerrestrialPathConfig = field(default_factory=TerrestrialPathConfig)
@@ -262,19 +300,19 @@ class PathConfig:
 class CrossTrafficConfig:
     """Competing traffic on one path's bottleneck."""
 
-    path: int = 0
+    path: int = field(default=0, metadata=bounded(0))
     #: ``tcp_bulk`` or ``udp_onoff``.
-    kind: str = "tcp_bulk"
+    kind: str = field(default="tcp_bulk", metadata=choice("tcp_bulk", "udp_onoff"))
     #: ``down`` (server->client, same as the data) or ``up``.
-    direction: str = "down"
-    count: int = 1
+    direction: str = field(default="down", metadata=choice("down", "up"))
+    count: int = field(default=1, metadata=bounded(1, 1000))
     #: Sending rate while on (udp_onoff), Mbit/s.
-    rate_mbps: float = 1.0
-    on_s: float = 1.0
-    off_s: float = 1.0
-    start_s: float = 0.0
+    rate_mbps: float = field(default=1.0, metadata=bounded(0.0, 1e6, lo_open=True))
+    on_s: float = field(default=1.0, metadata=bounded(0.0, CORE_MAX_S, lo_open=True))
+    off_s: float = field(default=1.0, metadata=bounded(0.0, CORE_MAX_S))
+    start_s: float = field(default=0.0, metadata=NON_NEGATIVE)
     #: ``None`` = until the end.
-    stop_s: float | None = None
+    stop_s: float | None = field(default=None, metadata=bounded(0.0, CORE_MAX_S))
 
 
 @dataclass
@@ -282,11 +320,12 @@ class TrafficConfig:
     """The workload of an episode."""
 
     #: ``bulk`` (send for the whole episode) or ``file`` (``file_bytes``, then done).
-    workload: str = "bulk"
-    file_bytes: int = 10_000_000
-    #: UDP payload of a full data packet.
-    packet_bytes: int = 1400
-    start_s: float = 0.0
+    workload: str = field(default="bulk", metadata=choice("bulk", "file"))
+    file_bytes: int = field(default=10_000_000, metadata=bounded(1, 2**50))
+    #: UDP payload of a full data packet: at most a 9000-byte jumbo frame's IP MTU less the
+    #: IPv4 (20 B) and UDP (8 B) headers, 8972 B (the native core checks the same range).
+    packet_bytes: int = field(default=1400, metadata=bounded(64, MAX_PACKET_BYTES))
+    start_s: float = field(default=0.0, metadata=NON_NEGATIVE)
     cross_traffic: list[CrossTrafficConfig] = field(default_factory=list)
 
 
@@ -297,19 +336,21 @@ class SamplingConfig:
     Ranges are ``[low, high]`` (uniform); an empty list keeps the config's value.
     """
 
-    orbit_offset_s: list[float] = field(default_factory=list)
-    epoch_utc_s: list[float] = field(default_factory=list)
-    terminal_lat_deg: list[float] = field(default_factory=list)
-    terminal_lon_deg: list[float] = field(default_factory=list)
+    orbit_offset_s: list[float] = field(default_factory=list, metadata=interval())
+    epoch_utc_s: list[float] = field(default_factory=list, metadata=interval(0.0, DAY_S))
+    terminal_lat_deg: list[float] = field(default_factory=list, metadata=interval(-90.0, 90.0))
+    terminal_lon_deg: list[float] = field(default_factory=list, metadata=interval(-180.0, 360.0))
     #: Trace files to choose from (uniformly) for every trace-driven terrestrial path.
     trace_choices: list[str] = field(default_factory=list)
-    trace_offset_s: list[float] = field(default_factory=list)
+    trace_offset_s: list[float] = field(default_factory=list, metadata=interval(0.0))
     #: Loss values to choose from for satellite / terrestrial paths (both directions).
-    satellite_loss_choices: list[float] = field(default_factory=list)
-    terrestrial_loss_choices: list[float] = field(default_factory=list)
+    satellite_loss_choices: list[float] = field(default_factory=list, metadata=PROBABILITY)
+    terrestrial_loss_choices: list[float] = field(default_factory=list, metadata=PROBABILITY)
     #: Probability that an episode has rain (``rain.mode`` becomes ``markov`` then).
-    rain_probability: float = 0.0
-    rain_attenuation_db_km: list[float] = field(default_factory=list)
+    rain_probability: float = field(default=0.0, metadata=bounded(0.0, 1.0))
+    rain_attenuation_db_km: list[float] = field(
+        default_factory=list, metadata=interval(0.0, 1000.0)
+    )
 
 
 @dataclass
@@ -320,14 +361,15 @@ class ScenarioConfig:
     """
 
     name: str = "custom"
-    duration_s: float = 30.0
+    #: At most 1e6 s: the native core starts the transfer and runs one step within 1e6 s.
+    duration_s: float = field(default=30.0, metadata=bounded(0.0, 1e6, lo_open=True))
     #: Step of the Timeline grid handed to ns-3.
-    timeline_dt_s: float = 0.01
+    timeline_dt_s: float = field(default=0.01, metadata=POSITIVE)
     #: Step of the orbital geometry (and ISL routing); delays are interpolated onto the timeline.
-    geometry_dt_s: float = 1.0
+    geometry_dt_s: float = field(default=1.0, metadata=bounded(0.0, 60.0, lo_open=True))
     #: UTC second-of-day at t = 0 (phase of the handover schedule); ``None`` = from
     #: ``start_utc``, else 0.
-    epoch_utc_s: float | None = None
+    epoch_utc_s: float | None = field(default=None, metadata=bounded(0.0, DAY_S, hi_open=True))
     #: Absolute UTC start (ISO-8601) for TLE propagation; ``None`` = latest TLE epoch.
     start_utc: str | None = None
     #: Shift of the constellation (and Earth rotation) time: "where in the orbit" t = 0 is.
@@ -344,16 +386,22 @@ class ScenarioConfig:
     #: Fidelity knob: divide every link rate, cross-traffic rate, file size and queue by this
     #: factor (>= 1) to simulate k times fewer packets; the envs scale throughput figures back
     #: up. Delays, losses and handovers are unchanged. See docs/benchmarks.md for what it costs.
-    rate_scale: float = 1.0
+    rate_scale: float = field(default=1.0, metadata=bounded(1.0, 1000.0))
 
     def validate(self) -> ScenarioConfig:
-        """Check every field; raise on the first problem.
+        """Check every field; raise on the first problem (a config already validated in this
+        process, unchanged, is not checked again).
 
         :return: ``self``, for chaining.
         :raises ScenarioConfigError: naming the field path, e.g.
-            ``scenario.constellation.altitude_km: must be > 0 (got -5)``.
+            ``scenario.constellation.altitude_km: must be in (0, 50000] (got -5)``.
         """
         from leogym.scenario.validation import validate_scenario
 
         validate_scenario(self)
         return self
+
+    def _check_relations(self, path: str, error: type) -> None:
+        from leogym.scenario.validation import check_relations
+
+        check_relations(self)

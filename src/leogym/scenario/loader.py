@@ -8,6 +8,11 @@ dataclass defaults; unknown keys and wrong types are errors naming the field pat
 
 Relative file names inside a YAML file (TLE, traces) are taken relative to that file's folder;
 in a mapping they are relative to the working directory.
+
+A scenario is read and converted once per process: the converted config of each YAML file
+(keyed by its path, modification time, size and inode) and of each mapping (keyed by its
+``repr``) is kept, and every load returns a fresh copy of it. Validation remembers the configs
+it passed as well (:func:`leogym.scenario.validation.validate_scenario`).
 """
 
 from __future__ import annotations
@@ -15,9 +20,11 @@ from __future__ import annotations
 import copy
 import dataclasses
 import math
+import os
 import types
 import typing
-from collections.abc import Mapping
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any, Union
@@ -31,6 +38,41 @@ __all__ = ["load_scenario", "available_scenarios", "scenario_from_dict"]
 
 ROOT = "scenario"
 _GROUP = "scenario"
+#: Converted configs kept (least recently used ones are forgotten first).
+_MEMO_SIZE = 64
+_CONVERTED: OrderedDict[tuple, ScenarioConfig] = OrderedDict()
+
+
+def _memo(key: tuple | None, convert: Callable[[], ScenarioConfig]) -> ScenarioConfig:
+    """A fresh copy of ``convert()``'s config, converted once per ``key`` (``None``: always)."""
+    if key is None:
+        return convert()
+    cfg = _CONVERTED.get(key)
+    if cfg is None:
+        cfg = convert()
+        _CONVERTED[key] = cfg
+        if len(_CONVERTED) > _MEMO_SIZE:
+            _CONVERTED.popitem(last=False)
+    else:
+        _CONVERTED.move_to_end(key)
+    return copy.deepcopy(cfg)
+
+
+def _file_key(file: Path) -> tuple | None:
+    try:
+        st = os.stat(file)
+    except OSError:
+        return None
+    return ("file", os.path.abspath(file), st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+def _data_key(data: Any) -> tuple | None:
+    if type(data) is not dict:
+        return None  # only plain dicts are sure to show every value in their repr
+    try:
+        return ("data", repr(data))
+    except Exception:  # noqa: BLE001 - a value whose repr fails: convert without the memo
+        return None
 
 
 def _conf_dir() -> Path:
@@ -162,22 +204,22 @@ def load_scenario(
         cfg = copy.deepcopy(source)
     elif isinstance(source, DictConfig):
         container = OmegaConf.to_container(source, resolve=True)
-        cfg = scenario_from_dict(container)  # type: ignore[arg-type]
+        cfg = _memo(_data_key(container), lambda: scenario_from_dict(container))  # type: ignore[arg-type]
     elif isinstance(source, Mapping):
-        cfg = scenario_from_dict(source)
+        cfg = _memo(_data_key(source), lambda: scenario_from_dict(source))
     elif isinstance(source, (str, Path)):
         text = str(source)
         as_path = Path(text).expanduser()
         if as_path.suffix in (".yaml", ".yml") or as_path.is_file():
             if not as_path.is_file():
                 raise ScenarioConfigError(ROOT, f"scenario file not found: {text!r}")
-            cfg = _load_yaml(as_path)
+            cfg = _memo(_file_key(as_path), lambda: _load_yaml(as_path))
         else:
             file = _conf_dir() / f"{text}.yaml"
             if not file.is_file():
                 known = ", ".join(available_scenarios()) or "none"
                 raise ScenarioConfigError(ROOT, f"unknown scenario {text!r} (known: {known})")
-            cfg = _load_yaml(file)
+            cfg = _memo(_file_key(file), lambda: _load_yaml(file))
     else:
         raise ScenarioConfigError(ROOT, f"cannot load a scenario from {type(source).__name__}")
     if validate:

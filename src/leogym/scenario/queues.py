@@ -6,13 +6,10 @@ import math
 
 import numpy as np
 
-from leogym.scenario.config import QueueConfig
+from leogym.scenario.config import MAX_QUEUE_PACKETS, QueueConfig
 from leogym.scenario.errors import field_error
 
 __all__ = ["MAX_QUEUE_PACKETS", "resolve_queue_packets"]
-
-#: The native core's limit on a drop-tail queue (``queue_packets`` of a path).
-MAX_QUEUE_PACKETS = 100_000_000
 
 
 def resolve_queue_packets(

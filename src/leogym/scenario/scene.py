@@ -13,11 +13,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from leogym.scenario.config import ScenarioConfig
+from leogym.scenario.files import tle_records
 from leogym.scenario.frames import geodetic_to_ecef, parse_utc
 from leogym.scenario.geometry import coverage_half_angle_deg, look_angles
 from leogym.scenario.orbits import WalkerConstellation, orbital_period_s
 from leogym.scenario.presets import resolve_constellation
-from leogym.scenario.tle import TleConstellation, read_tle_file
+from leogym.scenario.tle import TleConstellation
 
 __all__ = ["GroundSide", "SceneGeometry", "make_constellation", "terminal_mask_deg"]
 
@@ -28,7 +29,7 @@ def make_constellation(cfg: ScenarioConfig) -> WalkerConstellation | TleConstell
     params = resolve_constellation(c)
     if params.kind == "tle":
         assert c.tle_file is not None
-        records = read_tle_file(c.tle_file, "scenario.constellation.tle_file")
+        records = tle_records(c.tle_file, "scenario.constellation.tle_file")
         start = parse_utc(cfg.start_utc).timestamp() if cfg.start_utc else None
         return TleConstellation(records, start)
     return WalkerConstellation(params, c.earth_angle0_deg, c.earth_rotation)

@@ -20,6 +20,7 @@ import numpy as np
 
 from leogym.scenario.config import PathConfig, ScenarioConfig
 from leogym.scenario.errors import ScenarioConfigError
+from leogym.scenario.files import mahimahi_trace
 from leogym.scenario.frames import parse_utc
 from leogym.scenario.geometry import slant_range_at_elevation_km
 from leogym.scenario.handover import (
@@ -39,11 +40,7 @@ from leogym.scenario.scene import (
     max_pass_s,
     terminal_mask_deg,
 )
-from leogym.scenario.terrestrial import (
-    markov_capacity_bps,
-    read_mahimahi_trace,
-    trace_capacity_bps,
-)
+from leogym.scenario.terrestrial import markov_capacity_bps, trace_capacity_bps
 from leogym.scenario.timeline import PathTimeline, Timeline
 from leogym.scenario.visibility import PathSky
 
@@ -113,12 +110,12 @@ def _terrestrial(
         down = np.full(n, t.rate_down_mbps * 1e6)
     elif t.capacity == "trace":
         assert t.trace_down is not None
-        trace = read_mahimahi_trace(t.trace_down, f"{field}.trace_down")
+        trace = mahimahi_trace(t.trace_down, f"{field}.trace_down")
         down = trace_capacity_bps(trace, times, t.trace_bin_s, t.trace_offset_s, floor)
     else:
         down = markov_capacity_bps(t.markov_states_mbps, t.markov_mean_dwell_s, times, rng)
     if t.trace_up:
-        trace = read_mahimahi_trace(t.trace_up, f"{field}.trace_up")
+        trace = mahimahi_trace(t.trace_up, f"{field}.trace_up")
         up = trace_capacity_bps(trace, times, t.trace_bin_s, t.trace_offset_s, floor)
     elif t.rate_up_mbps is not None:
         up = np.full(n, t.rate_up_mbps * 1e6)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from leogym.simulation.measurements import CONNECTION_KEYS, PER_PATH_KEYS, Measurements
 from leogym.simulation.native_config import native_config, native_paths
-from leogym.simulation.simulation import Simulation, SimulationClosedError
+from leogym.simulation.simulation import Simulation, SimulationClosedError, check_settings
 from leogym.simulation.transport import TransportOptions
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "Simulation",
     "SimulationClosedError",
     "TransportOptions",
+    "check_settings",
     "native_config",
     "native_paths",
 ]

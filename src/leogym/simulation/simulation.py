@@ -23,11 +23,12 @@ from leogym.native import core
 from leogym.scenario.config import ScenarioConfig
 from leogym.scenario.timeline import Timeline
 from leogym.scenario.timeline_builder import build_timeline
+from leogym.schema import FieldError
 from leogym.simulation.measurements import Measurements
 from leogym.simulation.native_config import AlgorithmSettings, native_config, native_paths
 from leogym.simulation.transport import TransportOptions
 
-__all__ = ["Simulation", "SimulationClosedError"]
+__all__ = ["Simulation", "SimulationClosedError", "check_settings"]
 
 _LIVE: weakref.ReferenceType[Simulation] | None = None
 
@@ -80,7 +81,7 @@ class Simulation:
         :param timeline: the scenario's timeline for ``seed``, if the caller built it already.
         :param prefix: the config section the settings came from, for error messages
             (``env.cc: unknown congestion controller ...``).
-        :raises ValueError: a setting the core rejects, named by its field.
+        :raises FieldError: (a ``ValueError``) a setting the core rejects, named by its field.
         """
         global _LIVE
         seed = int(seed)
@@ -94,7 +95,7 @@ class Simulation:
         try:
             native = core().Simulation(config, paths)
         except ValueError as exc:
-            raise ValueError(_user_field(str(exc), prefix)) from None
+            raise FieldError(_user_field(str(exc), prefix)) from None
         sim = cls(native, scenario, timeline, seed)
         _LIVE = weakref.ref(sim)
         return sim
@@ -183,6 +184,28 @@ class Simulation:
                 )
             raise SimulationClosedError("the simulation is closed")
         return self._native
+
+
+def check_settings(settings: AlgorithmSettings, prefix: str = "env") -> None:
+    """Check the algorithms, their parameters and the transport options with the core's own
+    config checker (names, ns-3 attribute names, types and ranges), building nothing.
+
+    :param settings: as for :meth:`Simulation.open`.
+    :param prefix: the config section the settings came from, for error messages.
+    :raises FieldError: (a ``ValueError``) naming the user's field
+        (``env.cc_params.Beta: value 2 is out of ...``).
+    """
+    config = {
+        "cc": settings.cc,
+        "cc_params": {str(k): float(v) for k, v in settings.cc_params.items()},
+        "scheduler": settings.scheduler,
+        "scheduler_params": {str(k): float(v) for k, v in settings.scheduler_params.items()},
+        **settings.transport.native(),
+    }
+    try:
+        core().validate_simulation_config(config)
+    except ValueError as exc:
+        raise FieldError(_user_field(str(exc), prefix)) from None
 
 
 def _user_field(message: str, prefix: str) -> str:

@@ -1,16 +1,24 @@
 """Transport options of a simulated connection: the settings beside the CC and the scheduler.
 
 Every field is optional: ``None`` leaves the native core's default in place (the defaults and
-their references are in ``cpp/doc/transport.md``; the ranges are checked once, by the core's
-config checker, before ns-3 is touched). The field names are the native config keys.
+their references are in ``cpp/doc/transport.md``). The field names are the native config keys,
+and each field's range is the one the core's config checker applies
+(``cpp/bindings/bind-simulation.cc``, ``ConfigFromDict``), so a bad value is reported when the
+env config is checked, before ns-3 is touched; ``tests/simulation/test_simulation.py`` probes
+the core at every bound to keep the two in step.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
-__all__ = ["TransportOptions"]
+from leogym.schema import bounded, build, choice
+
+__all__ = ["TransportOptions", "PATH_STATES"]
+
+#: States of a transport path (``initial_path_states``).
+PATH_STATES = ("active", "standby", "deactivated")
 
 
 @dataclass
@@ -32,17 +40,17 @@ class TransportOptions:
     :param tcp_buffer_bytes: socket buffers of ns-3 TCP cross-traffic flows (0: ns-3's default).
     """
 
-    subflow_paths: list[int] | None = None
-    receive_window_bytes: int | None = None
-    send_buffer_bytes: int | None = None
-    cwnd_validation: str | None = None
+    subflow_paths: list[int] | None = field(default=None, metadata=bounded(0, 253))
+    receive_window_bytes: int | None = field(default=None, metadata=bounded(1024, 2**40))
+    send_buffer_bytes: int | None = field(default=None, metadata=bounded(1024, 2**40))
+    cwnd_validation: str | None = field(default=None, metadata=choice("rfc9002", "linux"))
     reinject_on_pto: bool | None = None
-    initial_rtt_s: float | None = None
-    ack_every: int | None = None
-    max_ack_delay_s: float | None = None
+    initial_rtt_s: float | None = field(default=None, metadata=bounded(1e-6, 60.0))
+    ack_every: int | None = field(default=None, metadata=bounded(1, 1000))
+    max_ack_delay_s: float | None = field(default=None, metadata=bounded(0.0, 10.0))
     pacing: bool | None = None
-    initial_path_states: list[str] | None = None
-    tcp_buffer_bytes: int | None = None
+    initial_path_states: list[str] | None = field(default=None, metadata=choice(*PATH_STATES))
+    tcp_buffer_bytes: int | None = field(default=None, metadata=bounded(0, 2**30))
 
     def native(self) -> dict[str, Any]:
         """The set options as native config entries (lists copied; unset options left out)."""
@@ -59,26 +67,4 @@ class TransportOptions:
 
         :raises ValueError: naming ``where`` for a non-mapping or an unknown key.
         """
-        if isinstance(value, cls):
-            return value
-        if value is None:
-            return cls()
-        try:
-            items = dict(value)
-        except (TypeError, ValueError):
-            raise ValueError(f"{where}: must be a mapping (got {value!r})") from None
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(str(k) for k in set(items) - known)
-        if unknown:
-            raise ValueError(f"{where}: unknown key(s) {unknown}; known: {sorted(known)}")
-        return cls(**{k: _plain(v) for k, v in items.items()})
-
-
-def _plain(value: Any) -> Any:
-    """OmegaConf ListConfig and tuples as plain lists; everything else unchanged."""
-    if value is None or isinstance(value, (str, bytes, int, float, bool)):
-        return value
-    try:
-        return list(value)
-    except TypeError:
-        return value
+        return build(cls, value, where)
