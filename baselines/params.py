@@ -10,13 +10,16 @@ the :class:`~leogym.baselines.base.NativePolicy`.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from leogym.baselines.base import NativePolicy
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
 __all__ = ["native_params", "make_params", "native_policy"]
 
-P = TypeVar("P")
+P = TypeVar("P", bound="DataclassInstance")
 
 
 def native_params(params: Any, only_changed: bool = False) -> dict[str, float]:

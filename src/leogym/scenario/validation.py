@@ -303,7 +303,7 @@ def _check_structure(obj: Any, path: str) -> None:
         value = getattr(obj, f.name)
         tp = hints[f.name]
         where = f"{path}.{f.name}"
-        if dataclasses.is_dataclass(tp):
+        if isinstance(tp, type) and dataclasses.is_dataclass(tp):
             if not isinstance(value, tp):
                 raise field_error(where, f"must be a {tp.__name__}", type(value).__name__)
             _check_structure(value, where)
@@ -312,7 +312,7 @@ def _check_structure(obj: Any, path: str) -> None:
                 raise field_error(where, "must be a list", type(value).__name__)
             (elem,) = typing.get_args(tp)
             for i, item in enumerate(value):
-                if dataclasses.is_dataclass(elem):
+                if isinstance(elem, type) and dataclasses.is_dataclass(elem):
                     if not isinstance(item, elem):
                         raise field_error(
                             f"{where}[{i}]", f"must be a {elem.__name__}", type(item).__name__
