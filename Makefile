@@ -1,7 +1,10 @@
 # leogym: two commands do all the set-up on a fresh machine.
 #   make run    runs the main job on the embedded default scenario
 #   make test   runs the tests
-# Both create and reuse .venv/ in the repository root.
+# Both create and reuse .venv/ in the repository root. Also:
+#   make test-fast  the tests that need no compiled core (-m "not native"), about a minute
+#   make lint       ruff check, ruff format --check, nbstripout --verify, mypy (CI runs it)
+#   make hooks      installs the pre-commit hooks (.pre-commit-config.yaml)
 
 PYTHON ?= python3
 VENV := .venv
@@ -19,7 +22,7 @@ RAY_STAMP := $(RAY_SITE)/.installed
 SOURCES := $(shell find cpp -name '*.cc' -o -name '*.h' -o -name CMakeLists.txt 2>/dev/null) \
 	CMakeLists.txt pyproject.toml
 
-.PHONY: all install run test bench clean distclean
+.PHONY: all install run test test-fast lint hooks bench clean distclean
 
 all: install
 
@@ -36,7 +39,7 @@ $(STAMP): $(VENV)/bin/python $(SOURCES)
 	$(PIP) install --quiet --no-deps "$(NS3_WHEEL)"
 	$(PIP) install --quiet "scikit-build-core>=0.10" "pybind11>=2.12" ninja "cmake>=3.18"
 	$(PIP) install --quiet --no-build-isolation -Cbuild-dir=build/editable \
-		-Ccmake.define.LEOGYM_TESTING=ON -e ".[test]"
+		-Ccmake.define.LEOGYM_TESTING=ON -e ".[test,lint]"
 	@touch $(STAMP)
 
 install: $(STAMP)
@@ -50,6 +53,21 @@ run: install
 
 test: install $(RAY_STAMP)
 	LEOGYM_RAY_PATH=$(CURDIR)/$(RAY_SITE) $(PY) -m pytest $(PYTEST_ARGS)
+
+# The pure-Python layer only: tests marked `native` (they load leogym._core) are deselected.
+test-fast: install
+	$(PY) -m pytest -m "not native" $(PYTEST_ARGS)
+
+# Notebooks are committed without outputs, but keep their cell ids (nbformat 4.5 needs them).
+lint: install
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(VENV)/bin/nbstripout --verify --keep-id notebooks/*.ipynb
+	$(PY) tools/typecheck.py
+
+hooks: install
+	$(PIP) install --quiet "pre-commit>=3.5"
+	$(VENV)/bin/pre-commit install
 
 bench: install $(RAY_STAMP)
 	LEOGYM_RAY_PATH=$(CURDIR)/$(RAY_SITE) $(PY) -m benchmarks $(BENCH_ARGS)

@@ -19,10 +19,13 @@ from __future__ import annotations
 import importlib
 from dataclasses import asdict, dataclass, is_dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gymnasium import spaces
 from leogym.agents.config import ConfigError
+
+if TYPE_CHECKING:
+    from stable_baselines3.common.base_class import BaseAlgorithm
 
 __all__ = ["ALGOS", "AlgoSpec", "algo_class", "build_model", "check_action_space", "load_model"]
 
@@ -68,7 +71,7 @@ _NOT_KWARGS = {
 }
 
 
-def algo_class(name: str) -> type:
+def algo_class(name: str) -> type[BaseAlgorithm]:
     """The SB3 class of algorithm ``name``."""
     try:
         spec = ALGOS[name]
@@ -97,11 +100,11 @@ def check_action_space(name: str, space: spaces.Space, env_id: str = "the env") 
 
 
 def _agent_dict(agent: Any) -> dict[str, Any]:
-    if is_dataclass(agent):
+    if is_dataclass(agent) and not isinstance(agent, type):
         return asdict(agent)
     from omegaconf import OmegaConf
 
-    data = OmegaConf.to_container(agent, resolve=True)
+    data: Any = OmegaConf.to_container(agent, resolve=True)
     assert isinstance(data, dict)
     return data
 
@@ -125,6 +128,7 @@ def sb3_kwargs(agent: Any, action_space: spaces.Space) -> dict[str, Any]:
     if a["name"] == "td3" and a["action_noise_std"] > 0:
         from stable_baselines3.common.noise import NormalActionNoise
 
+        assert action_space.shape is not None  # TD3 acts in a Box (check_action_space)
         n = int(np.prod(action_space.shape))
         kwargs["action_noise"] = NormalActionNoise(np.zeros(n), np.full(n, a["action_noise_std"]))
     if a["name"] == "ppo" or spec.recurrent:

@@ -71,6 +71,7 @@ def run_benchmark(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False)
     train_dir = run_dir / "train"
     eval_dir = run_dir / "eval"
     base = OmegaConf.create(OmegaConf.to_container(cfg, resolve=True))
+    assert isinstance(base, DictConfig)  # a copy of cfg
     base.pop("hydra", None)
     base.resume = None
 

@@ -504,7 +504,7 @@ def env_kwargs(env: Any) -> dict[str, Any]:
     from omegaconf import DictConfig, OmegaConf
 
     if isinstance(env, DictConfig):
-        data = OmegaConf.to_container(env, resolve=True)
+        data: Any = OmegaConf.to_container(env, resolve=True)
     else:
         from dataclasses import asdict
 

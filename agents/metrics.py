@@ -308,10 +308,10 @@ class EpisodeRecorder:
         ho_time = np.full((n, width), np.nan)
         t_start = np.concatenate([[0.0], t[:-1]])
         for th, p in self.handovers:
-            k = int(np.searchsorted(t, th, side="left"))
-            k = min(max(k, 0), n - 1)
-            if t_start[k] <= th <= t[k] and p < width and np.isnan(ho_time[k, p]):
-                ho_time[k, p] = th
+            row = int(np.searchsorted(t, th, side="left"))
+            row = min(max(row, 0), n - 1)
+            if t_start[row] <= th <= t[row] and p < width and np.isnan(ho_time[row, p]):
+                ho_time[row, p] = th
         data["handover"] = ~np.isnan(ho_time.ravel())
         data["handover_time_s"] = ho_time.ravel()
         return pd.DataFrame(data)

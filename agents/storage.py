@@ -22,7 +22,7 @@ __all__ = [
 ]
 
 
-def atomic_write(path: str | Path, write: Callable[[Path], None]) -> Path:
+def atomic_write(path: str | Path, write: Callable[[Path], object]) -> Path:
     """Call ``write(tmp_path)`` and move the result to ``path`` atomically.
 
     :param path: destination; its directory is created if needed.

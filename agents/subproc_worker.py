@@ -54,7 +54,8 @@ def worker(remote: Connection, parent_remote: Connection, make_env: Callable[[],
                 remote.send(env.get_wrapper_attr(data))
             elif cmd == "set_attr":
                 name, value = data
-                remote.send(setattr(env.unwrapped, name, value))
+                setattr(env.unwrapped, name, value)
+                remote.send(None)
             elif cmd == "env_method":
                 name, args, kwargs = data
                 remote.send(env.get_wrapper_attr(name)(*args, **kwargs))

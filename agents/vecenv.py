@@ -42,7 +42,8 @@ class LeoSubprocVecEnv(VecEnv):
         self.remotes = [p[0] for p in pipes]
         self.processes = []
         for (remote, work_remote), fn in zip(pipes, env_fns, strict=True):
-            proc = ctx.Process(target=worker, args=(work_remote, remote, fn), daemon=True)
+            # typeshed's BaseContext lacks Process; every concrete context has it.
+            proc = ctx.Process(target=worker, args=(work_remote, remote, fn), daemon=True)  # type: ignore[attr-defined]
             proc.start()
             self.processes.append(proc)
             work_remote.close()
@@ -59,7 +60,8 @@ class LeoSubprocVecEnv(VecEnv):
     def step_wait(self) -> Any:
         results = [remote.recv() for remote in self.remotes]
         self.waiting = False
-        obs, rewards, dones, infos, self.reset_infos = zip(*results, strict=True)
+        # A tuple, as in SB3's SubprocVecEnv (the base class declares a list).
+        obs, rewards, dones, infos, self.reset_infos = zip(*results, strict=True)  # type: ignore[assignment]
         return (
             _stack(obs),
             np.asarray(rewards, dtype=np.float32),
@@ -71,7 +73,7 @@ class LeoSubprocVecEnv(VecEnv):
         for i, remote in enumerate(self.remotes):
             remote.send(("reset", (self._seeds[i], self._options[i])))
         results = [remote.recv() for remote in self.remotes]
-        obs, self.reset_infos = zip(*results, strict=True)
+        obs, self.reset_infos = zip(*results, strict=True)  # type: ignore[assignment]
         self._reset_seeds()
         self._reset_options()
         return _stack(obs)

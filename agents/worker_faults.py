@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvWrapper
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvObs, VecEnvWrapper
 
 __all__ = [
     "ON_WORKER_DEATH",
@@ -113,6 +113,15 @@ def _describe(env: Any) -> str:
     return f"{env_id} kwargs={kwargs} scenario={scenario!r}"
 
 
+def _env_obs(obs: VecEnvObs, i: int) -> Any:
+    """Env ``i``'s part of a batch of observations (an array, or a dict or tuple of them)."""
+    if isinstance(obs, dict):
+        return {k: v[i] for k, v in obs.items()}
+    if isinstance(obs, tuple):
+        return tuple(v[i] for v in obs)
+    return obs[i]
+
+
 class WorkerFaultWrapper(VecEnvWrapper):
     """Report (and optionally survive) the death of a worker of a subprocess VecEnv.
 
@@ -142,7 +151,7 @@ class WorkerFaultWrapper(VecEnvWrapper):
         self._base_seed: int | None = None
         self._steps = np.zeros(len(self._envs), dtype=np.int64)
         self._episodes = np.zeros(len(self._envs), dtype=np.int64)
-        self._last_obs: np.ndarray | None = None
+        self._last_obs: VecEnvObs | None = None
         self._pending: BaseException | None = None
         super().__init__(make())
 
@@ -151,7 +160,7 @@ class WorkerFaultWrapper(VecEnvWrapper):
         self._base_seed = seed
         return self.venv.seed(seed)
 
-    def reset(self) -> np.ndarray:
+    def reset(self) -> VecEnvObs:
         try:
             obs = self.venv.reset()
         except PIPE_ERRORS as exc:
@@ -202,7 +211,7 @@ class WorkerFaultWrapper(VecEnvWrapper):
                 if proc.is_alive():
                     proc.terminate()
                     proc.join(timeout=5.0)
-            self.venv.closed = True
+            self.venv.closed = True  # type: ignore[attr-defined]  # SubprocVecEnv's flag
 
     def _drain(self) -> None:
         """Read the replies live workers may still owe, then mark the VecEnv idle.
@@ -219,7 +228,7 @@ class WorkerFaultWrapper(VecEnvWrapper):
                     remote.recv()
             except PIPE_ERRORS:
                 pass
-        self.venv.waiting = False
+        self.venv.waiting = False  # type: ignore[attr-defined]  # SubprocVecEnv's flag
 
     # --------------------------------------------------------------------------- internals
     def _worker_seed(self, i: int) -> int | None:
@@ -265,7 +274,7 @@ class WorkerFaultWrapper(VecEnvWrapper):
             self.max_restarts,
         )
 
-    def _restart(self) -> np.ndarray:
+    def _restart(self) -> VecEnvObs:
         self.close()
         self.restarts += 1
         self.venv = self._make()
@@ -281,7 +290,7 @@ class WorkerFaultWrapper(VecEnvWrapper):
         for i in range(n):
             info: dict[str, Any] = {"TimeLimit.truncated": True}
             if last is not None:
-                info["terminal_observation"] = last[i]
+                info["terminal_observation"] = _env_obs(last, i)
             if i == err.index:
                 info["worker_died"] = str(err)
             infos.append(info)

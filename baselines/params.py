@@ -12,16 +12,19 @@ into the ``cc_params`` / ``scheduler_params`` dict the native core takes, and bu
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from leogym.baselines.base import NativePolicy
 
 from leogym import schema
 from leogym.schema import bounded
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
 __all__ = ["param", "native_params", "make_params", "native_policy"]
 
-P = TypeVar("P")
+P = TypeVar("P", bound="DataclassInstance")
 
 
 def param(default: Any, native: str, lo: float | None = None, hi: float | None = None) -> Any:

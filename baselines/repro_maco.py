@@ -44,7 +44,7 @@ from leogym.baselines.repro_common import (
 __all__ = ["PAPER", "SIZES", "VARIANTS", "run_task", "tasks", "summarise"]
 
 #: The paper's numbers (specs/maco.md section 5).
-PAPER = {
+PAPER: dict[str, Any] = {
     "throughput_ratio_olia": 3.0,  # "up to 3x" (abstract, 6.3.2)
     "throughput_ratio_bbr": 3.0,
     "goodput_mbps": {"maco": math.nan, "olia": 38.0, "bbr": 15.0},  # OLIA <= 38, BBR 5-15
@@ -184,8 +184,8 @@ def _metrics(r: RunSeries, variant: str, mss: int, subflows: list[int]) -> dict[
         cw = pp["cwnd_bytes"][:, p]
         # The path's fair-share BDP: half its mean capacity (one background flow per link)
         # times its smallest RTT sample, in bytes.
-        min_rtt = pp["min_rtt_s"][:, p]
-        min_rtt = float(np.min(min_rtt[min_rtt > 0])) if (min_rtt > 0).any() else 0.1
+        rtts = pp["min_rtt_s"][:, p]
+        min_rtt = float(np.min(rtts[rtts > 0])) if (rtts > 0).any() else 0.1
         bdp = 0.5 * r.meta["rate_down_mean_bps"][subflows[p]] * min_rtt / 8.0
         a, b, n = recovery_times(cw, r.step_s, bdp)
         ss += a + _initial_slow_start(cw, r.step_s, bdp)

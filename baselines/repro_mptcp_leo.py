@@ -162,16 +162,14 @@ def summarise(results: list[dict[str, Any]], size: str) -> list[Table]:
         ["transfer", "SS_bf", "HS", "SS_af", "paper"],
     )
     for lab in VARIANTS:
-        v = np.array([r["window_means"] for r in results if r["label"] == lab], dtype=float)
+        means = np.array([r["window_means"] for r in results if r["label"] == lab], dtype=float)
         paper = (
             "Tahoe ~0.36 (fair share) in SS_bf, below it in HS"
             if lab.startswith("single")
             else "highest in SS_bf; HS and SS_af above SS_bf"
         )
-        t_row = (
-            [lab] + [float(np.nanmean(v[:, i])) if v.size else math.nan for i in range(3)] + [paper]
-        )
-        w.add(*t_row)
+        cells = [float(np.nanmean(means[:, i])) if means.size else math.nan for i in range(3)]
+        w.add(lab, *cells, paper)
     return [t, w]
 
 

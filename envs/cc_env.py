@@ -84,6 +84,7 @@ class LeoCCEnv(LeoEnv):
     def _apply_action(self, action: np.ndarray) -> None:
         if not self.agent_controls_cc:
             return
+        assert self._sim is not None  # step() has checked it
         if self.config.action_mode == "discrete":
             factor = DISCRETE_FACTORS[np.asarray(action)[: self.n_paths]]
         else:

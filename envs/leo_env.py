@@ -32,7 +32,7 @@ _MAX_SEED = 2**31 - 2
 class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
     """Base class; use :class:`LeoCCEnv`, :class:`LeoSchedulerEnv` or :class:`LeoJointEnv`."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 10}
+    metadata: dict[str, Any] = {"render_modes": ["rgb_array"], "render_fps": 10}
     #: Defaults that differ per env: which controls the agent owns.
     default_cc: ClassVar[str] = "external"
     default_scheduler: ClassVar[str] = "minrtt"

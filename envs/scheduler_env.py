@@ -70,6 +70,7 @@ class LeoSchedulerEnv(LeoEnv):
         self._apply_scheduler_action(action)
 
     def _apply_scheduler_action(self, action: np.ndarray) -> None:
+        assert self._sim is not None  # step() has checked it
         if self.config.action_mode == "discrete":
             choice = int(np.asarray(action).reshape(()))
             if choice >= self.n_paths:  # a padded index: the lowest-RTT real path

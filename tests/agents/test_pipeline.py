@@ -17,6 +17,9 @@ import pandas as pd
 import pytest
 from omegaconf import OmegaConf
 
+# Every test runs an app end to end on the compiled core
+pytestmark = pytest.mark.native
+
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ["scenario=tiny", "env.episode_s=8", "train.progress=false", "eval.progress=false"]
 TRAIN = [

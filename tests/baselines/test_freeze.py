@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+# Every test evaluates the native code through leogym._core.testing
+pytestmark = pytest.mark.native
+
 MSS = 1200
 GRID = {"FixedSchedule": 1}
 

@@ -12,6 +12,9 @@ import math
 import numpy as np
 import pytest
 
+# Every test evaluates the native code through leogym._core.testing
+pytestmark = pytest.mark.native
+
 MSS = 1500
 
 # specs/maco.md 1.4: slant range (km) -> (SNR dB, C^A Mbit/s), Table 3 values, P_t = 35.12 dBm.

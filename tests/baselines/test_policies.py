@@ -41,6 +41,7 @@ def test_the_env_knows_the_names():
             EnvConfig.from_kwargs(scenario=None, **{key: value})
 
 
+@pytest.mark.native
 @pytest.mark.parametrize("name", ["maco", "freeze+newreno", "freeze+cubic", "freeze+bbr"])
 def test_native_cc_accepts_every_parameter(testing, name):
     """Every parameter maps to a real attribute of the native controller, and the paper
@@ -50,6 +51,7 @@ def test_native_cc_accepts_every_parameter(testing, name):
     assert probe.name(0) == name
 
 
+@pytest.mark.native
 def test_native_scheduler_accepts_every_parameter(testing):
     p = make_baseline("alcs")
     testing.SchedulerProbe("alcs", params=p.params)

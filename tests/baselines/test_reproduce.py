@@ -18,6 +18,7 @@ def test_unknown_experiment_is_rejected():
         reproduce.run_experiment("freeze", "quick", seeds=0)
 
 
+@pytest.mark.native
 def test_cli_writes_tables_and_exits_zero(tmp_path, capsys):
     rc = reproduce.main(["mptcp_leo", "--quick", "--no-progress", "--out", str(tmp_path)])
     assert rc == 0
@@ -31,6 +32,7 @@ def test_cli_writes_tables_and_exits_zero(tmp_path, capsys):
     assert runs["size"] == "quick" and len(runs["results"]) == 3
 
 
+@pytest.mark.native
 def test_mptcp_leo_multipath_survives_handovers():
     """Du et al.: single-path throughput falls to zero at every handover, multipath does not."""
     _, results = reproduce.run_experiment("mptcp_leo", "quick", show_progress=False)
@@ -40,6 +42,7 @@ def test_mptcp_leo_multipath_survives_handovers():
     assert d["multipath_min_above_single"]
 
 
+@pytest.mark.native
 def test_freeze_shortens_newreno_under_lossy_handovers():
     """StarQUIC: the freeze shortens a loss-based controller's completion time when handovers
     lose packets."""
@@ -51,6 +54,7 @@ def test_freeze_shortens_newreno_under_lossy_handovers():
     assert all(r["frozen"] == 0 for r in results if not r["freeze"])
 
 
+@pytest.mark.native
 def test_alcs_avoids_handover_losses():
     """ALCS's proactive deactivation: far fewer packets lost in handover outages than the
     baselines (paper Fig. 7). Its completion-time advantage (Table III) does not reproduce in
@@ -61,6 +65,7 @@ def test_alcs_avoids_handover_losses():
     assert len(tables) == 4  # Table III, headline, Fig. 7, calibration sweep
 
 
+@pytest.mark.native
 @pytest.mark.slow
 def test_maco_above_olia_and_bbr():
     """MACO: higher throughput than OLIA and single-path BBR."""

@@ -54,6 +54,7 @@ def test_table_formats() -> None:
     assert all(line.count("|") == md[0].count("|") for line in md)  # '|' in notes escaped
 
 
+@pytest.mark.native
 @pytest.mark.slow
 def test_quick_suite_writes_a_well_formed_table(tmp_path: Path) -> None:
     proc = subprocess.run(

@@ -145,6 +145,7 @@ def test_rate_scale_out_of_range_names_the_field(k: float) -> None:
         cfg.validate()
 
 
+@pytest.mark.native
 def test_env_reports_throughput_scaled_back() -> None:
     """Capacity comes from the timeline: divided by k for the simulator, multiplied back by k
     in the env, so it is the real scenario's (k = 4 is a power of two: exact)."""

@@ -18,6 +18,7 @@ ENV_IDS = ["leogym/LeoCC-v0", "leogym/LeoScheduler-v0", "leogym/LeoJoint-v0"]
 SHORT = {"scenario": "tiny", "episode_s": 2.0, "step_ms": 100.0}
 
 
+@pytest.mark.native
 @pytest.mark.parametrize("env_id", ENV_IDS)
 @pytest.mark.parametrize("action_mode", ["continuous", "discrete"])
 def test_gymnasium_check_env_zero_warnings(env_id: str, action_mode: str) -> None:
@@ -30,6 +31,7 @@ def test_gymnasium_check_env_zero_warnings(env_id: str, action_mode: str) -> Non
     env.close()
 
 
+@pytest.mark.native
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_sb3_check_env_zero_warnings(env_id: str) -> None:
     from stable_baselines3.common.env_checker import check_env
@@ -79,6 +81,7 @@ def _rollout(env_id: str, seed: int, steps: int) -> list:
     return out
 
 
+@pytest.mark.native
 def test_same_seed_same_trajectory_across_processes() -> None:
     code = (
         "import json, sys; sys.path.insert(0, 'tests/envs');"
@@ -95,6 +98,7 @@ def test_same_seed_same_trajectory_across_processes() -> None:
     assert c != a  # a different seed gives a different trajectory
 
 
+@pytest.mark.native
 def test_time_limit_is_truncation_not_termination() -> None:
     env = gym.make("leogym/LeoCC-v0", **SHORT)
     env.reset(seed=1)
@@ -109,6 +113,7 @@ def test_time_limit_is_truncation_not_termination() -> None:
     env.close()
 
 
+@pytest.mark.native
 @pytest.mark.parametrize(
     "bad", [np.full(4, np.nan, np.float32), np.full(4, 5.0, np.float32), np.zeros(3, np.float32)]
 )
@@ -124,6 +129,7 @@ def test_bad_action_raises_and_env_recovers(bad: np.ndarray) -> None:
     env.close()
 
 
+@pytest.mark.native
 def test_baseline_cc_runs_through_the_same_api() -> None:
     env = gym.make("leogym/LeoCC-v0", cc="cubic", **SHORT)
     obs, _ = env.reset(seed=0)
@@ -135,6 +141,7 @@ def test_baseline_cc_runs_through_the_same_api() -> None:
     env.close()
 
 
+@pytest.mark.native
 def test_async_vector_env_runs_one_simulator_per_process() -> None:
     envs = gym.make_vec("leogym/LeoCC-v0", num_envs=2, vectorization_mode="async", **SHORT)
     obs, _ = envs.reset(seed=[1, 2])
@@ -145,6 +152,7 @@ def test_async_vector_env_runs_one_simulator_per_process() -> None:
     envs.close()
 
 
+@pytest.mark.native
 def test_sb3_subproc_vec_env() -> None:
     from stable_baselines3.common.env_util import make_vec_env
     from stable_baselines3.common.vec_env import SubprocVecEnv
@@ -163,6 +171,7 @@ def test_sb3_subproc_vec_env() -> None:
     venv.close()
 
 
+@pytest.mark.native
 def test_second_env_in_process_takes_over_the_simulator() -> None:
     a = gym.make("leogym/LeoCC-v0", **SHORT)
     b = gym.make("leogym/LeoCC-v0", **SHORT)
@@ -178,6 +187,7 @@ def test_second_env_in_process_takes_over_the_simulator() -> None:
     b.close()
 
 
+@pytest.mark.native
 def test_rgb_array_render() -> None:
     env = gym.make("leogym/LeoCC-v0", render_mode="rgb_array", **SHORT)
     env.reset(seed=0)
@@ -188,6 +198,7 @@ def test_rgb_array_render() -> None:
     env.close()
 
 
+@pytest.mark.native
 @pytest.mark.slow
 def test_memory_is_stable_over_200_resets() -> None:
     import psutil
@@ -206,6 +217,7 @@ def test_memory_is_stable_over_200_resets() -> None:
     assert growth_mb < 20.0, f"RSS grew by {growth_mb:.1f} MB over 200 resets"
 
 
+@pytest.mark.native
 @pytest.mark.slow
 def test_ppo_learns_better_than_random_on_tiny() -> None:
     """6000 PPO steps (150 short episodes) beat a random policy's return: the signal is
@@ -237,6 +249,7 @@ def test_ppo_learns_better_than_random_on_tiny() -> None:
     assert trained_return > random_return, (trained_return, random_return)
 
 
+@pytest.mark.native
 def test_loss_rate_follows_the_configured_random_loss() -> None:
     """With a 2 % Bernoulli loss on the downlinks and queues too large to overflow, every loss
     the transport declares is a random drop of the link, and the loss rate is 2 % within a

@@ -27,7 +27,7 @@ import psutil
 import pytest
 from reliability_support import ROOT, Figure, sized
 
-pytestmark = pytest.mark.timeout(900)
+pytestmark = [pytest.mark.timeout(900), pytest.mark.native]  # the apps run simulations
 
 APP = [sys.executable, "-m"]
 TRAIN = [

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 from reliability_support import ROOT, Figure
 
-pytestmark = pytest.mark.timeout(600)
+pytestmark = [pytest.mark.timeout(600), pytest.mark.native]  # trajectories of the compiled core
 
 EVAL = [
     "scenario=tiny",

@@ -15,6 +15,9 @@ from pathlib import Path
 import pytest
 from reliability_support import HERE, ROOT, Figure, sized
 
+# Soak episodes run the compiled core.
+pytestmark = pytest.mark.native
+
 RSS_LIMIT_MB = 10.0
 
 

@@ -22,7 +22,7 @@ from leogym.agents.env_factory import EnvFactory, make_vec_env
 from leogym.agents.worker_faults import WorkerDiedError, WorkerFaultWrapper
 from reliability_support import Figure
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.timeout(300), pytest.mark.native]  # the workers run leogym envs
 
 KWARGS = {"episode_s": 2.0, "step_ms": 100.0}
 EXPECTED = {"sigkill": "killed by SIGKILL", "segfault": "killed by SIGSEGV", "raise": "exit code 1"}

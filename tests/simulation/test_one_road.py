@@ -17,6 +17,9 @@ from leogym.baselines.repro_common import _SERIES_KEYS, algorithms, run_simulati
 import leogym  # noqa: F401  (registers the env ids)
 from leogym.scenario import load_scenario
 
+# Every test steps the compiled core
+pytestmark = pytest.mark.native
+
 STEP_S = 0.1
 STEPS = 125  # 12.5 s: MACO's and the freeze scenario's first handover is at 12 s
 

@@ -28,6 +28,7 @@ def _settings(**kwargs: object) -> EnvConfig:
     return EnvConfig.from_kwargs(scenario=None, **kwargs)
 
 
+@pytest.mark.native
 def test_measurements_name_every_entry_the_core_returns() -> None:
     tiny = load_scenario("tiny")
     raw = core().Simulation(
@@ -40,6 +41,7 @@ def test_measurements_name_every_entry_the_core_returns() -> None:
     assert keys == set(PER_PATH_KEYS) | set(CONNECTION_KEYS)
 
 
+@pytest.mark.native
 def test_step_returns_typed_measurements_and_apply_sets_the_window() -> None:
     tiny = load_scenario("tiny")
     with Simulation.open(_settings(cc="external"), tiny, 3) as sim:
@@ -55,6 +57,7 @@ def test_step_returns_typed_measurements_and_apply_sets_the_window() -> None:
             m.per_path("goodput_bytes")
 
 
+@pytest.mark.native
 def test_errors_name_the_users_field() -> None:
     tiny = load_scenario("tiny")
     bad_transport = [
@@ -75,6 +78,7 @@ def test_errors_name_the_users_field() -> None:
         _settings(transport={"rwnd": 1})
 
 
+@pytest.mark.native
 def test_opening_a_simulation_takes_the_process_simulator_over() -> None:
     tiny = load_scenario("tiny")
     first = Simulation.open(_settings(cc="cubic"), tiny, 1)
@@ -92,6 +96,7 @@ def test_opening_a_simulation_takes_the_process_simulator_over() -> None:
     assert second.closed and not second.taken_over
 
 
+@pytest.mark.native
 def test_receive_window_option_limits_the_connection() -> None:
     """RFC 9000 §4.1 flow control: the receiver buffers at most the window out of order, and a
     window-limited connection moves at most one window per round trip (goodput <= W / min RTT)."""
@@ -157,6 +162,7 @@ def test_satellite_paths_carry_the_slant_range() -> None:
     assert np.all(slant[np.isfinite(slant)] >= 550e3 - 1.0)
 
 
+@pytest.mark.native
 def test_python_and_native_handover_oracles_agree() -> None:
     """The env's handover features (Python, leogym.scenario.forecast) and what the native
     algorithms see (cpp/helper/leo-schedule-oracle) come from the same schedule."""

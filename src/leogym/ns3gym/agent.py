@@ -77,7 +77,7 @@ class AgentPeer:
             try:
                 if self.port == 0:
                     socket.bind(f"tcp://{self.host}:*")
-                    endpoint = socket.getsockopt(zmq.LAST_ENDPOINT).decode()
+                    endpoint = socket.getsockopt_string(zmq.LAST_ENDPOINT)
                     self.port = int(endpoint.rsplit(":", 1)[1])
                 else:
                     socket.bind(f"tcp://{self.host}:{self.port}")

@@ -19,7 +19,7 @@ wrong type URL is an error instead of the silent ``False`` that ``Any.Unpack`` r
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from google.protobuf import (
     any_pb2,
@@ -216,29 +216,62 @@ POOL.Add(_any_file)
 POOL.Add(FILE_DESCRIPTOR_PROTO)
 
 
-def message_class(name: str) -> type[Message]:
+if TYPE_CHECKING:
+
+    class DynamicMessage(Message):
+        """What the type checker knows of the message classes built below.
+
+        They are generated at run time from :data:`FILE_DESCRIPTOR_PROTO`, so their fields are
+        not known statically: every attribute is typed ``Any``. This class exists for the type
+        checker only (annotations name it; nothing at run time does).
+        """
+
+        def __getattr__(self, name: str) -> Any: ...
+
+        def __setattr__(self, name: str, value: Any) -> None: ...
+
+
+def message_class(name: str) -> type[DynamicMessage]:
     """Return the generated class of ``ns3opengym.<name>``.
 
     :param name: message name without package, e.g. ``"EnvStateMsg"``.
     :return: the message class from the private pool.
     """
-    return message_factory.GetMessageClass(POOL.FindMessageTypeByName(f"{PACKAGE}.{name}"))
+    cls = message_factory.GetMessageClass(POOL.FindMessageTypeByName(f"{PACKAGE}.{name}"))
+    return cast("type[DynamicMessage]", cls)
 
 
-SpaceDescription = message_class("SpaceDescription")
-DiscreteSpace = message_class("DiscreteSpace")
-BoxSpace = message_class("BoxSpace")
-TupleSpace = message_class("TupleSpace")
-DictSpace = message_class("DictSpace")
-DataContainer = message_class("DataContainer")
-DiscreteDataContainer = message_class("DiscreteDataContainer")
-BoxDataContainer = message_class("BoxDataContainer")
-TupleDataContainer = message_class("TupleDataContainer")
-DictDataContainer = message_class("DictDataContainer")
-SimInitMsg = message_class("SimInitMsg")
-SimInitAck = message_class("SimInitAck")
-EnvStateMsg = message_class("EnvStateMsg")
-EnvActMsg = message_class("EnvActMsg")
+if TYPE_CHECKING:
+    # Statically every message class is a DynamicMessage, so that annotations can name them.
+    SpaceDescription = DynamicMessage
+    DiscreteSpace = DynamicMessage
+    BoxSpace = DynamicMessage
+    TupleSpace = DynamicMessage
+    DictSpace = DynamicMessage
+    DataContainer = DynamicMessage
+    DiscreteDataContainer = DynamicMessage
+    BoxDataContainer = DynamicMessage
+    TupleDataContainer = DynamicMessage
+    DictDataContainer = DynamicMessage
+    SimInitMsg = DynamicMessage
+    SimInitAck = DynamicMessage
+    EnvStateMsg = DynamicMessage
+    EnvActMsg = DynamicMessage
+else:
+    SpaceDescription = message_class("SpaceDescription")
+    DiscreteSpace = message_class("DiscreteSpace")
+    BoxSpace = message_class("BoxSpace")
+    TupleSpace = message_class("TupleSpace")
+    DictSpace = message_class("DictSpace")
+    DataContainer = message_class("DataContainer")
+    DiscreteDataContainer = message_class("DiscreteDataContainer")
+    BoxDataContainer = message_class("BoxDataContainer")
+    TupleDataContainer = message_class("TupleDataContainer")
+    DictDataContainer = message_class("DictDataContainer")
+    SimInitMsg = message_class("SimInitMsg")
+    SimInitAck = message_class("SimInitAck")
+    EnvStateMsg = message_class("EnvStateMsg")
+    EnvActMsg = message_class("EnvActMsg")
 
 
 class SpaceType:
@@ -282,7 +315,7 @@ def enum_name(enum: str, value: int) -> str:
 M = TypeVar("M", bound=Message)
 
 
-def pack_any(target: Message, payload: Message) -> None:
+def pack_any(target: DynamicMessage, payload: Message) -> None:
     """Pack ``payload`` into the ``Any`` field ``target`` the way both upstream sides do.
 
     :param target: an ``Any`` message (a field of a container or description).
@@ -292,7 +325,7 @@ def pack_any(target: Message, payload: Message) -> None:
     target.value = payload.SerializeToString()
 
 
-def unpack_any(source: Message, cls: type[M], where: str) -> M:
+def unpack_any(source: DynamicMessage, cls: type[M], where: str) -> M:
     """Unpack an ``Any`` holding ``cls``; raise if it holds anything else.
 
     Like protobuf's ``Any.Unpack`` only the part after the last ``/`` of the type URL is
@@ -315,7 +348,8 @@ def unpack_any(source: Message, cls: type[M], where: str) -> M:
 
 
 def _unknown_numbers(msg: Message) -> list[int]:
-    return sorted({field.field_number for field in unknown_fields.UnknownFieldSet(msg)})
+    fields = unknown_fields.UnknownFieldSet(msg)
+    return sorted({fields[i].field_number for i in range(len(fields))})
 
 
 def _check_known(msg: Message, where: str) -> None:

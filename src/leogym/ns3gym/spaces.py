@@ -286,7 +286,9 @@ def _checked_ints(
     return flat.astype(target)
 
 
-def _box_array(space: spaces.Space, value: Any, where: str) -> np.ndarray:
+def _box_array(
+    space: spaces.Box | spaces.MultiBinary | spaces.MultiDiscrete, value: Any, where: str
+) -> np.ndarray:
     arr = np.asarray(value)
     if arr.shape != space.shape:
         if arr.size != int(np.prod(space.shape, dtype=np.int64)):
@@ -435,7 +437,7 @@ def container_to_value(space: spaces.Space, container: pb.DataContainer, where: 
                 f"{where}: Discrete value {payload.data} not in 0..{space.n - 1}"
             )
         return np.int64(payload.data + int(space.start))
-    if expected == pb.SpaceType.Box:
+    if isinstance(space, (spaces.Box, spaces.MultiBinary, spaces.MultiDiscrete)):  # SpaceType.Box
         values = _box_values(payload, where)
         need = int(np.prod(space.shape, dtype=np.int64))
         if values.size != need:
@@ -463,6 +465,7 @@ def container_to_value(space: spaces.Space, container: pb.DataContainer, where: 
             container_to_value(child, element, f"{where}[{i}]")
             for i, (child, element) in enumerate(zip(space.spaces, elements, strict=True))
         )
+    assert isinstance(space, spaces.Dict)  # the last type of _TYPE_NAMES
     by_name: dict[str, pb.DataContainer] = {}
     for element in elements:
         if element.name in by_name:

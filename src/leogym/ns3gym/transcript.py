@@ -8,7 +8,7 @@ and names enum values, and, like the wire, leaves out fields that hold their def
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
@@ -20,6 +20,7 @@ __all__ = ["Transcript", "message_to_dict", "canonical"]
 
 def _scalar(field: FieldDescriptor, value: Any) -> Any:
     if field.type == FieldDescriptor.TYPE_ENUM:
+        assert field.enum_type is not None  # set on every enum field
         named = field.enum_type.values_by_number.get(value)
         return named.name if named is not None else value
     if field.type == FieldDescriptor.TYPE_BYTES:
@@ -37,12 +38,13 @@ def message_to_dict(msg: Message) -> dict[str, Any]:
     :return: the decoded fields, in field-number order.
     """
     if msg.DESCRIPTOR.full_name == "google.protobuf.Any":
-        name = msg.type_url.rsplit("/", 1)[-1]
+        any_msg = cast("pb.DynamicMessage", msg)  # an Any of the private pool
+        name = any_msg.type_url.rsplit("/", 1)[-1]
         try:
             descriptor = pb.POOL.FindMessageTypeByName(name)
         except KeyError:
-            return {"@type_url": msg.type_url, "@value": msg.value.hex()}
-        inner = pb.message_class(descriptor.name).FromString(msg.value)
+            return {"@type_url": any_msg.type_url, "@value": any_msg.value.hex()}
+        inner = pb.message_class(descriptor.name).FromString(any_msg.value)
         return {"@type": name, **message_to_dict(inner)}
     out: dict[str, Any] = {}
     for field, value in msg.ListFields():
@@ -71,7 +73,7 @@ def canonical(entry: Any) -> Any:
         return [canonical(e) for e in entry]
     if not isinstance(entry, dict):
         return entry
-    out = {}
+    out: dict[str, Any] = {}
     for key, value in entry.items():
         if key in ("simProcessId", "wafShellProcessId") and value:
             out[key] = "<pid>"

@@ -129,7 +129,10 @@ class ShortestPaths:
         w = np.concatenate([self.lengths[k, mask], ground_cost_km[seen]])
         w = np.maximum(w, 1e-9)  # csgraph drops explicit zeros
         graph = csr_matrix((w, (rows, cols)), shape=(s + 1, s + 1))
-        dist, pred = dijkstra(graph, directed=False, indices=s, return_predecessors=True)
+        # scipy-stubs types `indices` as an array only; scipy takes one int too (1-D results).
+        dist, pred = dijkstra(  # type: ignore[call-overload]
+            graph, directed=False, indices=s, return_predecessors=True
+        )
         return dist[:s], pred
 
     def route(self, pred: np.ndarray, sat: int) -> list[int]:

@@ -99,7 +99,7 @@ def _convert(tp: Any, value: Any, path: str) -> Any:
             raise field_error(path, "must be a list", value)
         (elem,) = typing.get_args(tp)
         return [_convert(elem, v, f"{path}[{i}]") for i, v in enumerate(value)]
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return _to_dataclass(tp, value, path)
     if value is None:
         raise field_error(path, "must not be null", value)

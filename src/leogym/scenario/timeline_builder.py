@@ -252,12 +252,12 @@ def build_timeline(cfg: ScenarioConfig, seed: int, *, keep_geometry: bool = Fals
         if h.assignment == "maco_alternate":
             for i in sat_idx:
                 prepare(i)
-            a, b = sat_idx
-            inst, _, _ = _decision_instants(cfg, epoch, skies[a], cfg.paths[a])
+            ia, ib = sat_idx
+            inst, _, _ = _decision_instants(cfg, epoch, skies[ia], cfg.paths[ia])
             pa, pb = plan_maco_alternate(
-                (skies[a], skies[b]), h, inst, _stream(seed, _S_SELECT, 0), duration
+                (skies[ia], skies[ib]), h, inst, _stream(seed, _S_SELECT, 0), duration
             )
-            plans[a], plans[b] = pa, pb
+            plans[ia], plans[ib] = pa, pb
         else:
             for i in sat_idx:
                 prepare(i)

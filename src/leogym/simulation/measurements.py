@@ -78,15 +78,15 @@ class Measurements:
     def from_native(cls, values: dict[str, Any]) -> Measurements:
         """Wrap the dict that ``_core.Simulation.step`` returns (0-d arrays become scalars)."""
         return cls(
-            *(values[k] for k in PER_PATH_KEYS),
-            int(values["goodput_bytes"]),
-            int(values["reorder_buffer_bytes"]),
-            float(values["hol_delay_s"]),
-            bool(values["completed"]),
-            float(values["completion_time_s"]),
-            float(values["time_s"]),
-            float(values["interval_s"]),
-            values["cross_traffic_rx_bytes"],
+            **{k: values[k] for k in PER_PATH_KEYS},
+            goodput_bytes=int(values["goodput_bytes"]),
+            reorder_buffer_bytes=int(values["reorder_buffer_bytes"]),
+            hol_delay_s=float(values["hol_delay_s"]),
+            completed=bool(values["completed"]),
+            completion_time_s=float(values["completion_time_s"]),
+            time_s=float(values["time_s"]),
+            interval_s=float(values["interval_s"]),
+            cross_traffic_rx_bytes=values["cross_traffic_rx_bytes"],
         )
 
     def per_path(self, name: str) -> np.ndarray:

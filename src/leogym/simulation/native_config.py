@@ -30,13 +30,21 @@ DEFAULT_MTU = 1500
 
 
 class AlgorithmSettings(Protocol):
-    """What the simulation needs to know of the algorithms (``EnvConfig`` has it)."""
+    """What the simulation needs to know of the algorithms (``EnvConfig`` has it).
 
-    cc: str
-    scheduler: str
-    cc_params: Mapping[str, float]
-    scheduler_params: Mapping[str, float]
-    transport: TransportOptions
+    Read-only members, so that any mapping type (a ``dict`` field) satisfies them.
+    """
+
+    @property
+    def cc(self) -> str: ...
+    @property
+    def scheduler(self) -> str: ...
+    @property
+    def cc_params(self) -> Mapping[str, float]: ...
+    @property
+    def scheduler_params(self) -> Mapping[str, float]: ...
+    @property
+    def transport(self) -> TransportOptions: ...
 
 
 def native_config(settings: AlgorithmSettings, scenario: ScenarioConfig, seed: int) -> dict:
