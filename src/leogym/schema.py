@@ -25,7 +25,6 @@ Accepted types: ``int`` (not ``bool``), ``float`` (an ``int`` or ``float``, fini
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 import os
 import sys
@@ -170,14 +169,22 @@ def check_field(obj: Any, name: str, path: str, error: type[FieldError] = FieldE
     _check_value(getattr(obj, name), _hints(type(obj))[name], f.metadata, path, error)
 
 
-@functools.cache
+_HINTS: dict[type, dict[str, Any]] = {}
+_FIELDS: dict[type, tuple[dataclasses.Field[Any], ...]] = {}
+
+
 def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+    """The resolved type hints of a dataclass (once per class and process)."""
+    if cls not in _HINTS:
+        _HINTS[cls] = typing.get_type_hints(cls)
+    return _HINTS[cls]
 
 
-@functools.cache
-def _fields(cls: type) -> tuple[dataclasses.Field, ...]:
-    return dataclasses.fields(cls)
+def _fields(cls: type) -> tuple[dataclasses.Field[Any], ...]:
+    """The fields of a dataclass (once per class and process)."""
+    if cls not in _FIELDS:
+        _FIELDS[cls] = dataclasses.fields(cls)
+    return _FIELDS[cls]
 
 
 def _check_dataclass(obj: Any, path: str, error: type[FieldError]) -> None:
@@ -210,7 +217,7 @@ def _check_value(
         raise fail(error, path, "must not be null", value)
     if tp is Any:
         return
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         if not isinstance(value, tp):
             raise fail(error, path, f"must be a {tp.__name__}", type(value).__name__)
         _check_dataclass(value, path, error)
