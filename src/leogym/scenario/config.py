@@ -142,7 +142,7 @@ class HandoverConfig:
 
 @dataclass
 class LinkBudgetConfig:
-    """Access-link budget, MACO eqs. (2)-(3) and Table 3 (specs/maco.md section 1.4)."""
+    """Access-link budget, MACO eqs. (2)-(3), Table 3 (docs/specs/maco.md#access-link-capacity)."""
 
     tx_power_dbm: float = 35.12
     tx_gain_dbi: float = 37.7
