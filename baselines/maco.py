@@ -95,7 +95,8 @@ class MacoParams:
     :param efficiency: :math:`\\eta` [PAPER 0.98].
     :param speed_of_light_mps: propagation speed in eq. (11) [PAPER 3e8 m/s].
     :param delay_mode: 0 = legs from the slant range plus an EWMA of :math:`D_{terr}`
-        [REC A5]; 1 = the path oracle's propagation delays (the configured terrestrial delay).
+        [REC, docs/specs/maco.md#terrestrial-delay]; 1 = the path oracle's propagation delays
+        (the configured terrestrial delay).
     :param target_initial_rtt_s: :math:`D(t_0)` that sets the initial :math:`D_{terr}`
         [REC 0.1 s, the paper's 99th-percentile RTT].
     :param d_terr_alpha: EWMA weight of :math:`D_{terr}` [REC 1/8].

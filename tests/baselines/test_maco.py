@@ -411,7 +411,8 @@ def test_delta_r_is_the_residual_standard_deviation(testing):
 
 
 def test_d_terr_ewma(testing):
-    """[REC] A5: D_terr <- 7/8 D_terr + 1/8 max(0, rtt_min/2 - D_ul - D_dl)."""
+    """docs/specs/maco.md#terrestrial-delay:
+    D_terr <- 7/8 D_terr + 1/8 max(0, rtt_min/2 - D_ul - D_dl)."""
     probe = testing.CcProbe("maco", mss=MSS, oracles=[_oracle(slant_range_m=600e3)])
     legs = 2 * 600e3 / 3e8
     d_terr = 0.05 - legs

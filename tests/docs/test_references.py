@@ -44,7 +44,10 @@ BARE_SPEC_PAGE = re.compile(r"(?<![\w/.-])(?:" + "|".join(SPEC_PAGES) + r")\.md\
 #: "specs/" not preceded by "docs/"; references outside the repository.
 OUTSIDE = re.compile(r"\.\./shared|shared/specs|/work/shared|shared/seeds")
 #: Sections of "the spec" cited without naming the page.
-SPEC_SECTION = re.compile(r"\bspecs?(?:'s)?\s+(?:sections?\s*\d|§\s*\d|[AF]\d+\b|\d+\.\d)")
+SPEC_SECTION = re.compile(
+    r"\bspecs?(?:'s)?\s+(?:sections?\s*\d|§\s*\d|[AF]\d+\b|\d+\.\d)"  # "spec A3", "spec 2.6"
+    r"|\[(?:REC|R)\]?[ ,]*[AF]\d+\b"  # "[REC A5]", "[REC] A5": the old notes' item numbers
+)
 
 THIS_FILE = Path(__file__).resolve()
 FILES = [p for p in text_files() if p.resolve() != THIS_FILE]
@@ -185,7 +188,7 @@ def test_checker_catches_broken_references():
     found = problems(
         probe,
         "see docs/nothing-here.md and docs/specs/maco.md#no-such-heading,\n"
-        "specs/alcs.md 4.6, ../shared/specs/x.md, freeze.md 1.2, the spec section 2.\n"
+        "specs/alcs.md 4.6, ../shared/specs/x.md, freeze.md 1.2, the spec section 2, [REC A5].\n"
         "[fine](specs/maco.md#quick-start) [broken](specs/maco.md#quick-stop)\n"
         "docs/specs/maco.md#quick-start and cpp/doc/transport.md are fine.\n",
     )
@@ -198,4 +201,4 @@ def test_checker_catches_broken_references():
     assert "cites a section without the page" in text
     assert "bare 'specs/'" in text
     assert "#quick-start" not in text
-    assert len(found) == 8, text
+    assert len(found) == 9, text
