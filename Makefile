@@ -48,8 +48,9 @@ $(RAY_STAMP): $(VENV)/bin/python
 	$(PIP) install --quiet --target $(RAY_SITE) "hydra-ray-launcher>=1.2.2"
 	@touch $(RAY_STAMP)
 
+# RUN_ARGS passes overrides to the main job, e.g. make run RUN_ARGS="experiment=quick".
 run: install
-	$(VENV)/bin/leogym-run
+	$(VENV)/bin/leogym-run $(RUN_ARGS)
 
 test: install $(RAY_STAMP)
 	LEOGYM_RAY_PATH=$(CURDIR)/$(RAY_SITE) $(PY) -m pytest $(PYTEST_ARGS)

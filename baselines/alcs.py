@@ -2,7 +2,7 @@ r"""ALCS: the Adaptive Latency Compensation Scheduler for satellite-terrestrial 
 
 L. Wang, Z. Wang, Z. Deng, J. Zhang, Y. Gao, "ALCS: An Adaptive Latency Compensation Scheduler
 for Multipath TCP in Satellite-Terrestrial Integrated Networks" (seed 001). Implementable form:
-``specs/alcs.md`` section 4; its [R] choices are the defaults of :class:`AlcsParams`. The
+``docs/specs/alcs.md``; its [REC] choices are the defaults of :class:`AlcsParams`. The
 scheduler runs natively (``cpp/model/sched/mp-alcs-scheduler.cc``, ``scheduler="alcs"``).
 
 Units: :math:`k, i, q, \mathrm{cwnd}` in segments, :math:`rtt, \Delta, tl` in seconds.
@@ -62,7 +62,7 @@ CITATION = (
 
 @dataclass
 class AlcsParams:
-    """ALCS's parameters (paper values and the spec's [R] defaults).
+    """ALCS's parameters (paper values and the [REC] defaults of docs/specs/alcs.md#constants).
 
     :param alpha: attenuation factor of eqs. (7)/(10) [P 0.99].
     :param sigma_init: initial compensation factor [P 1.0].

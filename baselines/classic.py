@@ -35,11 +35,11 @@ CLASSIC: dict[str, tuple[str, dict[str, str]]] = {
     ),
     "minrtt": (
         "Linux MPTCP default scheduler: lowest smoothed RTT among paths with cwnd space "
-        "(specs/alcs.md §5.1)",
+        "(docs/specs/alcs.md#minrtt)",
         {"scheduler": "minrtt"},
     ),
     "roundrobin": (
-        "Linux MPTCP round-robin scheduler (specs/alcs.md §5.2)",
+        "Linux MPTCP round-robin scheduler (docs/specs/alcs.md#round-robin)",
         {"scheduler": "roundrobin"},
     ),
     "blest": (

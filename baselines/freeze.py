@@ -2,7 +2,8 @@ r"""StarQUIC's handover-aware congestion-window freeze, around NewReno, CUBIC or
 
 V. Kamel, J. Zhao, D. Li, J. Pan, "StarQUIC: Tuning Congestion Control Algorithms for QUIC over
 LEO Satellite Networks", 2nd ACM Workshop on LEO Networking and Communication (LEO-NET '24, at
-MobiCom '24), doi:10.1145/3636534.3696227. Implementable form: ``specs/freeze.md`` section 2.
+MobiCom '24), doi:10.1145/3636534.3696227. Implementable form:
+``docs/specs/freeze.md#the-freeze-rule``.
 The rule runs natively as a wrapper around any congestion controller
 (``cpp/model/cc/mp-freeze.cc``, registry name ``freeze``, combined as ``freeze+<cc>``).
 
@@ -46,13 +47,14 @@ CITATION = (
 )
 
 #: Controllers the freeze is offered around (the paper evaluated CUBIC and BBRv3; NewReno is
-#: the spec's main ns-3 baseline; BBR here is BBRv1, which the paper used as its reference).
+#: our main loss-based baseline, docs/specs/freeze.md#per-controller; BBR here is BBRv1, which
+#: the paper used as its reference).
 INNER_CCS = ("newreno", "cubic", "bbr")
 
 
 @dataclass
 class FreezeParams:
-    """The freeze's parameters (paper values and the spec's [REC] defaults).
+    """The freeze's parameters (paper values and our defaults, docs/specs/freeze.md#parameters).
 
     :param before_s: window start before a handover [PAPER 0.1 s].
     :param after_s: window end after a handover [PAPER 0.1 s].

@@ -2,7 +2,7 @@ r"""MACO: mobility-aware multipath congestion control for LEO satellite paths.
 
 W. Yang, L. Cai, S. Shu, J. Pan, "Mobility-Aware Congestion Control for Multipath QUIC in
 Integrated Terrestrial Satellite Networks", *IEEE Transactions on Mobile Computing*, 2024,
-doi:10.1109/TMC.2024.3397164. Implementable form: ``specs/maco.md``; the [REC] choices there
+doi:10.1109/TMC.2024.3397164. Implementable form: ``docs/specs/maco.md``; the [REC] choices there
 are the defaults of :class:`MacoParams`. The algorithm runs natively (``cpp/model/cc/mp-maco*``:
 the controller, its link budget, filter and equations; selected with ``cc="maco"``); this
 module names it, documents it and exposes its parameters.
@@ -75,7 +75,9 @@ CITATION = (
 
 @dataclass
 class MacoParams:
-    """MACO's parameters with the paper's values and the spec's [REC] defaults.
+    """MACO's parameters with the paper's values and our [REC] defaults.
+
+    Each choice and its reason: docs/specs/maco.md#choices-where-the-paper-is-silent.
 
     :param gamma: quick-start safety factor :math:`\\gamma` [PAPER 1/2].
     :param init_cwnd_pkts: fallback initial window and floor of :math:`\\Omega` [PAPER 4].
@@ -90,7 +92,8 @@ class MacoParams:
     :param efficiency: :math:`\\eta` [PAPER 0.98].
     :param speed_of_light_mps: propagation speed in eq. (11) [PAPER 3e8 m/s].
     :param delay_mode: 0 = legs from the slant range plus an EWMA of :math:`D_{terr}`
-        [REC A5]; 1 = the path oracle's propagation delays (the configured terrestrial delay).
+        [REC, docs/specs/maco.md#terrestrial-delay]; 1 = the path oracle's propagation delays
+        (the configured terrestrial delay).
     :param target_initial_rtt_s: :math:`D(t_0)` that sets the initial :math:`D_{terr}`
         [REC 0.1 s, the paper's 99th-percentile RTT].
     :param d_terr_alpha: EWMA weight of :math:`D_{terr}` [REC 1/8].
@@ -100,16 +103,20 @@ class MacoParams:
     :param tp_min_interval_s: minimum spacing of throughput samples, eq. (4) [REC 10 ms].
     :param akf_window: innovations in the AKF covariance matching [REC 20].
     :param akf_adaptive: adapt the AKF's Q and R (False: keep their initial values).
-    :param con1_bottleneck: compare TP with :math:`\\min(C^A, C^N)` in (17a) (spec A3;
-        default the access capacity, as the paper's text says).
+    :param con1_bottleneck: compare TP with :math:`\\min(C^A, C^N)` in (17a)
+        (docs/specs/maco.md#capacity-in-the-congestion-test; default the access capacity, as
+        the paper's text says).
     :param bdp_future: average :math:`C D` over the next RTT (predicted) instead of the past
-        one (spec A7).
+        one (docs/specs/maco.md#averaging-window-of-the-bdp).
     :param history_last_k: keep the last K congestion windows in :math:`W_r` (0: running max).
-    :param increment_uses_srtt: smoothed instead of latest RTTs in eq. (26) (spec A8).
+    :param increment_uses_srtt: smoothed instead of latest RTTs in eq. (26)
+        (docs/specs/maco.md#units-and-indices-of-the-increase).
     :param qs_on_pto: re-enter quick start on a probe timeout (the paper's "timeout").
-    :param reset_max_rtt_on_reconnect: reset :math:`T_r` at a reconnection (spec A18).
+    :param reset_max_rtt_on_reconnect: reset :math:`T_r` at a reconnection
+        (docs/specs/maco.md#largest-rtt).
     :param proactive_clamp: clamp the window to the post-handover BDP share one RTT ahead
-        (the paper's unspecified "proactive reduction", spec 2.6; off).
+        (the paper's unspecified "proactive reduction", docs/specs/maco.md#proactive-reduction;
+        off).
     :param freeze_on_handover: MACO + freeze: losses near a handover are not congestion.
     """
 

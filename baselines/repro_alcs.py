@@ -1,6 +1,7 @@
 """Reproduction of ALCS's main comparison (Wang et al., Table III and Fig. 7).
 
-Setup (specs/alcs.md section 6, specs/scenarios.md section 1; scenario
+Setup (docs/specs/alcs.md#evaluation-set-up-in-the-paper, docs/specs/scenarios.md#the-alcs-testbed;
+scenario
 ``conf/scenario/alcs_stin.yaml``): a satellite path (50 Mbit/s, RTT 52-68 ms, random loss 0.01 %
 or 0.5 %) and a terrestrial path (100 Mbit/s, RTT 108 ms, loss 0.01 %), an outage-causing
 satellite handover of 1 s every 15 s (the "accelerated motion"), drop-tail queues of one BDP,

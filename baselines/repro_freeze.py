@@ -1,18 +1,20 @@
 """Reproduction of StarQUIC's cwnd-freeze experiment (Kamel et al., LEO-NET '24, section 4).
 
-Setup (specs/freeze.md sections 1.2, 5.1 and 6.2; scenario ``conf/scenario/freeze.yaml``): one
+Setup (docs/specs/freeze.md#handover-conditions-in-the-simulator and
+docs/specs/freeze.md#evaluation-in-the-paper; scenario ``conf/scenario/freeze.yaml``): one
 Starlink path near the Seattle PoP, handovers at seconds 12/27/42/57 of every minute, each a
 100 ms break-before-make outage; a 256 MB file, sender at the PoP side; the UTC phase of the
 schedule is drawn per seed. The freeze window is +-100 ms around each handover instant.
 
-Three handover conditions (freeze.md 1.2 [REC]):
+Three handover conditions (docs/specs/freeze.md#handover-conditions-in-the-simulator [REC]):
 
 * ``emulation`` - the scenario as configured: the 100 ms outage only, no extra loss (the
   paper's emulation injected no handover loss);
-* ``lossy-HO`` - plus Bernoulli loss 0.3 inside [t_ho - 100 ms, t_ho + 100 ms], the spec's
-  "lossy-HO mode" (handovers with real loss: "latency spikes and packet loss");
+* ``lossy-HO`` - plus Bernoulli loss 0.3 inside [t_ho - 100 ms, t_ho + 100 ms], the
+  "lossy-HO" condition (handovers with real loss: "latency spikes and packet loss");
 * ``lossy-HO, RTT 50 ms`` - the same with 17 ms more backhaul delay each way, a typical
-  Starlink RTT to a server near the PoP; the spec expects the gain to grow with the BDP.
+  Starlink RTT to a server near the PoP; the gain should grow with the BDP
+  (docs/specs/freeze.md#results-in-the-paper).
 
 Controllers: NewReno and CUBIC (loss-based), BBR (v1; the paper's loss-insensitive
 reference), each with and without the freeze (``cc="freeze+<cc>"``). The paper evaluated
@@ -31,7 +33,7 @@ from leogym.baselines.repro_common import Table, algorithms, pct_change, run_sim
 
 __all__ = ["PAPER", "SIZES", "CONDITIONS", "CCS", "run_task", "tasks", "summarise"]
 
-#: The paper's completion-time results (specs/freeze.md section 5).
+#: The paper's completion-time results (docs/specs/freeze.md#results-in-the-paper).
 PAPER = {
     "bbrv3_emulation": (65.5, 48.5, -26.0),
     "bbrv3_real_na": -14.5,
@@ -158,7 +160,7 @@ def summarise(results: list[dict[str, Any]], size: str) -> list[Table]:
     )
     t.notes.append(
         "ours: BBR is BBRv1 (the paper's loss-insensitive reference); NewReno is the "
-        "spec's main loss-based ns-3 baseline."
+        "main loss-based baseline (docs/specs/freeze.md#per-controller)."
     )
     return [t]
 

@@ -1,6 +1,7 @@
 """Reproduction of MACO's headline experiment (Yang et al., IEEE TMC 2024, section 6.3).
 
-Setup (specs/maco.md sections 4 and 6.2; scenario ``conf/scenario/maco.yaml``): two MPQUIC
+Setup (docs/specs/maco.md#evaluation-set-up-in-the-paper and
+docs/specs/maco.md#workload-and-queues; scenario ``conf/scenario/maco.yaml``): two MPQUIC
 subflows over the stylised 550 km "string of satellites", a handover every 15 s alternating the
 disjoint and shared states, a 100 ms outage for the migrating subflow, the Table 3 link budget
 (198.6 Mbit/s at 550 km), RTT about 100 ms, a 50 ms drop-tail queue and one TCP NewReno bulk
@@ -43,7 +44,7 @@ from leogym.baselines.repro_common import (
 
 __all__ = ["PAPER", "SIZES", "VARIANTS", "run_task", "tasks", "summarise"]
 
-#: The paper's numbers (specs/maco.md section 5).
+#: The paper's numbers (docs/specs/maco.md#results-in-the-paper).
 PAPER: dict[str, Any] = {
     "throughput_ratio_olia": 3.0,  # "up to 3x" (abstract, 6.3.2)
     "throughput_ratio_bbr": 3.0,

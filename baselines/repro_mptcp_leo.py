@@ -1,6 +1,7 @@
 """Reproduction of "Multipath TCP over LEO Satellite Networks" (Du et al., IWCMC 2015).
 
-Setup (specs/scenarios.md section 2; scenario ``conf/scenario/iridium_omsr.yaml``): the Iridium
+Setup (docs/specs/scenarios.md#the-iridium-network-of-mptcp-over-leo; scenario
+``conf/scenario/iridium_omsr.yaml``): the Iridium
 constellation (66 satellites, 780 km, 86.4 deg), +Grid ISLs of 9 Mbit/s, 2 Mbit/s GSLs, 1000-byte
 packets, 50-packet drop-tail queues, source S (15.51 N, 1 W) and destination D (17.4 N,
 127.55 E), two link-disjoint routes (OMSR), handovers scripted at the paper's state boundaries

@@ -10,6 +10,9 @@ Example::
 
     leogym-reproduce freeze --quick
     leogym-reproduce maco --jobs 2 --out results/maco
+    leogym-reproduce alcs --dry-run
+
+``--dry-run`` lists the runs a command would make, and exits, without simulating anything.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from typing import Any
 
 from leogym.schema import FieldError, exit_with_error, full_error_wanted
 
-__all__ = ["EXPERIMENTS", "main", "run_experiment"]
+__all__ = ["EXPERIMENTS", "main", "parser", "run_experiment"]
 
 #: NAME -> module (each defines SIZES, tasks(size, seeds), run_task(task), summarise(results,
 #: size) and directions(results)).
@@ -49,6 +52,19 @@ def _worker(args: tuple[str, dict[str, Any]]) -> dict[str, Any]:
     return _module(name).run_task(task)
 
 
+def _check(name: str, size: str, seeds: int | None, jobs: int) -> None:
+    """Reject an unknown experiment or size and non-positive seed or job counts
+    (:class:`~leogym.schema.FieldError` naming the option)."""
+    if name not in EXPERIMENTS:
+        raise FieldError("name", f"unknown experiment {name!r}; known: {sorted(EXPERIMENTS)}")
+    if size not in ("full", "quick"):
+        raise FieldError("size", f"must be 'full' or 'quick' (got {size!r})")
+    if seeds is not None and seeds < 1:
+        raise FieldError("--seeds", f"must be >= 1 (got {seeds})")
+    if jobs < 1:
+        raise FieldError("--jobs", f"must be >= 1 (got {jobs})")
+
+
 def run_experiment(
     name: str,
     size: str = "full",
@@ -64,14 +80,7 @@ def run_experiment(
     :param jobs: worker processes (ns-3 runs one simulator per process).
     :param show_progress: show a tqdm progress bar over the runs.
     """
-    if name not in EXPERIMENTS:
-        raise FieldError("name", f"unknown experiment {name!r}; known: {sorted(EXPERIMENTS)}")
-    if size not in ("full", "quick"):
-        raise FieldError("size", f"must be 'full' or 'quick' (got {size!r})")
-    if seeds is not None and seeds < 1:
-        raise FieldError("--seeds", f"must be >= 1 (got {seeds})")
-    if jobs < 1:
-        raise FieldError("--jobs", f"must be >= 1 (got {jobs})")
+    _check(name, size, seeds, jobs)
     from tqdm import tqdm
 
     mod = _module(name)
@@ -108,26 +117,61 @@ def _jsonable(x: Any) -> Any:
     return x
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Console entry point (``leogym-reproduce``)."""
-    parser = argparse.ArgumentParser(
+def parser() -> argparse.ArgumentParser:
+    """The command line of ``leogym-reproduce`` (its ``--help`` ends with examples)."""
+    p = argparse.ArgumentParser(
         prog="leogym-reproduce",
         description="Rerun a paper's headline experiment on the native core and print the "
         "paper's numbers and ours side by side.",
+        epilog="examples:\n"
+        "  leogym-reproduce maco                       # full size (docs/reproduction.md)\n"
+        "  leogym-reproduce freeze --quick             # reduced size, for CI\n"
+        "  leogym-reproduce alcs --jobs 2              # one simulator per worker process\n"
+        "  leogym-reproduce maco --jobs 2 --out results/maco\n"
+        "  leogym-reproduce alcs --dry-run             # list the runs, simulate nothing",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("name", choices=sorted(EXPERIMENTS), help="the experiment")
-    parser.add_argument("--quick", action="store_true", help="reduced size (CI)")
-    parser.add_argument("--seeds", type=int, default=None, help="override the number of seeds")
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
-    parser.add_argument(
+    p.add_argument("name", choices=sorted(EXPERIMENTS), help="the experiment")
+    p.add_argument("--quick", action="store_true", help="reduced size (CI)")
+    p.add_argument("--seeds", type=int, default=None, help="override the number of seeds")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument(
         "--out",
         type=Path,
         default=None,
         help="folder for the CSV tables (default: outputs/reproduce/NAME)",
     )
-    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    args = parser.parse_args(argv)
+    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    p.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="list the runs this command would make and exit without simulating",
+    )
+    return p
+
+
+def _dry_run(name: str, size: str, seeds: int | None, jobs: int) -> None:
+    """Print the runs of an experiment without simulating them (``--dry-run``)."""
+    _check(name, size, seeds, jobs)
+    tasks = _module(name).tasks(size, seeds)
+    print(f"{name} ({size}): {len(tasks)} runs, {jobs} worker process(es)")
+    for task in tasks:
+        print("  " + ", ".join(f"{k}={v}" for k, v in task.items()))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Console entry point (``leogym-reproduce``)."""
+    cli = parser()
+    args = cli.parse_args(argv)
     size = "quick" if args.quick else "full"
+    if args.dry_run:
+        try:
+            _dry_run(args.name, size, args.seeds, args.jobs)
+        except FieldError as exc:
+            if full_error_wanted():
+                raise
+            exit_with_error(cli.prog, str(exc))
+        return 0
     out = args.out if args.out is not None else Path("outputs") / "reproduce" / args.name
     t0 = time.perf_counter()
     try:
@@ -137,7 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except FieldError as exc:  # a bad option or config: one line, status 2
         if full_error_wanted():
             raise
-        exit_with_error(parser.prog, str(exc))
+        exit_with_error(cli.prog, str(exc))
     mod = _module(args.name)
     out.mkdir(parents=True, exist_ok=True)
     for i, table in enumerate(tables):

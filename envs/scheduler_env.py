@@ -21,7 +21,7 @@ class LeoSchedulerEnv(LeoEnv):
     reweights how new data is split across paths (``continuous``) or picks the one path that
     carries new data (``discrete``). Each path's congestion control comes from the config
     (default CUBIC); a path with no congestion-window space is skipped, as every scheduler in
-    specs/alcs.md §5 does.
+    docs/specs/alcs.md#baseline-schedulers does.
 
     ## Action Space
     ``continuous``: ``Box(-1, 1, (max_paths,), float32)``; entry ``i`` multiplies path ``i``'s

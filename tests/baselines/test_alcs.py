@@ -2,7 +2,7 @@
 
 Reference: Wang et al., ALCS (seed 001): eqs. (1)-(4) latency estimates, the wait-or-send
 rule, eqs. (7)/(10) compensation with alpha = 0.99, deactivation one RTT before a predicted
-handover; open points resolved as in specs/alcs.md section 4 ([R]).
+handover; open points resolved as in docs/specs/alcs.md ([REC]).
 """
 
 from __future__ import annotations
@@ -54,7 +54,8 @@ def test_sigma_update(testing):
 
 
 def test_sigma_needs_69_steps_to_reach_the_clamp(testing):
-    """specs/alcs.md 4.6: alpha = 0.99 needs >= 69 consecutive updates from 1.0 to 0.5."""
+    """docs/specs/alcs.md#adaptive-compensation: alpha = 0.99 needs >= 69 consecutive updates
+    from 1.0 to 0.5."""
     s = 1.0
     for i in range(1, 70):
         s = testing.alcs_update_sigma(s, 1, 0)

@@ -2,7 +2,7 @@
 
 Reference: Kamel et al., StarQUIC (LEO-NET '24): handovers at seconds 12, 27, 42, 57 of every
 minute, freeze window +-100 ms around them on the lost packet's send time; checks of
-specs/freeze.md section 6.1.
+docs/specs/freeze.md#checks.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ GRID = {"FixedSchedule": 1}
 
 @pytest.mark.parametrize("t", [11.900, 12.000, 12.100, 26.95, 42.0, 57.1, 72.0, 117.05])
 def test_inside_the_window(testing, t):
-    """specs/freeze.md 6.1 item 1 (inclusive edges, integer microseconds)."""
+    """docs/specs/freeze.md#checks item 1 (inclusive edges, integer microseconds)."""
     assert testing.freeze_in_schedule_window(t)
 
 
@@ -47,7 +47,7 @@ def test_epoch_phase_and_offset_shift_the_grid(testing):
 
 
 def test_oracle_handover_instants(testing):
-    """Default: the path oracle's handover timetable (spec F11)."""
+    """Default: the path oracle's handover timetable (docs/specs/freeze.md#multipath)."""
     oracle = {"satellite": True, "handovers": [12.0, 27.0, 33.3]}
     probe = testing.CcProbe("freeze+newreno", mss=MSS, oracles=[oracle])
     for t, frozen in [
@@ -71,7 +71,7 @@ def _grow(probe, n, t=1.0):
 
 
 def test_batch_with_one_frozen_packet_reduces_once(testing):
-    """specs/freeze.md 6.1 item 2: {11.95 s, 13.0 s} -> exactly one reduction, by the 13.0 s
+    """docs/specs/freeze.md#checks item 2: {11.95 s, 13.0 s} -> exactly one reduction, by the 13.0 s
     packet."""
     probe = testing.CcProbe("freeze+newreno", params=GRID, mss=MSS)
     pn = _grow(probe, 30)
@@ -85,7 +85,7 @@ def test_batch_with_one_frozen_packet_reduces_once(testing):
 
 
 def test_batch_of_frozen_packets_changes_nothing(testing):
-    """specs/freeze.md 6.1 item 2: {11.95, 12.05} -> no reduction, cwnd unchanged."""
+    """docs/specs/freeze.md#checks item 2: {11.95, 12.05} -> no reduction, cwnd unchanged."""
     for name in ("freeze+newreno", "freeze+cubic", "freeze+bbr"):
         probe = testing.CcProbe(name, params=GRID, mss=MSS)
         pn = _grow(probe, 30)
@@ -98,8 +98,9 @@ def test_batch_of_frozen_packets_changes_nothing(testing):
 
 
 def test_timeout_filter(testing):
-    """specs/freeze.md 6.1 item 3: the packet that would make the timeout count (oldest, sent
-    at 27.02 s) is kept out of the persistent-congestion test; one sent at 28.0 s is not."""
+    """docs/specs/freeze.md#checks item 3: the packet that would make the timeout count
+    (oldest, sent at 27.02 s) is kept out of the persistent-congestion test; one sent at 28.0 s
+    is not."""
     probe = testing.CcProbe("freeze+cubic", params=GRID, mss=MSS)
     assert not probe.consider_for_persistent_congestion(0, 5, 27.02)
     assert probe.consider_for_persistent_congestion(0, 5, 28.0)
@@ -117,7 +118,7 @@ def test_persistent_congestion_outside_windows_collapses(testing):
 
 @pytest.mark.parametrize("inner", ["newreno", "cubic", "bbr"])
 def test_acks_in_a_window_grow_the_window_as_without_freeze(testing, inner):
-    """specs/freeze.md 6.1 item 4."""
+    """docs/specs/freeze.md#checks item 4."""
     a = testing.CcProbe(f"freeze+{inner}", params=GRID, mss=MSS)
     b = testing.CcProbe(inner, mss=MSS)
     for probe in (a, b):
@@ -133,7 +134,7 @@ def test_acks_in_a_window_grow_the_window_as_without_freeze(testing, inner):
 @pytest.mark.parametrize("inner", ["newreno", "cubic", "bbr"])
 @pytest.mark.parametrize("enabled", [0, 1])
 def test_same_as_inner_without_frozen_losses(testing, inner, enabled):
-    """specs/freeze.md 6.1 item 5: with the freeze off, or with no loss in a window, the
+    """docs/specs/freeze.md#checks item 5: with the freeze off, or with no loss in a window, the
     wrapper is the unmodified controller."""
     params = {**GRID, "Enabled": enabled}
     a = testing.CcProbe(f"freeze+{inner}", params=params, mss=MSS)

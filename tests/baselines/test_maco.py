@@ -1,7 +1,7 @@
 """MACO's equations and controller (native ``MpMaco``) against the paper's numbers.
 
 Reference values: W. Yang et al., IEEE TMC 2024 (Table 3, Algorithms 1-3, eqs. 2-26), with the
-derived tables of specs/maco.md sections 1.4, 2.5 and 6.1.
+derived tables of docs/specs/maco.md (#access-link-capacity, #congestion-avoidance, #checks).
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ pytestmark = pytest.mark.native
 
 MSS = 1500
 
-# specs/maco.md 1.4: slant range (km) -> (SNR dB, C^A Mbit/s), Table 3 values, P_t = 35.12 dBm.
+# docs/specs/maco.md#access-link-capacity: slant range (km) -> (SNR dB, C^A Mbit/s), Table 3
+# values, P_t = 35.12 dBm.
 LINK_TABLE = [
     (550, 48.81, 198.62),
     (560, 48.65, 197.98),
@@ -28,7 +29,7 @@ LINK_TABLE = [
     (800, 45.55, 185.37),
     (1000, 43.62, 177.49),
 ]
-# specs/maco.md 1.4: beam bandwidth W (MHz) at 550 km -> C^A (Mbit/s).
+# docs/specs/maco.md#access-link-capacity: beam bandwidth W (MHz) at 550 km -> C^A (Mbit/s).
 BANDWIDTH_TABLE = [
     (5, 85.9),
     (10, 162.0),
@@ -44,7 +45,7 @@ BANDWIDTH_TABLE = [
 
 # ---------------------------------------------------------------- eqs. (2)-(3), link budget
 def test_capacity_at_550_and_600_km(testing):
-    """specs/maco.md 6.1 item 1: 198.6 Mbit/s at 550 km (+-0.1), 195.5 at 600 km."""
+    """docs/specs/maco.md#checks item 1: 198.6 Mbit/s at 550 km (+-0.1), 195.5 at 600 km."""
     assert testing.maco_capacity_bps(550e3) / 1e6 == pytest.approx(198.6, abs=0.1)
     assert testing.maco_capacity_bps(600e3) / 1e6 == pytest.approx(195.5, abs=0.1)
 
@@ -62,7 +63,8 @@ def test_capacity_against_bandwidth(testing, w_mhz, cap_mbps):
 
 
 def test_pt_for_exactly_200_mbps(testing):
-    """specs/maco.md 1.4: solving backwards for 200 Mbit/s gives P_t = 35.46 dBm."""
+    """docs/specs/maco.md#access-link-capacity: solving backwards for 200 Mbit/s gives
+    P_t = 35.46 dBm."""
     assert testing.maco_capacity_bps(550e3, tx_power_dbm=35.46) / 1e6 == pytest.approx(
         200.0, abs=0.1
     )
@@ -70,14 +72,14 @@ def test_pt_for_exactly_200_mbps(testing):
 
 # ---------------------------------------------------------------- eq. (11)
 def test_propagation_rtt(testing):
-    """specs/maco.md 6.1 item 2: 550 km / 600 km legs with D_terr = 46.17 ms give 100.0 ms."""
+    """docs/specs/maco.md#checks item 2: 550 km / 600 km legs, D_terr = 46.17 ms: 100.0 ms."""
     d = testing.maco_prop_rtt(550e3 / 3e8, 600e3 / 3e8, 46.17e-3)
     assert d == pytest.approx(0.1000, abs=5e-5)
 
 
 # ---------------------------------------------------------------- Algorithm 2, eqs. (15)-(16)
 def test_quick_start_examples(testing):
-    """specs/maco.md 6.1 item 3."""
+    """docs/specs/maco.md#checks item 3."""
     assert testing.maco_quick_start_window(1650.0) == 4.0
     assert testing.maco_quick_start_window(1650.0, own_history_max=120.0) == 60.0
     assert testing.maco_quick_start_window(80.0, other_history_max=120.0) == 40.0
@@ -103,7 +105,7 @@ def test_quick_start_prefers_own_history_and_floors_at_four(testing):
     ],
 )
 def test_ca_increment_table(testing, w, tau, t_max, expected, tol):
-    """specs/maco.md 2.5 reference table (eq. 26, packets per ACK)."""
+    """docs/specs/maco.md#congestion-avoidance reference table (eq. 26, packets per ACK)."""
     for r, e in enumerate(expected):
         assert testing.maco_ca_increment(w, tau, t_max, r) == pytest.approx(e, abs=tol)
 
@@ -116,8 +118,8 @@ def test_ca_increment_single_path_is_1_5_elastic(testing):
 
 
 def test_ca_increment_coupling_is_one_over_n_squared(testing):
-    """specs/maco.md 2.5: n identical subflows with total rate X add 3 sqrt(T X) / (2 n^2)
-    per RTT in aggregate."""
+    """docs/specs/maco.md#congestion-avoidance: n identical subflows with total rate X add
+    3 sqrt(T X) / (2 n^2) per RTT in aggregate."""
     tau = t = 0.1
     total_w = 600.0
     x_total = total_w / tau
@@ -159,8 +161,8 @@ def _ack_run(probe, path, first_pn, n, t0, rtt, spacing=0.02, per_ack=1, bytes_=
 
 @pytest.mark.parametrize(("loss", "con1", "con2"), list(itertools.product([False, True], repeat=3)))
 def test_congestion_truth_table_in_the_controller(testing, loss, con1, con2):
-    """specs/maco.md 6.1 item 5: the window halves only when a loss is detected and (17a) and
-    (17b) hold; the other seven combinations leave it unreduced."""
+    """docs/specs/maco.md#checks item 5: the window halves only when a loss is detected and
+    (17a) and (17b) hold; the other seven combinations leave it unreduced."""
     # (17a): TP < C^A. C^A = the oracle's capacity (no slant range, no SNR).
     cap = 1e12 if con1 else 1.0
     probe = testing.CcProbe(
@@ -188,8 +190,8 @@ def test_congestion_truth_table_in_the_controller(testing, loss, con1, con2):
 # ---------------------------------------------------------------- AKF, eqs. (5)-(10)
 @pytest.mark.parametrize("adaptive", [True, False])
 def test_akf_first_posterior_follows_the_first_measurement(testing, adaptive):
-    """specs/maco.md 6.1 item 6: with Z0 >> R0 the first posterior is about the first sample.
-    With Z0 = C0^2, Q0 = (0.05 C0)^2, R0 = (0.2 C0)^2: K = 1.0025 / 1.0425."""
+    """docs/specs/maco.md#checks item 6: with Z0 >> R0 the first posterior is about the first
+    sample. With Z0 = C0^2, Q0 = (0.05 C0)^2, R0 = (0.2 C0)^2: K = 1.0025 / 1.0425."""
     akf = testing.MacoAkf()
     akf.reset(100e6, 20, adaptive)
     est = akf.update(50e6, 100e6)
@@ -201,7 +203,7 @@ def test_akf_first_posterior_follows_the_first_measurement(testing, adaptive):
 
 @pytest.mark.parametrize("adaptive", [True, False])
 def test_akf_converges_with_constant_measurements(testing, adaptive):
-    """specs/maco.md 6.1 item 6: Z shrinks monotonically and the estimate converges."""
+    """docs/specs/maco.md#checks item 6: Z shrinks monotonically and the estimate converges."""
     akf = testing.MacoAkf()
     akf.reset(100e6, 20, adaptive)
     z = [akf.z]
@@ -242,7 +244,8 @@ def test_time_average_trapezoid(testing):
 # ---------------------------------------------------------------- the controller
 def test_first_rtt_bdp_and_initial_window(testing):
     """Algorithm 1 at t0 (B = C^A D) and Algorithm 2 without history: ssthresh = B, w = 4.
-    specs/maco.md 2.2 worked example: C^A = 198.62 Mbit/s, D = 100 ms, MSS 1500 -> 1655."""
+    docs/specs/maco.md#the-averaged-bdp worked example: C^A = 198.62 Mbit/s, D = 100 ms,
+    MSS 1500 -> 1655."""
     probe = testing.CcProbe("maco", mss=MSS, oracles=[_oracle(slant_range_m=550e3)])
     st = probe.maco_state(0)
     assert st["prop_rtt_s"] == pytest.approx(0.1)  # D_terr chosen so that D(t0) = 100 ms
@@ -411,7 +414,8 @@ def test_delta_r_is_the_residual_standard_deviation(testing):
 
 
 def test_d_terr_ewma(testing):
-    """[REC] A5: D_terr <- 7/8 D_terr + 1/8 max(0, rtt_min/2 - D_ul - D_dl)."""
+    """docs/specs/maco.md#terrestrial-delay:
+    D_terr <- 7/8 D_terr + 1/8 max(0, rtt_min/2 - D_ul - D_dl)."""
     probe = testing.CcProbe("maco", mss=MSS, oracles=[_oracle(slant_range_m=600e3)])
     legs = 2 * 600e3 / 3e8
     d_terr = 0.05 - legs

@@ -18,6 +18,23 @@ def test_unknown_experiment_is_rejected():
         reproduce.run_experiment("freeze", "quick", seeds=0)
 
 
+@pytest.mark.parametrize(
+    ("name", "runs"), [("freeze", 90), ("mptcp_leo", 15), ("alcs", 559), ("maco", 15)]
+)
+def test_dry_run_lists_the_runs_docs_report(name, runs, tmp_path, capsys, monkeypatch):
+    """``--dry-run`` simulates nothing and lists as many full-size runs as docs/reproduction.md
+    reports for that experiment."""
+    monkeypatch.chdir(tmp_path)
+    assert reproduce.main([name, "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == f"{name} (full): {runs} runs, 1 worker process(es)"
+    assert len(out.splitlines()) == runs + 1
+    assert not any(tmp_path.iterdir())  # no tables, no outputs/
+    with pytest.raises(SystemExit) as info:
+        reproduce.main([name, "--dry-run", "--jobs", "0"])
+    assert info.value.code == 2
+
+
 @pytest.mark.native
 def test_cli_writes_tables_and_exits_zero(tmp_path, capsys):
     rc = reproduce.main(["mptcp_leo", "--quick", "--no-progress", "--out", str(tmp_path)])

@@ -2,8 +2,8 @@
 
 Expected values come from the algorithms' defining documents: RFC 9002 section 7 and
 Appendix B (NewReno for QUIC), RFC 5681 eq. 3, RFC 9438 (CUBIC, eqs. 1-2, sections 4.6-4.7),
-RFC 6356 section 3 (LIA), Khalili et al. 2013 (OLIA, as specs/maco.md Appendix A restates it)
-and Peng et al. 2016 (BALIA).
+RFC 6356 section 3 (LIA), Khalili et al. 2013 (OLIA, as docs/specs/maco.md#appendix-olia
+restates it) and Peng et al. 2016 (BALIA).
 """
 
 from __future__ import annotations

@@ -1,16 +1,19 @@
 """Reference peers for the ns3-gym conformance tests, written from the protocol spec.
 
-They model the two upstream sides as /work/shared/specs/ns3gym-protocol.md describes them, and
+They model the two upstream sides as docs/specs/ns3gym-protocol.md describes them, and
 deliberately share no code with ``leogym.ns3gym`` beyond the message classes (whose schema
 test_ns3gym_messages.py checks against protoc): spaces and values are built the way the upstream
 code builds them, ``Any`` is packed with protobuf's own ``Pack``/``Unpack``, and sockets are raw
 pyzmq. Unlike upstream, every receive has a deadline.
 
 * :class:`ReferenceAgent` behaves like upstream's Python ``ns3gym.Ns3Env`` with
-  ``startSim=False`` (spec sections 2.2-2.5, 2.8, 3): old gym API, spaces mapped as the client
+  ``startSim=False`` (docs/specs/ns3gym-protocol.md#message-flow and
+  #upstream-clients-spaces-and-values): old gym API, spaces mapped as the client
   did with NumPy < 1.24 (``np.int``/``np.float`` meant int64/float64), actions packed by the
   Python type of the action space, automatic stop on game over, re-bind on reset.
-* :class:`ReferenceSim` behaves like the C++ ``OpenGymInterface`` (spec sections 1.7, 2.2-2.4):
+* :class:`ReferenceSim` behaves like the C++ ``OpenGymInterface``
+  (docs/specs/ns3gym-protocol.md#what-the-c-side-puts-in-the-messages, #handshake to
+  #game-over-simulation-end-and-stop):
   lazy init on the first notification, one ``EnvStateMsg`` per notification, exit on
   ``stopSimReq``, ``NotifySimulationEnd`` ignoring the reply's content, and continuing after a
   GameOver when the answer is an ordinary action.

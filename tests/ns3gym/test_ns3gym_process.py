@@ -260,6 +260,48 @@ def test_cli_reports_errors_with_exit_codes(port: int) -> None:
     assert done.returncode == 2 and "expected env=<id>" in done.stderr
 
 
+@pytest.mark.parametrize(
+    ("overrides", "line"),
+    [
+        (
+            ["env=leogym/LeoCC-v0", "env.scenario=starlink_dual"],
+            "leogym-ns3gym-serve: error: env.scenario: unknown scenario 'starlink_dual' (known: ",
+        ),
+        (
+            ["env=leogym/LeoCC-v0", "env.step_ms=-5"],
+            "leogym-ns3gym-serve: error: env.step_ms: must be in [1, 60000] (got -5)",
+        ),
+        (["env=leogym/Nope-v0"], "leogym-ns3gym-serve: error: env=leogym/Nope-v0: "),
+    ],
+)
+def test_cli_rejects_bad_env_arguments_in_one_line(port: int, overrides, line) -> None:
+    """An argument the env rejects is a usage error (exit 2): one line naming the field, no
+    traceback, and the server never starts."""
+    done = subprocess.run(
+        [*SERVE, "--port", str(port), "--idle-timeout", "0.3", *overrides],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(line), done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_help_examples_name_existing_scenarios() -> None:
+    """The examples in ``--help`` use scenarios that exist (the help once named one that did
+    not); tests/docs/test_documented_commands.py runs them."""
+    from leogym.ns3gym.cli import parser
+    from leogym.scenario import load_scenario
+
+    text = parser().format_help()
+    scenarios = [w.split("=", 1)[1] for w in text.split() if w.startswith("env.scenario=")]
+    assert scenarios
+    for name in scenarios:
+        load_scenario(name)
+
+
 def test_override_parsing() -> None:
     env_id, kwargs = parse_overrides(
         [

@@ -337,7 +337,8 @@ def test_server_stops_on_stop_in_the_init_ack(port: int) -> None:
 
 
 def test_server_continues_after_game_over_when_answered_with_an_action(port: int) -> None:
-    """The C++ side applies an ordinary answer to a GameOver state and goes on (spec 2.4)."""
+    """The C++ side applies an ordinary answer to a GameOver state and goes on
+    (docs/specs/ns3gym-protocol.md#game-over-simulation-end-and-stop)."""
 
     def act(sock: zmq.Socket, value: int) -> pb.EnvStateMsg:
         msg = pb.EnvActMsg()

@@ -64,8 +64,8 @@ def test_look_angles_match_law_of_cosines(h, gamma):
 @pytest.mark.parametrize(
     ("h", "eps", "spec_km"),
     [
-        (780.0, 8.2, 2465.0),  # Iridium max slant range, scenarios.md 2.1 [D]
-        (1150.0, 40.0, 1627.0),  # LEOTP, scenarios.md 3.1 [D]
+        (780.0, 8.2, 2465.0),  # Iridium, docs/specs/scenarios.md [D]
+        (1150.0, 40.0, 1627.0),  # LEOTP, docs/specs/scenarios.md [D]
         (1150.0, 25.0, 2127.0),
         (550.0, 90.0, 550.0),  # zenith
     ],
@@ -78,12 +78,12 @@ def test_mask_edge_slant_range(h, eps, spec_km):
 
 def test_iridium_coverage_half_angle_and_overhead_pass():
     gamma = coverage_half_angle_deg(780.0, 8.2)
-    assert gamma == pytest.approx(19.9, abs=0.05)  # scenarios.md 2.1 [D]
+    assert gamma == pytest.approx(19.9, abs=0.05)  # docs/specs/scenarios.md [D]
     period_min = 2 * math.pi * math.sqrt((R + 780.0) ** 3 / 398600.4418) / 60.0
     assert 2 * gamma / 360.0 * period_min == pytest.approx(11.1, abs=0.05)
 
 
-# MACO link budget, specs/maco.md section 1.4 reference table (P_t = 35.12 dBm, Table 3)
+# MACO link budget, docs/specs/maco.md#access-link-capacity (P_t = 35.12 dBm, Table 3)
 MACO_TABLE = [
     (550, 48.81, 198.62),
     (560, 48.65, 197.98),

@@ -80,7 +80,8 @@ def test_queue_units():
     rate = np.full(len(t), 100e6)
     rtt = np.full(len(t), 0.108)
     none = np.zeros((0, 2))
-    # ALCS terrestrial link: 100 Mbit/s x 108 ms = 1.35 MB (scenarios.md section 1.2)
+    # ALCS terrestrial link: 100 Mbit/s x 108 ms = 1.35 MB
+    # (docs/specs/scenarios.md#alcs-testbed-defaults)
     bdp = resolve_queue_packets(QueueConfig(1.0, "bdp"), 1448, rate, rtt, none, t)
     assert bdp == math.ceil(1.35e6 / 1448)
     assert resolve_queue_packets(QueueConfig(0.5, "bdp"), 1448, rate, rtt, none, t) == math.ceil(
@@ -105,7 +106,7 @@ def test_alcs_queues_are_one_bdp():
     tl = build_timeline(load_scenario("alcs_stin"), 0)
     sat, terr = tl.paths
     assert terr.queue_packets == math.ceil(1.35e6 / 1448)
-    # 50 Mbit/s x RTT in [52, 68] ms (scenarios.md 1.2: about 425 kB at 68 ms)
+    # 50 Mbit/s x RTT in [52, 68] ms (docs/specs/scenarios.md#alcs-testbed-defaults: 425 kB)
     assert math.ceil(50e6 * 0.052 / 8 / 1448) <= sat.queue_packets <= math.ceil(425e3 / 1448)
     rtt = sat.delay_down_s + sat.delay_up_s
     assert 0.052 - 1e-9 <= rtt.min() and rtt.max() <= 0.068 + 1e-9

@@ -29,7 +29,7 @@ def test_period_at_550_km_is_95_6_minutes():
 
 @pytest.mark.parametrize(
     ("preset", "minutes"),
-    [("iridium", 100.45), ("leotp", 108.3)],  # scenarios.md sections 2.1 and 3.1 [D]
+    [("iridium", 100.45), ("leotp", 108.3)],  # docs/specs/scenarios.md [D]
 )
 def test_periods_of_other_shells(preset, minutes):
     shell = walker(preset)
@@ -74,7 +74,8 @@ def test_iridium_intra_plane_isl_chord_is_4033_km():
     pos = shell.positions_ecef(np.array([0.0, 300.0]))
     paths = ShortestPaths(topo, pos, None)
     intra = paths.lengths[:, ~topo.interplane]
-    np.testing.assert_allclose(intra, 4033.0, atol=2.0)  # scenarios.md section 2.1 [D]
+    # docs/specs/scenarios.md#iridium-constellation-and-links [D]
+    np.testing.assert_allclose(intra, 4033.0, atol=2.0)
     # 4 ISLs per satellite except across the seam: 66 * 2 / 2 ring links + 5 * 11 cross links
     assert len(topo.edges) == 66 + 55
 
@@ -127,7 +128,8 @@ def _orbit_normal(shell: WalkerConstellation) -> np.ndarray:
 @pytest.mark.parametrize(("lat", "lon"), [(15.51, -1.0), (45.0, 10.0)])
 def test_iridium_passes_last_8_to_10_minutes_and_at_most_11_1(lat, lon):
     """Seed 004: "the visibility period of a satellite is usually 8-10 minutes"; an overhead
-    pass at the 8.2 deg mask lasts 2 * 19.9 / 360 * 100.45 min = 11.1 min (scenarios.md 2.1)."""
+    pass at the 8.2 deg mask lasts 2 * 19.9 / 360 * 100.45 min = 11.1 min
+    (docs/specs/scenarios.md#iridium-constellation-and-links)."""
     from leogym.scenario.frames import geodetic_to_ecef
     from leogym.scenario.geometry import look_angles
 

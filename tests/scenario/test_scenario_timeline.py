@@ -290,7 +290,7 @@ def test_maco_alternates_shared_and_disjoint_with_alternating_outages():
         assert tl.paths[i].in_outage(ts + 0.05)
     splits = [e for p in tl.paths for e in p.events if e.cause == "maco_split"]
     assert all(not tl.paths[0].in_outage(e.t_s + 0.05) or e.t_s in slots for e in splits)
-    # RTT of about 100 ms (maco.md 1.5): 2 * (legs + 46 ms backhaul)
+    # RTT of about 100 ms (docs/specs/maco.md#propagation-delay): 2 * (legs + 46 ms backhaul)
     assert 0.099 <= 2 * f0.delay_down_s.min() and 2 * f0.delay_down_s.max() <= 0.1005
 
 

@@ -3,7 +3,7 @@
 Usage::
 
     leogym-ns3gym-serve --port 5555 env=CartPole-v1
-    leogym-ns3gym-serve --port 5555 env=leogym/LeoCC-v0 env.scenario=starlink_dual --seed 1
+    leogym-ns3gym-serve --port 5555 env=leogym/LeoCC-v0 env.scenario=default --seed 1
 
 ``env.<kwarg>=<value>`` entries are passed to ``gymnasium.make``; values are read as JSON
 (``3``, ``0.5``, ``true``, ``null``, ``[1, 2]``, ``"text"``), then as Python literals
@@ -11,7 +11,8 @@ Usage::
 too, so the client can start this server like an ns-3 scenario: ``--openGymPort=N`` is
 ``--port N`` and ``--simSeed=S`` is ``--seed S``.
 
-Exit status: 0 after serving, 1 on a protocol or timeout error, 2 on bad arguments.
+Exit status: 0 after serving, 1 on a protocol or timeout error, 2 on bad arguments (including
+arguments the env rejects, such as an unknown ``env.scenario``: one line naming the field).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["main", "parse_overrides", "parse_value"]
+__all__ = ["main", "make_env", "parse_overrides", "parse_value", "parser"]
 
 
 def parse_value(text: str) -> Any:
@@ -67,10 +68,17 @@ def parse_overrides(items: Sequence[str]) -> tuple[str, dict[str, Any]]:
     return env_id, kwargs
 
 
-def _parser() -> argparse.ArgumentParser:
+def parser() -> argparse.ArgumentParser:
+    """The command line of ``leogym-ns3gym-serve`` (its ``--help`` ends with examples)."""
     p = argparse.ArgumentParser(
         prog="leogym-ns3gym-serve",
         description="Serve a Gymnasium env to an ns3-gym agent (plays the ns-3 simulation role).",
+        epilog="examples:\n"
+        "  leogym-ns3gym-serve --port 5555 env=CartPole-v1\n"
+        "  leogym-ns3gym-serve --port 5555 env=leogym/LeoCC-v0 env.scenario=default --seed 1\n"
+        "\n"
+        "exit status: 0 after serving, 1 on a protocol or timeout error, 2 on bad arguments",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
         "--port",
@@ -117,35 +125,59 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def make_env(env_id: str, kwargs: dict[str, Any]) -> Any:
+    """``gymnasium.make(env_id, **kwargs)``, with the env's complaints as one-line errors.
+
+    :param env_id: the env id (``env=``).
+    :param kwargs: the ``env.<kwarg>`` values.
+    :return: the env.
+    :raises ValueError: the id is unknown or the env rejects an argument; the message names
+        the command-line field (``env.scenario: unknown scenario 'x' (known: ...)``).
+    """
+    import gymnasium
+
+    import leogym  # noqa: F401  (registers leogym env ids)
+
+    try:
+        return gymnasium.make(env_id, **kwargs)
+    except gymnasium.error.Error as exc:
+        raise ValueError(f"env={env_id}: {exc}") from exc
+    except (ValueError, TypeError) as exc:
+        text = " ".join(str(exc).split())
+        field = text.split(":", 1)[0]
+        if field.split(".", 1)[0].split("[", 1)[0] in kwargs:
+            text = f"env.{text}"  # e.g. "scenario: unknown scenario" -> "env.scenario: ..."
+        elif not field.startswith("env."):
+            text = f"env={env_id}: {text}"
+        raise ValueError(text) from exc
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``leogym-ns3gym-serve``.
 
     :param argv: arguments (default ``sys.argv[1:]``).
     :return: the exit status.
     """
-    parser = _parser()
-    args = parser.parse_intermixed_args(argv)
+    cli = parser()
+    args = cli.parse_intermixed_args(argv)
     try:
         env_id, kwargs = parse_overrides(args.overrides)
     except ValueError as exc:
-        parser.error(str(exc))
+        cli.error(str(exc))
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING, format="%(name)s: %(message)s"
     )
 
-    import gymnasium
-
-    import leogym  # noqa: F401  (registers leogym env ids)
     from leogym.ns3gym.errors import Ns3GymError
     from leogym.ns3gym.server import Ns3GymServer
-    from leogym.schema import FieldError, exit_with_error, full_error_wanted
+    from leogym.schema import exit_with_error, full_error_wanted
 
     try:
-        env = gymnasium.make(env_id, **kwargs)
-    except FieldError as exc:  # a bad env option: one line naming it, status 2
+        env = make_env(env_id, kwargs)
+    except ValueError as exc:  # a bad env option (FieldError included): one line, status 2
         if full_error_wanted():
             raise
-        exit_with_error(parser.prog, str(exc))
+        exit_with_error(cli.prog, str(exc))
     server = None
     try:
         server = Ns3GymServer(

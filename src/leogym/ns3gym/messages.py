@@ -69,7 +69,7 @@ _F = descriptor_pb2.FieldDescriptorProto
 _OPTIONAL = _F.LABEL_OPTIONAL
 _REPEATED = _F.LABEL_REPEATED
 
-# (name, [(value name, number), ...]) -- spec section 1.2.
+# (name, [(value name, number), ...]) -- docs/specs/ns3gym-protocol.md#enums.
 _ENUMS: list[tuple[str, list[tuple[str, int]]]] = [
     (
         "MsgType",
@@ -101,7 +101,8 @@ def _msg(name: str) -> tuple[int, str]:
     return _F.TYPE_MESSAGE, f".{PACKAGE}.{name}"
 
 
-# (message, [(field name, number, label, type, type_name or "")]) -- spec sections 1.3-1.5.
+# (message, [(field name, number, label, type, type_name or "")]) --
+# docs/specs/ns3gym-protocol.md#schema.
 _MESSAGES: list[tuple[str, list[tuple[str, int, int, int, str]]]] = [
     (
         "SpaceDescription",

@@ -63,7 +63,8 @@ def message_to_dict(msg: Message) -> dict[str, Any]:
 def canonical(entry: Any) -> Any:
     """Normalise a transcript (or part of it) for comparison.
 
-    Dict elements are sorted by name (their order is not significant, spec section 1.6) and
+    Dict elements are sorted by name (their order is not significant,
+    docs/specs/ns3gym-protocol.md#on-the-wire) and
     non-zero process ids are replaced by ``"<pid>"``.
 
     :param entry: a transcript, entry or decoded message.

@@ -180,7 +180,7 @@ class HandoverConfig:
 
 @dataclass
 class LinkBudgetConfig:
-    """Access-link budget, MACO eqs. (2)-(3) and Table 3 (specs/maco.md section 1.4)."""
+    """Access-link budget, MACO eqs. (2)-(3), Table 3 (docs/specs/maco.md#access-link-capacity)."""
 
     tx_power_dbm: float = field(default=35.12, metadata=bounded(-100.0, 100.0))
     tx_gain_dbi: float = field(default=37.7, metadata=bounded(-50.0, 100.0))

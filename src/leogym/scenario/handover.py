@@ -2,8 +2,9 @@
 
 Starlink reassigns user-satellite links on a global 15 s schedule, at seconds 12, 27, 42 and 57
 of every minute (StarQUIC, Kamel et al., LEO-NET '24, citing Tanveer et al. CoNEXT '23 and Pan
-et al. ICC '24; specs/freeze.md section 1.1). With the UTC second-of-day ``e0`` at simulation
-time 0, slot ``m`` is at the simulation time ``t`` with ``(e0 + t - offset) mod period = 0``.
+et al. ICC '24; docs/specs/freeze.md#starlinks-handover-schedule). With the UTC second-of-day
+``e0`` at simulation time 0, slot ``m`` is at the simulation time ``t`` with
+``(e0 + t - offset) mod period = 0``.
 
 A *plan* for one path is the piecewise-constant serving satellite over the episode and the list
 of handover events. Events are created by:
@@ -15,8 +16,8 @@ of handover events. Events are created by:
 * ``every_step``: at every geometry step, an event only when the satellite changes;
 * ``scripted``: at the path's ``scripted_handovers_s``.
 
-``maco_alternate`` implements the MACO shared/disjoint alternation (specs/maco.md section 1.3,
-[REC] items 1-5) for two paths.
+``maco_alternate`` implements the MACO shared/disjoint alternation for two paths
+(docs/specs/maco.md#topology-states-and-handovers, [REC] items 1-5).
 """
 
 from __future__ import annotations
@@ -193,10 +194,10 @@ def plan_maco_alternate(
     rng: np.random.Generator,
     duration_s: float,
 ) -> tuple[ServingPlan, ServingPlan]:
-    """MACO's alternating shared/disjoint assignment for two paths (specs/maco.md section 1.3).
+    """MACO's alternating shared/disjoint assignment for two paths.
 
-    The episode starts *shared* (both paths on the best satellite; MACO's ``s1``). At each slot
-    the state toggles:
+    As docs/specs/maco.md#topology-states-and-handovers describes it, the episode starts
+    *shared* (both paths on the best satellite; MACO's ``s1``). At each slot the state toggles:
 
     * shared -> disjoint: the *mover* attaches to the best satellite other than the stayer's,
       make-before-break (an event without effects);

@@ -1,15 +1,15 @@
 """Access-link capacity from slant range (MACO link budget) and rain attenuation.
 
 MACO (Yang et al., IEEE TMC 2024, DOI 10.1109/TMC.2024.3397164), eqs. (2)-(3), with the
-parameters of its Table 3 (specs/maco.md section 1.4), all quantities linear::
+parameters of its Table 3 (docs/specs/maco.md#access-link-capacity), all quantities linear::
 
     SNR = P_t g_1 g_2 / ((4 pi d / lambda)^2 N_0 W)          (2)
     C   = eta W log2(1 + SNR)                                  (3)
 
 With ``P_t = 35.12 dBm`` this gives 198.6 Mbit/s and SNR 48.81 dB at ``d = 550 km``.
 
-Rain (our extension, off by default; specs/notes-alcs-leotp-mptcp.md section 3 recommends an
-optional weather process): attenuation ``A = gamma_R * L_s`` (dB) with ``gamma_R`` a configured
+Rain (our extension, off by default; docs/specs/scenarios.md#weather-and-snr makes weather an
+optional process): attenuation ``A = gamma_R * L_s`` (dB) with ``gamma_R`` a configured
 specific attenuation (dB/km) and ``L_s`` the slant path length below the rain height ``h_R``,
 ITU-R P.618 step 2::
 

@@ -1,18 +1,20 @@
 """Constellation presets and the resolution of a :class:`ConstellationConfig` against them.
 
-Numbers and their sources (specs/scenarios.md, specs/maco.md):
+Numbers and their sources (docs/specs/scenarios.md, docs/specs/maco.md):
 
 * ``starlink_shell1``: Starlink shell 1 of the FCC filing, 550 km, 53 deg, 72 planes x 22
-  satellites, 25 deg minimum elevation (scenarios.md section 1.2 [R]). Walker phasing F = 1
-  is our choice (not published).
+  satellites, 25 deg minimum elevation (docs/specs/scenarios.md#alcs-testbed-defaults [R]).
+  Walker phasing F = 1 is our choice (not published).
 * ``iridium``: 780 km, 86.4 deg, 6 planes x 11, 8.2 deg elevation mask (Table I of seed 004);
   Walker-star with NS-2's stock layout: ascending nodes 0, 31.6, ..., 158 deg (seam 22 deg) and
-  odd planes shifted by 16.36 deg in-plane (scenarios.md section 2.1).
+  odd planes shifted by 16.36 deg in-plane
+  (docs/specs/scenarios.md#iridium-constellation-and-links).
 * ``leotp``: the original 1150 km Starlink core, 32 planes x 50, 53 deg (seed 003); 40 deg
-  minimum elevation as recommended in scenarios.md section 3.1 [R]; F = 1 is our choice.
-* ``maco_string``: MACO's stylised "string of satellites" (maco.md section 1.3, A1): one polar
-  plane at 550 km with satellites every R1 = 150 km along the orbit (2*pi*6928/150 = 290), and a
-  65 deg mask, which is the footprint edge for R2 = 230 km (maco.md section 1.2).
+  minimum elevation (docs/specs/scenarios.md#leotp-constellation [R]); F = 1 is our choice.
+* ``maco_string``: MACO's stylised "string of satellites"
+  (docs/specs/maco.md#stylised-constellation): one polar plane at 550 km with satellites every
+  R1 = 150 km along the orbit (2*pi*6928/150 = 290), and a 65 deg mask, which is the footprint
+  edge for R2 = 230 km (docs/specs/maco.md#geometry-of-the-stylised-constellation).
 """
 
 from __future__ import annotations
