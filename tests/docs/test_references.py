@@ -146,15 +146,7 @@ def test_references_resolve():
 
 def test_cpp_references_resolve():
     found = _collect(in_cpp=True)
-    old_notes = ("bare 'specs/'", "without its folder", "cites a section without the page")
-    pending = [p for p in found if any(k in p for k in old_notes)]
-    broken = [p for p in found if p not in pending]
-    assert not broken, "\n".join(broken)
-    if pending:
-        pytest.xfail(
-            f"{len(pending)} references in cpp/ still name the old specification notes; "
-            "rewritten when the cpp/ branch merges:\n" + "\n".join(pending)
-        )
+    assert not found, "\n".join(found)
 
 
 def test_spec_pages_exist_and_are_indexed():

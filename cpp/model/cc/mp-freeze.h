@@ -21,7 +21,7 @@ namespace ns3
  * @ingroup mp-cc
  * The handover "cwnd freeze" of V. Kamel, J. Zhao, D. Li and J. Pan, "StarQUIC: Tuning
  * Congestion Control Algorithms for QUIC over LEO Satellite Networks", ACM LEO-NET '24 (at
- * MobiCom '24), doi:10.1145/3636534.3696227; implementable form in specs/freeze.md section 2.
+ * MobiCom '24), doi:10.1145/3636534.3696227; implementable form in docs/specs/freeze.md#the-freeze-rule.
  *
  * Starlink hands every terminal over on a fixed global schedule, at seconds 12, 27, 42 and 57
  * of every minute (period 15 s), each handover lasting about 100 ms. With the handover
@@ -33,19 +33,19 @@ namespace ns3
  * When the transport declares packets lost, the frozen ones are retransmitted as usual but
  * kept from the inner controller: it sees a loss event with only the other packets (the
  * most recently sent of those sets the recovery period), and no event at all if none
- * remain (freeze.md 2.3, "per packet"). Frozen packets are also excluded from RFC 9002's
- * persistent-congestion test (the QUIC analogue of the RTO collapse; freeze.md 2.5 and F6),
+ * remain (docs/specs/freeze.md#several-losses-in-one-detection, "per packet"). Frozen packets are also excluded from RFC 9002's
+ * persistent-congestion test (the QUIC analogue of the RTO collapse; docs/specs/freeze.md#quic-timeouts-and-persistent-congestion),
  * unless FreezeTimeouts is false. ACKs are untouched, so the window may still grow
  * ("freeze" blocks decreases only). RTT and bandwidth samples are not filtered (the paper's
- * baseline). For BBR this is the spec's `loss_only` mode (F2): frozen bytes do not count as
+ * baseline). For BBR this is the `loss_only` mode of docs/specs/freeze.md#bbr: frozen bytes do not count as
  * lost in BBR's model.
  *
- * Where H comes from (freeze.md F11):
+ * Where H comes from (docs/specs/freeze.md#multipath):
  *   FixedSchedule = false [REC, default]: the path oracle's handover instants (the scenario's
  *     own timetable; for a Starlink scenario they are the 12/27/42/57 s grid at its UTC phase);
  *   FixedSchedule = true: the paper's global grid H = { ScheduleOffset + k SchedulePeriod }
  *     in the UTC clock t_utc = t_sim + EpochPhase, evaluated in integer microseconds as the
- *     authors' code does (freeze.md 6.1 item 6), so the inclusive edges are exact.
+ *     authors' code does (docs/specs/freeze.md#checks, item 6), so the inclusive edges are exact.
  */
 class MpFreeze : public MpCongestionOpsWrapper
 {

@@ -64,7 +64,7 @@ IsCongestion(double tp, double capacity, double tau, double d, double deltaR)
     return tp < capacity && tau > d + deltaR;
 }
 
-// Delta_R of eq. (17b) [spec A4].
+// Delta_R of eq. (17b) [docs/specs/maco.md#width-of-the-delay-tolerance].
 double
 DeltaR(const std::deque<double>& residuals, double floorS)
 {

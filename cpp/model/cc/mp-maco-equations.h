@@ -60,7 +60,7 @@ bool IsCongestion(double tp, double capacity, double tau, double d, double delta
 
 /**
  * Delta_R of MACO eq. (17b): the population standard deviation of the residuals tau_i - D_i
- * (the last RTT samples), at least floorS; floorS with fewer than two residuals [REC, spec A4].
+ * (the last RTT samples), at least floorS; floorS with fewer than two residuals [REC, docs/specs/maco.md#width-of-the-delay-tolerance].
  */
 double DeltaR(const std::deque<double>& residuals, double floorS);
 

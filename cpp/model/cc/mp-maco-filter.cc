@@ -36,7 +36,7 @@ Akf::Update(double y, double cA)
     {
         return m_c;
     }
-    // Covariance matching over the last innovations [REC, spec A6].
+    // Covariance matching over the last innovations [REC, docs/specs/maco.md#kalman-filter-covariances].
     m_nu2.push_back(nu * nu);
     while (m_nu2.size() > m_window)
     {

@@ -123,7 +123,7 @@ MpMaco::GetTypeId()
                           MakeDoubleChecker<double>(1e7, 1e9))
             .AddAttribute("DelayMode",
                           "D of eq. (11): 0 = legs from the slant range plus an EWMA of "
-                          "D_terr [REC A5]; 1 = the path oracle's propagation delays.",
+                          "D_terr [REC, docs/specs/maco.md#terrestrial-delay]; 1 = the path oracle's propagation delays.",
                           UintegerValue(0),
                           MakeUintegerAccessor(&MpMaco::m_delayMode),
                           MakeUintegerChecker<uint32_t>(0, 1))
@@ -169,13 +169,13 @@ MpMaco::GetTypeId()
                           MakeBooleanAccessor(&MpMaco::m_akfAdaptive),
                           MakeBooleanChecker())
             .AddAttribute("Con1Bottleneck",
-                          "Compare TP with min(C^A, C^N) in (17a) instead of C^A (spec A3).",
+                          "Compare TP with min(C^A, C^N) in (17a) instead of C^A (docs/specs/maco.md#capacity-in-the-congestion-test).",
                           BooleanValue(false),
                           MakeBooleanAccessor(&MpMaco::m_con1Bottleneck),
                           MakeBooleanChecker())
             .AddAttribute("BdpFuture",
                           "Average C D over the next RTT with predicted C^A and D instead of "
-                          "the past RTT (spec A7).",
+                          "the past RTT (docs/specs/maco.md#averaging-window-of-the-bdp).",
                           BooleanValue(false),
                           MakeBooleanAccessor(&MpMaco::m_bdpFuture),
                           MakeBooleanChecker())
@@ -185,7 +185,7 @@ MpMaco::GetTypeId()
                           MakeUintegerAccessor(&MpMaco::m_historyLastK),
                           MakeUintegerChecker<uint32_t>(0, 100000))
             .AddAttribute("IncrementUsesSrtt",
-                          "Use smoothed RTTs in eq. (26) instead of the latest samples (A8).",
+                          "Use smoothed RTTs in eq. (26) instead of the latest samples (docs/specs/maco.md#congestion-avoidance).",
                           BooleanValue(false),
                           MakeBooleanAccessor(&MpMaco::m_incrementUsesSrtt),
                           MakeBooleanChecker())
@@ -195,19 +195,20 @@ MpMaco::GetTypeId()
                           MakeBooleanAccessor(&MpMaco::m_qsOnPto),
                           MakeBooleanChecker())
             .AddAttribute("ResetMaxRttOnReconnect",
-                          "Reset T_r at a reconnection (spec A18 option; paper: never).",
+                          "Reset T_r at a reconnection (docs/specs/maco.md#largest-rtt; paper: never).",
                           BooleanValue(false),
                           MakeBooleanAccessor(&MpMaco::m_resetTmaxOnReconnect),
                           MakeBooleanChecker())
             .AddAttribute("ProactiveClamp",
                           "One RTT before a handover, clamp w to the post-handover BDP share "
-                          "of the subflows that will share the satellite (spec 2.6).",
+                          "of the subflows that will share the satellite "
+                          "(docs/specs/maco.md#proactive-reduction).",
                           BooleanValue(false),
                           MakeBooleanAccessor(&MpMaco::m_proactiveClamp),
                           MakeBooleanChecker())
             .AddAttribute("FreezeOnHandover",
                           "MACO + freeze: losses of packets sent near a handover are not "
-                          "congestion (spec 2.6).",
+                          "congestion (docs/specs/maco.md#events-and-how-the-controller-reacts).",
                           BooleanValue(false),
                           MakeBooleanAccessor(&MpMaco::m_freezeOnHandover),
                           MakeBooleanChecker())
@@ -390,7 +391,7 @@ MpMaco::UpdateBdp(const MpCcContext& ctx, double now)
     double bits;
     if (m_bdpFuture)
     {
-        // Predicted C^A and D over [now, now + tau], C^N held (spec A7 option).
+        // Predicted C^A and D over [now, now + tau], C^N held (docs/specs/maco.md#averaging-window-of-the-bdp).
         constexpr int kSteps = 4;
         double sum = 0;
         for (int i = 0; i <= kSteps; ++i)
@@ -569,7 +570,7 @@ MpMaco::Init(const MpCcContext& ctx)
     m_congestionEvents = 0;
     m_suppressed = 0;
     m_quickStarts = 0;
-    // D_terr so that D(t0) = TargetInitialRtt [REC A5].
+    // D_terr so that D(t0) = TargetInitialRtt [REC, docs/specs/maco.md#terrestrial-delay].
     m_dTerr = 0;
     double capA;
     double d;
@@ -612,7 +613,7 @@ MpMaco::OnAck(const MpCcContext& ctx, const MpAckEvent& ev)
         m_haveRtt = true;
         if (m_delayMode == 0)
         {
-            // Windowed minimum (monotonic deque) and the D_terr EWMA [REC A5].
+            // Windowed minimum (monotonic deque) and the D_terr EWMA [REC, docs/specs/maco.md#terrestrial-delay].
             while (!m_rttWin.empty() && m_rttWin.back().second >= rtt)
             {
                 m_rttWin.pop_back();

@@ -24,7 +24,7 @@ namespace ns3
  * @ingroup mp-cc
  * MACO after W. Yang, L. Cai, S. Shu and J. Pan, "Mobility-Aware Congestion Control for
  * Multipath QUIC in Integrated Terrestrial Satellite Networks", IEEE Transactions on Mobile
- * Computing, 2024, doi:10.1109/TMC.2024.3397164; implementable form in specs/maco.md, whose
+ * Computing, 2024, doi:10.1109/TMC.2024.3397164; implementable form in docs/specs/maco.md, whose
  * [REC] choices are the defaults here. Windows w in packets of max_datagram_size (MSS), rates
  * in bit/s, times in seconds; ns-3's byte window is w * MSS.
  *
@@ -40,7 +40,7 @@ namespace ns3
  * C^N counts as +inf until its first update. Then D (11), C = min(C^A, C^N) (12), B = C D (13)
  * and B̄, the average of C D over the last RTT (14, trapezoid over ACKs).
  *
- * D (DelayMode 0, [REC] A5): D_ul = D_dl = d_r / c (ground station near the terminal),
+ * D (DelayMode 0, [REC] docs/specs/maco.md#terrestrial-delay): D_ul = D_dl = d_r / c (ground station near the terminal),
  * D_terr initialised so that D(t0) = 100 ms, then
  * D_terr <- (1 - 1/8) D_terr + 1/8 max(0, rtt_min_10s / 2 - D_ul - D_dl). DelayMode 1
  * ("oracle"): D = the path's one-way propagation delays down + up from the timeline.

@@ -14,7 +14,7 @@ namespace ns3
  * @ingroup mp-cc
  * OLIA after Khalili, Gast, Popovic and Le Boudec, "MPTCP Is Not Pareto-Optimal: Performance
  * Issues and a Possible Solution", IEEE/ACM Transactions on Networking 21(5), 2013
- * (doi:10.1109/TNET.2013.2274462); equations as in specs/maco.md Appendix A. Windows w in
+ * (doi:10.1109/TNET.2013.2274462); equations as in docs/specs/maco.md#appendix-olia. Windows w in
  * packets, RTTs tau in seconds. For each ACK on path r in congestion avoidance:
  *
  *   w_r += ( w_r / tau_r^2 ) / ( sum_p w_p / tau_p )^2  +  alpha_r / w_r      (per packet)

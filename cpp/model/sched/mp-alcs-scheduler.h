@@ -21,7 +21,7 @@ namespace ns3
  * @ingroup mp-sched
  * ALCS after L. Wang, Z. Wang, Z. Deng, J. Zhang and Y. Gao, "ALCS: An Adaptive Latency
  * Compensation Scheduler for Multipath TCP in Satellite-Terrestrial Integrated Networks"
- * (seed 001); implementable form in specs/alcs.md section 4, whose [R] choices are the
+ * (seed 001); implementable form in docs/specs/alcs.md, whose [R] choices are the
  * defaults here. Units: k, i, q, cwnd in segments of max_datagram_size; rtt, Delta, tl in s.
  *
  * **Proactive handover management.** For each satellite path, with its next outage-causing

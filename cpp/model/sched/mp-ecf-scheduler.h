@@ -13,7 +13,7 @@ namespace ns3
 /**
  * @ingroup mp-sched
  * ECF after Lim, Nahum, Towsley and Gibbens, "ECF: An MPTCP Path Scheduler to Manage
- * Heterogeneous Paths", ACM CoNEXT 2017, in the form of specs/alcs.md section 5.3 (the Linux
+ * Heterogeneous Paths", ACM CoNEXT 2017, in the form of docs/specs/alcs.md#ecf (the Linux
  * module's arithmetic). x_f = candidate with the smallest smoothed RTT (room or not),
  * x_s = minRTT's choice; k = connection-level pending bytes; delta = max(rttvar_f, rttvar_s);
  * beta = 1/4 (hysteresis); windows in bytes:

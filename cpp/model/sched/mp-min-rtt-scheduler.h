@@ -12,7 +12,7 @@ namespace ns3
 
 /**
  * @ingroup mp-sched
- * minRTT, the Linux MPTCP default scheduler, as specs/alcs.md section 5.1 restates it (after
+ * minRTT, the Linux MPTCP default scheduler, as docs/specs/alcs.md#minrtt restates it (after
  * Paasch, Ferlin, Alay and Bonaventure, "Experimental Evaluation of Multipath TCP
  * Schedulers", ACM CSWS 2014): among the candidate paths (active first, standby only when no
  * active path is usable) that are available (window room, pacing), pick the one with the smallest

@@ -12,7 +12,7 @@ namespace ns3
 
 /**
  * @ingroup mp-sched
- * Round-robin as specs/alcs.md section 5.2 restates the Linux MPTCP `roundrobin` module
+ * Round-robin as docs/specs/alcs.md#round-robin restates the Linux MPTCP `roundrobin` module
  * (num_segments = 1, cwnd_limited = true): packets go to the candidate paths in turn,
  * starting after the path used last; a path that cannot send now is skipped, so this is round
  * robin among the paths that can send, not a fixed equal split. Waits if none can send.
