@@ -1,10 +1,10 @@
-"""leogym.agents: training and evaluation under Hydra, and the benchmark (the main job).
+"""leogym.agents: training and evaluation under Hydra, and the main job (`leogym-run`).
 
 Apps (console scripts; also ``python -m leogym.agents.<app>``):
 
 * ``leogym-train`` (:mod:`~leogym.agents.train`): SB3 agents on any leogym env.
 * ``leogym-eval`` (:mod:`~leogym.agents.evaluate`): agents and baselines over scenarios × seeds.
-* ``leogym-run`` (:mod:`~leogym.agents.benchmark`): train PPO, evaluate against the paper
+* ``leogym-run`` (:mod:`~leogym.agents.main_job`): train PPO, evaluate against the paper
   baselines, print a leaderboard.
 
 Programmatic use goes through the same functions::
@@ -20,15 +20,15 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["compose", "evaluate", "load_results", "load_traces", "run_benchmark", "train"]
+__all__ = ["compose", "evaluate", "load_results", "load_traces", "run_main_job", "train"]
 
 _LAZY = {
-    "compose": ("leogym.agents.app", "compose"),
+    "compose": ("leogym.agents.runtime.app", "compose"),
     "train": ("leogym.agents.train", "train"),
     "evaluate": ("leogym.agents.evaluate", "evaluate"),
-    "run_benchmark": ("leogym.agents.benchmark", "run_benchmark"),
-    "load_results": ("leogym.agents.results", "load_results"),
-    "load_traces": ("leogym.agents.results", "load_traces"),
+    "run_main_job": ("leogym.agents.main_job", "run_main_job"),
+    "load_results": ("leogym.agents.results.table", "load_results"),
+    "load_traces": ("leogym.agents.results.table", "load_traces"),
 }
 
 

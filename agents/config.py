@@ -15,7 +15,7 @@ app         sections
 ==========  ============================================================
 train       ``seed``, ``env``, ``scenario``, ``agent``, ``train``
 evaluate    ``seed``, ``env``, ``scenario``, ``eval``, ``baseline``
-benchmark   all of them, plus ``benchmark``
+main_job    all of them, plus ``main_job``
 ==========  ============================================================
 """
 
@@ -36,7 +36,7 @@ __all__ = [
     "A2CConfig",
     "AgentConfig",
     "BaselineSpec",
-    "BenchmarkConfig",
+    "MainJobConfig",
     "ConfigError",
     "DQNConfig",
     "EnvSpec",
@@ -110,7 +110,7 @@ class EnvSpec(EnvOptions):
 class AgentConfig:
     """Fields shared by every SB3 agent.
 
-    :param name: algorithm key in :data:`leogym.agents.algos.ALGOS` (``ppo``, ``a2c``, ``sac``,
+    :param name: algorithm key in :data:`leogym.agents.sb3.algos.ALGOS` (``ppo``, ``a2c``, ``sac``,
         ``td3``, ``dqn``, ``recurrent_ppo``).
     :param policy: SB3 policy alias (``MlpPolicy``; ``MlpLstmPolicy`` for RecurrentPPO).
     :param learning_rate: optimiser step size.
@@ -264,7 +264,7 @@ class TrainConfig:
     :param on_worker_death: when an env worker process dies (killed, crashed, or its env
         raised): ``stop`` (save a checkpoint, report the worker's env and seed, exit) or
         ``restart`` (report, replace the envs, truncate their episodes, train on; at most 3
-        times). See :mod:`leogym.agents.worker_faults`.
+        times). See :mod:`leogym.agents.runtime.worker_faults`.
     """
 
     total_timesteps: int = field(default=100_000, metadata=bounded(1))
@@ -284,7 +284,7 @@ class TrainConfig:
 # --------------------------------------------------------------------------------------- eval
 @dataclass
 class MetricsConfig:
-    """Parameters of the per-episode metrics (definitions in :mod:`leogym.agents.metrics`).
+    """Parameters of the per-episode metrics (definitions in :mod:`leogym.agents.results.metrics`).
 
     :param convergence_tolerance: goodput band around the final mean (0.1 = ±10 %).
     :param convergence_window_s: trailing moving-average window applied to goodput.
@@ -369,7 +369,7 @@ class BaselineSpec:
 
 
 @dataclass
-class BenchmarkConfig:
+class MainJobConfig:
     """The main job (``leogym-run``): train, evaluate against baselines, leaderboard.
 
     :param agent_label: the trained agent's label in the leaderboard.
@@ -402,7 +402,7 @@ class LeogymConfig:
     train: TrainConfig = field(default_factory=TrainConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
     baseline: dict[str, BaselineSpec] = field(default_factory=dict)
-    benchmark: BenchmarkConfig = field(default_factory=BenchmarkConfig)
+    main_job: MainJobConfig = field(default_factory=MainJobConfig)
 
 
 # ---------------------------------------------------------------------------------- registry
@@ -415,7 +415,7 @@ def register_configs() -> None:
     if _REGISTERED:
         return
     from hydra.core.config_store import ConfigStore
-    from leogym.agents.resolvers import register_resolvers
+    from leogym.agents.runtime.resolvers import register_resolvers
 
     cs = ConfigStore.instance()
     cs.store(name="base_config", node=LeogymConfig)
@@ -444,7 +444,7 @@ def validate_config(
     from omegaconf import DictConfig
 
     if isinstance(cfg, DictConfig):
-        from leogym.agents.app import to_objects
+        from leogym.agents.runtime.app import to_objects
 
         cfg = to_objects(cfg)
     schema.check_field(cfg, "seed", "seed", ConfigError)
@@ -453,7 +453,7 @@ def validate_config(
         if cfg.env.id.startswith("leogym/"):
             _validate_scenario(cfg.scenario)
     if "agent" in sections:
-        from leogym.agents.algos import ALGOS
+        from leogym.agents.sb3.algos import ALGOS
 
         name = getattr(cfg.agent, "name", None)
         if name not in ALGOS:

@@ -3,7 +3,7 @@ scenario suite × seeds, with one results row per episode.
 
 Examples::
 
-    leogym-eval                                      # the six benchmark baselines, default scenario
+    leogym-eval                                      # the main job's baselines, default scenario
     leogym-eval scenario=tiny 'baseline=[cubic,maco]' 'eval.seeds=[0,1]'
     leogym-eval +eval.agents.PPO=runs/train/cc-ppo/seed0/2025-01-01_12-00-00
     leogym-eval 'eval.scenarios=[default,highrate]' eval.n_workers=2
@@ -17,8 +17,8 @@ frozen window. Trained agents run in the env they were trained in (their run's `
 with the suite's scenario and this config's ``env.episode_s`` and ``env.sample_scenarios``.
 
 Episodes run in worker subprocesses (``eval.n_workers``); results are written episode by
-episode (see :mod:`leogym.agents.results`), then summarised (``summary.parquet``) and plotted
-(``plots/``). Metric definitions: :mod:`leogym.agents.metrics`.
+episode (see :mod:`leogym.agents.results.table`), then summarised (``summary.parquet``) and plotted
+(``plots/``). Metric definitions: :mod:`leogym.agents.results.metrics`.
 """
 
 from __future__ import annotations
@@ -33,7 +33,15 @@ from typing import Any
 
 import hydra
 import pandas as pd
-from leogym.agents.app import (
+from leogym.agents.config import (
+    ConfigError,
+    LeogymConfig,
+    env_kwargs,
+    register_configs,
+    validate_config,
+)
+from leogym.agents.results.table import ResultsStore
+from leogym.agents.runtime.app import (
     CONFIG_PATH,
     config_task,
     configure_logging,
@@ -44,17 +52,9 @@ from leogym.agents.app import (
     to_objects,
     typed,
 )
-from leogym.agents.config import (
-    ConfigError,
-    LeogymConfig,
-    env_kwargs,
-    register_configs,
-    validate_config,
-)
-from leogym.agents.env_factory import EnvFactory
-from leogym.agents.results import ResultsStore
-from leogym.agents.rollout import EpisodeTask, PolicyRef, run_task, task_key
-from leogym.agents.storage import atomic_write_json
+from leogym.agents.runtime.rollout import EpisodeTask, PolicyRef, run_task, task_key
+from leogym.agents.runtime.storage import atomic_write_json
+from leogym.agents.sb3.env_factory import EnvFactory
 from omegaconf import DictConfig, OmegaConf
 
 __all__ = ["agent_policy", "baseline_policy", "build_tasks", "evaluate", "main"]
@@ -101,9 +101,9 @@ def baseline_policy(key: str, spec: Any, c: LeogymConfig) -> tuple[PolicyRef, En
 
 def agent_policy(label: str, path: str, c: LeogymConfig) -> tuple[PolicyRef, EnvFactory]:
     """The policy and env (without scenario) of a trained agent (run directory or ``.zip``)."""
-    from leogym.agents.checkpoints import find_checkpoint, read_sidecar
-    from leogym.agents.resolvers import find_run_dir
-    from leogym.agents.run_info import read_run_config
+    from leogym.agents.runtime.resolvers import find_run_dir
+    from leogym.agents.runtime.run_info import read_run_config
+    from leogym.agents.sb3.checkpoints import find_checkpoint, read_sidecar
 
     try:
         model = find_checkpoint(path, c.eval.checkpoint)
@@ -229,7 +229,7 @@ def evaluate(cfg: DictConfig, run_dir: str | Path) -> pd.DataFrame:
     if len(results):
         store.write_summary()
         if c.eval.plots:
-            from leogym.agents.plots import plot_all
+            from leogym.agents.results.plots import plot_all
 
             keys = {t.key for t in tasks}
             plot_all(results[results["key"].isin(keys)], run_dir)
@@ -258,8 +258,12 @@ def _run_pending(
 ) -> list[tuple[EpisodeTask, str]]:
     from concurrent.futures.process import BrokenProcessPool
 
-    from leogym.agents.progress import ProgressReporter
-    from leogym.agents.worker_faults import dead_worker_keys, init_tracked_worker, run_tracked
+    from leogym.agents.runtime.progress import ProgressReporter
+    from leogym.agents.runtime.worker_faults import (
+        dead_worker_keys,
+        init_tracked_worker,
+        run_tracked,
+    )
 
     failures: list[tuple[EpisodeTask, str]] = []
     if not pending:
@@ -367,12 +371,10 @@ def _hydra_main(cfg: DictConfig) -> None:
     ctx = prepare_run(cfg, app="evaluate", seeds={"eval": list(cfg.eval.seeds)})
     t0 = time.perf_counter()
     results = evaluate(ctx.cfg, ctx.run_dir)
-    from leogym.agents.leaderboard import leaderboard, print_leaderboard
+    from leogym.agents.results.leaderboard import leaderboard, print_leaderboard
 
     print_leaderboard(
-        leaderboard(
-            results, OmegaConf.select(ctx.cfg, "benchmark.sort_by", default="goodput_mbps")
-        ),
+        leaderboard(results, OmegaConf.select(ctx.cfg, "main_job.sort_by", default="goodput_mbps")),
         title="evaluation",
     )
     log.info("evaluation done in %.1f s: %s", time.perf_counter() - t0, ctx.run_dir)

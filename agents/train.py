@@ -8,7 +8,7 @@ Examples::
     leogym-train resume=runs/train/cc-ppo/seed0/2025-01-01_12-00-00   # continue a run
     leogym-train -m agent=ppo,a2c seed=0,1,2         # a sweep, one job after another
 
-Every env (the eval env too) runs in its own subprocess; see :mod:`leogym.agents.env_factory`.
+Every env (the eval env too) runs in its own subprocess; see :mod:`leogym.agents.sb3.env_factory`.
 The run directory holds the resolved config, overrides, provenance (``run_info.json``),
 TensorBoard logs (``tb/``), ``progress*.csv``, periodic ``checkpoints/``, ``evaluations.csv``,
 ``best_model.zip`` and the final ``model.zip``.
@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import Any
 
 import hydra
-from leogym.agents.app import (
+from leogym.agents.config import ConfigError, env_kwargs, register_configs, validate_config
+from leogym.agents.runtime.app import (
     CONFIG_PATH,
     config_task,
     configure_logging,
@@ -39,7 +40,6 @@ from leogym.agents.app import (
     scenario_payload,
     to_objects,
 )
-from leogym.agents.config import ConfigError, env_kwargs, register_configs, validate_config
 from omegaconf import DictConfig
 
 __all__ = ["TrainResult", "main", "train"]
@@ -68,21 +68,26 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
 
     :param cfg: a composed app config (see :class:`~leogym.agents.config.LeogymConfig`).
     :param run_dir: the run directory (its provenance files are written by the caller, e.g.
-        :func:`leogym.agents.app.prepare_run`).
+        :func:`leogym.agents.runtime.app.prepare_run`).
     :param resume: continue from the run's newest model (or the checkpoint named by
         ``cfg.resume``) instead of starting fresh.
     """
     import torch
-    from leogym.agents.algos import ALGOS, build_model, check_action_space, load_model
-    from leogym.agents.callbacks import (
+    from leogym.agents.runtime.worker_faults import WorkerDiedError
+    from leogym.agents.sb3.algos import ALGOS, build_model, check_action_space, load_model
+    from leogym.agents.sb3.callbacks import (
         CheckpointCallback,
         NetMetricsCallback,
         PeriodicEvalCallback,
         ProgressCallback,
     )
-    from leogym.agents.checkpoints import FINAL, latest_checkpoint, replay_buffer_path, save_model
-    from leogym.agents.env_factory import EnvFactory, make_vec_env
-    from leogym.agents.worker_faults import WorkerDiedError
+    from leogym.agents.sb3.checkpoints import (
+        FINAL,
+        latest_checkpoint,
+        replay_buffer_path,
+        save_model,
+    )
+    from leogym.agents.sb3.env_factory import EnvFactory, make_vec_env
     from stable_baselines3.common.logger import CSVOutputFormat, Logger, TensorBoardOutputFormat
     from stable_baselines3.common.utils import set_random_seed
 
@@ -213,7 +218,7 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
         if eval_env is not None:
             eval_env.close()
     wall = time.perf_counter() - t_start
-    from leogym.agents.storage import atomic_write_json
+    from leogym.agents.runtime.storage import atomic_write_json
 
     atomic_write_json(
         run_dir / "train_summary.json",

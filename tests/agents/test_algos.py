@@ -9,8 +9,8 @@ from __future__ import annotations
 import gymnasium as gym
 import pytest
 import torch
-from leogym.agents.algos import ALGOS, build_model
-from leogym.agents.app import compose, to_objects
+from leogym.agents.runtime.app import compose, to_objects
+from leogym.agents.sb3.algos import ALGOS, build_model
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 

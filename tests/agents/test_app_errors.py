@@ -39,7 +39,7 @@ def _one_line(proc: subprocess.CompletedProcess) -> str:
     [
         ("leogym.agents.train", "leogym-train"),
         ("leogym.agents.evaluate", "leogym-eval"),
-        ("leogym.agents.benchmark", "leogym-run"),
+        ("leogym.agents.main_job", "leogym-run"),
     ],
 )
 def test_hydra_apps_report_a_bad_value_in_one_line(module: str, prog: str, tmp_path: Path) -> None:
@@ -80,6 +80,6 @@ def test_ns3gym_server_reports_a_bad_env_option_in_one_line(tmp_path: Path) -> N
 
 
 def test_reproduce_reports_a_bad_option_in_one_line(tmp_path: Path) -> None:
-    proc = _run(["leogym.baselines.reproduce", "maco", "--seeds", "0"], tmp_path)
+    proc = _run(["leogym.agents.reproduce.cli", "maco", "--seeds", "0"], tmp_path)
     assert proc.returncode == 2, proc.stderr
     assert _one_line(proc) == "leogym-reproduce: error: --seeds: must be >= 1 (got 0)"

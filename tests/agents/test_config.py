@@ -8,13 +8,13 @@ import sys
 import pytest
 from gymnasium import spaces
 from hydra.errors import HydraException
-from leogym.agents.algos import check_action_space
-from leogym.agents.app import compose, to_objects
 from leogym.agents.config import ConfigError, validate_config
+from leogym.agents.runtime.app import compose, to_objects
+from leogym.agents.sb3.algos import check_action_space
 from omegaconf.errors import ConfigAttributeError, ValidationError
 
-APPS = ("train", "evaluate", "benchmark")
-EXPERIMENTS = ("benchmark", "quick", "maco", "alcs", "freeze", "mptcp_leo")
+APPS = ("train", "evaluate", "main_job")
+EXPERIMENTS = ("main_job", "quick", "maco", "alcs", "freeze", "mptcp_leo")
 
 
 def _check(
@@ -45,8 +45,8 @@ def test_every_experiment_preset_composes_with_every_app(app: str, experiment: s
     assert c.baseline, "every preset names its baselines"
 
 
-def test_benchmark_compares_the_six_paper_baselines() -> None:
-    c = to_objects(compose("benchmark"))
+def test_main_job_compares_the_six_paper_baselines() -> None:
+    c = to_objects(compose("main_job"))
     names = {spec.name for spec in c.baseline.values()}
     assert names == {"maco", "freeze+cubic", "cubic", "olia", "minrtt", "alcs"}
     assert c.scenario.name == "default"

@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 from leogym.agents.config import MetricsConfig
-from leogym.agents.metrics import EpisodeRecorder, convergence_time, jain_index
-from leogym.agents.results import ResultsStore, summarize
-from leogym.agents.storage import atomic_write, atomic_write_parquet
+from leogym.agents.results.metrics import EpisodeRecorder, convergence_time, jain_index
+from leogym.agents.results.table import ResultsStore, summarize
+from leogym.agents.runtime.storage import atomic_write, atomic_write_parquet
 
 
 def test_jain_index_matches_its_definition() -> None:

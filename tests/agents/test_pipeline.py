@@ -330,7 +330,7 @@ def test_multirun_with_a_fresh_process_per_job(tmp_path: Path) -> None:
 def test_main_job_quick(tmp_path: Path) -> None:
     out = tmp_path / "bench"
     proc = run_app(
-        "benchmark",
+        "main_job",
         "experiment=quick",
         "env.episode_s=3",
         "train.progress=false",
@@ -349,11 +349,11 @@ def test_main_job_quick(tmp_path: Path) -> None:
         "ALCS",
     }
     assert (out / "leaderboard.md").read_text().count("| PPO |") == 1
-    assert "leogym benchmark" in proc.stdout
+    assert "leogym main job" in proc.stdout
     assert (out / "train" / "model.zip").is_file()
     assert (out / "eval" / "plots" / "goodput.png").is_file()
     # a second invocation resumes: nothing left to train or evaluate
-    run_app("benchmark", f"resume={out}")
+    run_app("main_job", f"resume={out}")
     assert len(pd.read_parquet(out / "eval" / "results.parquet")) == 7
 
 

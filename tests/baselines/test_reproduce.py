@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from leogym.agents.reproduce.maco import recovery_times
 from leogym.baselines import reproduce
-from leogym.baselines.repro_maco import recovery_times
 
 
 def test_unknown_experiment_is_rejected():

@@ -41,7 +41,7 @@ PRELOAD = (
 APPS = {
     "leogym-train": "leogym.agents.train",
     "leogym-eval": "leogym.agents.evaluate",
-    "leogym-run": "leogym.agents.benchmark",
+    "leogym-run": "leogym.agents.main_job",
 }
 
 

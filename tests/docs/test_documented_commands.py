@@ -49,7 +49,7 @@ pytestmark = pytest.mark.timeout(1200)
 
 VENV_BIN = Path(sys.executable).parent
 HYDRA_APPS = ("leogym-train", "leogym-eval", "leogym-run")
-HELP_CONFIGS = {"leogym-train": "train", "leogym-eval": "evaluate", "leogym-run": "benchmark"}
+HELP_CONFIGS = {"leogym-train": "train", "leogym-eval": "evaluate", "leogym-run": "main_job"}
 WORKERS = 2
 TIMEOUT_S = 240
 
@@ -153,7 +153,7 @@ PLACEHOLDERS: list[tuple[str, str]] = [
     (r"(?<=\+eval\.agents\.PPO=)runs/train/\.\.\.", "ppo_run"),
     (r"(?<=\+eval\.agents\.SAC=)runs/train/\.\.\.", "sac_run"),
     (r"runs/eval/cc/(?:<date>_<time>|2025-06-01_11-00-00)|<evaluation run dir>", "eval_run"),
-    (r"runs/benchmark/2025-06-01_10-00-00|<benchmark run dir>", "bench_run"),
+    (r"runs/main_job/2025-06-01_10-00-00|<main-job run dir>", "bench_run"),
 ]
 #: The documented commands whose run directories fill the placeholders (run first).
 PRODUCERS = {
@@ -166,7 +166,7 @@ PRODUCERS = {
         "leogym-eval scenario=tiny 'baseline=[cubic,maco,olia]' 'eval.seeds=[0,1,2,3,4]'",
         "runs/eval/cc/*",
     ),
-    "bench_run": ("leogym-run experiment=quick", "runs/benchmark/*"),
+    "bench_run": ("leogym-run experiment=quick", "runs/main_job/*"),
 }
 
 
@@ -240,7 +240,7 @@ def _argparse_examples(prog: str, text: str) -> list[str]:
 
 def help_commands() -> dict[str, list[str]]:
     """Examples at the end of each app's ``--help``, by app."""
-    from leogym.baselines.reproduce import parser as reproduce_parser
+    from leogym.agents.reproduce.cli import parser as reproduce_parser
 
     from leogym.ns3gym.cli import parser as serve_parser
 

@@ -1124,7 +1124,7 @@ class CheckpointTarget(Target):
         import tempfile
 
         import torch
-        from leogym.agents.checkpoints import save_model
+        from leogym.agents.sb3.checkpoints import save_model
         from stable_baselines3 import PPO
 
         torch.set_num_threads(1)
@@ -1195,8 +1195,8 @@ class CheckpointTarget(Target):
         return f"{zip_note}; {side_note}"
 
     def run(self, example: Any) -> Outcome:
-        from leogym.agents.algos import load_model
-        from leogym.agents.checkpoints import read_sidecar
+        from leogym.agents.sb3.algos import load_model
+        from leogym.agents.sb3.checkpoints import read_sidecar
 
         (data, _), (side, _) = example
         self.n += 1

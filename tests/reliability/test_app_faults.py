@@ -117,7 +117,7 @@ def env_workers(proc: subprocess.Popen) -> list[psutil.Process]:
 
 def assert_loadable(run_dir: Path) -> int:
     """Every model file the run left loads; returns how many there are."""
-    from leogym.agents.algos import load_model
+    from leogym.agents.sb3.algos import load_model
 
     models = [*checkpoints(run_dir), *run_dir.glob("*.zip")]
     for m in models:

@@ -4,8 +4,8 @@ run stops cleanly or carries on, as configured.
 Faults: the worker is killed (SIGKILL, as by the OOM killer or a scheduler), it segfaults
 (SIGSEGV from inside the env, as a crash in native code would), or its env raises (exit code
 1). VecEnvs: leogym's own (``make_vec_env``: LeoSubprocVecEnv) and SB3's SubprocVecEnv, both
-under :class:`leogym.agents.worker_faults.WorkerFaultWrapper`. Without the wrapper both raise
-a bare ``EOFError``/``BrokenPipeError`` (checked here too, for the record).
+under :class:`leogym.agents.runtime.worker_faults.WorkerFaultWrapper`. Without the wrapper both
+raise a bare ``EOFError``/``BrokenPipeError`` (checked here too, for the record).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 import pytest
 from faulty_rewards import FailingReward
-from leogym.agents.env_factory import EnvFactory, make_vec_env
-from leogym.agents.worker_faults import WorkerDiedError, WorkerFaultWrapper
+from leogym.agents.runtime.worker_faults import WorkerDiedError, WorkerFaultWrapper
+from leogym.agents.sb3.env_factory import EnvFactory, make_vec_env
 from reliability_support import Figure
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.native]  # the workers run leogym envs

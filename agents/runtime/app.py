@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from leogym.agents.config import AGENT_SCHEMAS, ConfigError, LeogymConfig
-from leogym.agents.resolvers import find_run_dir, register_resolvers
-from leogym.agents.run_info import read_run_config, record_invocation, write_run_files
+from leogym.agents.runtime.resolvers import find_run_dir, register_resolvers
+from leogym.agents.runtime.run_info import read_run_config, record_invocation, write_run_files
 from omegaconf import DictConfig, OmegaConf
 
 from leogym.scenario.config import ScenarioConfig
@@ -160,7 +160,7 @@ def prepare_run(cfg: DictConfig, *, app: str, seeds: dict[str, Any]) -> RunConte
 def compose(config_name: str, overrides: list[str] | None = None) -> DictConfig:
     """Compose an app config outside a Hydra job (tests, notebooks, scripts).
 
-    :param config_name: ``train``, ``evaluate`` or ``benchmark``.
+    :param config_name: ``train``, ``evaluate`` or ``main_job``.
     :param overrides: Hydra override strings.
     """
     from hydra import compose as hydra_compose

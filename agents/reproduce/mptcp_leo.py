@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from leogym.baselines.repro_common import Table, algorithms, run_simulation, with_cross_traffic
+from leogym.agents.reproduce.common import Table, algorithms, run_simulation, with_cross_traffic
 
 __all__ = ["PAPER", "SIZES", "VARIANTS", "run_task", "tasks", "summarise"]
 

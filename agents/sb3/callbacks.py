@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from leogym.agents.checkpoints import BEST, CHECKPOINT_DIR, save_model
-from leogym.agents.metrics import EpisodeRecorder
-from leogym.agents.storage import atomic_write_parquet
+from leogym.agents.results.metrics import EpisodeRecorder
+from leogym.agents.runtime.storage import atomic_write_parquet
+from leogym.agents.sb3.checkpoints import BEST, CHECKPOINT_DIR, save_model
 from stable_baselines3.common.callbacks import BaseCallback
 
 __all__ = [
@@ -164,7 +164,7 @@ class PeriodicEvalCallback(BaseCallback):
         old = pd.read_csv(self.csv_path) if self.csv_path.is_file() else pd.DataFrame()
         table = pd.concat([old, pd.DataFrame([row])], ignore_index=True)
         # CSV for humans; the same atomic write as everything else.
-        from leogym.agents.storage import atomic_write
+        from leogym.agents.runtime.storage import atomic_write
 
         atomic_write(self.csv_path, lambda tmp: table.to_csv(tmp, index=False))
         atomic_write_parquet(self.run_dir / "evaluations.parquet", table)
@@ -203,7 +203,8 @@ class CheckpointCallback(BaseCallback):
 
 class ProgressCallback(BaseCallback):
     """Progress over the run's total timesteps (resumed runs start part-way): a rich bar on a
-    terminal, a log line every 30 s otherwise (:class:`~leogym.agents.progress.ProgressReporter`).
+    terminal, a log line every 30 s otherwise
+    (:class:`~leogym.agents.runtime.progress.ProgressReporter`).
     """
 
     def __init__(self, description: str = "training") -> None:
@@ -212,7 +213,7 @@ class ProgressCallback(BaseCallback):
         self._reporter: Any = None
 
     def _on_training_start(self) -> None:
-        from leogym.agents.progress import ProgressReporter
+        from leogym.agents.runtime.progress import ProgressReporter
 
         total = int(self.locals.get("total_timesteps", self.model._total_timesteps))
         self._reporter = ProgressReporter(self.description, total, completed=self.num_timesteps)

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from leogym.agents.storage import atomic_write, atomic_write_json
+from leogym.agents.runtime.storage import atomic_write, atomic_write_json
 
 __all__ = [
     "FINAL",

@@ -6,7 +6,7 @@ import math
 from typing import Any
 
 import pandas as pd
-from leogym.agents.results import is_lower_better
+from leogym.agents.results.table import is_lower_better
 
 __all__ = ["COLUMNS", "leaderboard", "print_leaderboard", "to_markdown"]
 
@@ -39,7 +39,7 @@ def leaderboard(results: pd.DataFrame, sort_by: str = "goodput_mbps") -> pd.Data
     from scipy import stats
 
     if sort_by not in results:
-        raise ValueError(f"benchmark.sort_by: {sort_by!r} is not a results column")
+        raise ValueError(f"main_job.sort_by: {sort_by!r} is not a results column")
     rows: list[dict[str, Any]] = []
     for (scenario, policy), g in results.groupby(["scenario", "policy"], sort=False):
         row: dict[str, Any] = {

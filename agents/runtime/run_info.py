@@ -23,8 +23,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from leogym.agents.resolvers import RUN_CONFIG
-from leogym.agents.storage import atomic_write_json, atomic_write_text
+from leogym.agents.runtime.resolvers import RUN_CONFIG
+from leogym.agents.runtime.storage import atomic_write_json, atomic_write_text
 from omegaconf import DictConfig, OmegaConf
 
 __all__ = [
@@ -113,7 +113,7 @@ def write_run_files(
 
     :param run_dir: the run directory (created if needed).
     :param cfg: the composed config (the ``hydra`` node, if any, is left out).
-    :param app: ``train``, ``evaluate`` or ``benchmark``.
+    :param app: ``train``, ``evaluate`` or ``main_job``.
     :param overrides: the command-line overrides.
     :param seeds: every seed the run uses, by role (``{"train": 0, "eval": [0, 1, 2]}``).
     """

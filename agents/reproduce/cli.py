@@ -34,10 +34,10 @@ __all__ = ["EXPERIMENTS", "main", "parser", "run_experiment"]
 #: NAME -> module (each defines SIZES, tasks(size, seeds), run_task(task), summarise(results,
 #: size) and directions(results)).
 EXPERIMENTS = {
-    "maco": "leogym.baselines.repro_maco",
-    "alcs": "leogym.baselines.repro_alcs",
-    "freeze": "leogym.baselines.repro_freeze",
-    "mptcp_leo": "leogym.baselines.repro_mptcp_leo",
+    "maco": "leogym.agents.reproduce.maco",
+    "alcs": "leogym.agents.reproduce.alcs",
+    "freeze": "leogym.agents.reproduce.freeze",
+    "mptcp_leo": "leogym.agents.reproduce.mptcp_leo",
 }
 
 

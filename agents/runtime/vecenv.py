@@ -2,8 +2,8 @@
 
 SB3's ``SubprocVecEnv`` runs its worker loop from a module inside ``stable_baselines3``, so every
 worker process imports SB3 and torch (seconds per worker). leogym's workers run
-:func:`leogym.agents.subproc_worker.worker` instead, which needs only NumPy, Gymnasium and the
-envs, with the same observable behaviour (auto-reset, ``terminal_observation``,
+:func:`leogym.agents.runtime.subproc_worker.worker` instead, which needs only NumPy,
+Gymnasium and the envs, with the same observable behaviour (auto-reset, ``terminal_observation``,
 ``TimeLimit.truncated``). One env per process: ns-3 is one simulator per process.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-from leogym.agents.subproc_worker import worker
+from leogym.agents.runtime.subproc_worker import worker
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 __all__ = ["LeoSubprocVecEnv"]

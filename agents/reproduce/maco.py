@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from leogym.baselines.repro_common import (
+from leogym.agents.reproduce.common import (
     RunSeries,
     Table,
     algorithms,

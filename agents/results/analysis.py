@@ -1,11 +1,12 @@
 """Readers and reshaping helpers for the notebooks (and anyone analysing runs).
 
 * :func:`load_progress`, :func:`load_evaluations`: training curves of a training run.
-* :func:`~leogym.agents.results.load_results`, :func:`~leogym.agents.results.load_traces`:
-  an evaluation run's episodes and per-step traces.
+* :func:`~leogym.agents.results.table.load_results`,
+  :func:`~leogym.agents.results.table.load_traces`: an evaluation run's episodes and
+  per-step traces.
 * :func:`handover_aligned`: trace samples re-timed relative to each handover, for
   "what does the policy do around a handover" plots.
-* :func:`resolve_runs`: accept a benchmark, training or evaluation run directory.
+* :func:`resolve_runs`: accept a main-job, training or evaluation run directory.
 * :func:`make_demo_runs`: create a small training and evaluation run (scenario ``tiny``) with the
   command-line apps, for notebooks that were given no run.
 """
@@ -19,7 +20,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from leogym.agents.results import load_results, load_traces
+from leogym.agents.results.table import load_results, load_traces
 
 __all__ = [
     "handover_aligned",
@@ -56,7 +57,7 @@ def load_evaluations(run_dir: str | Path) -> pd.DataFrame:
 def resolve_runs(path: str | Path) -> dict[str, Path | None]:
     """Find the training and evaluation run directories behind ``path``.
 
-    :param path: a benchmark run (with ``train/`` and ``eval/``), a training run or an
+    :param path: a main-job run (with ``train/`` and ``eval/``), a training run or an
         evaluation run.
     :return: ``{"train": ..., "eval": ...}``, ``None`` where there is none.
     """
@@ -82,7 +83,7 @@ def handover_aligned(
     Each handover of a path selects that episode's rows of the same path whose step ends within
     ``[t_ho − before_s, t_ho + after_s]``.
 
-    :param traces: from :func:`~leogym.agents.results.load_traces`.
+    :param traces: from :func:`~leogym.agents.results.table.load_traces`.
     :return: columns ``policy``, ``scenario``, ``seed``, ``path``, ``handover``, ``rel_t_s`` and
         the requested ``columns``.
     """

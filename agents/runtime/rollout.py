@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from leogym.agents.env_factory import EnvFactory
-from leogym.agents.metrics import EpisodeRecorder
+from leogym.agents.results.metrics import EpisodeRecorder
+from leogym.agents.sb3.env_factory import EnvFactory
 
 __all__ = ["EpisodeTask", "PolicyRef", "run_task", "task_key"]
 
@@ -98,7 +98,7 @@ def _load_policy(ref: PolicyRef, env: Any) -> Any:
     cache_key = (ref.name, ref.path)
     if cache_key not in _MODELS:
         import torch
-        from leogym.agents.algos import load_model
+        from leogym.agents.sb3.algos import load_model
 
         torch.set_num_threads(1)
         _MODELS[cache_key] = load_model(ref.path, ref.name, device="cpu")
@@ -150,7 +150,7 @@ def run_task(task: EpisodeTask) -> dict[str, Any]:
     row.update(rec.metrics(task.metrics))
     row["wall_s"] = time.perf_counter() - t0
     if task.trace_path is not None:
-        from leogym.agents.storage import atomic_write_parquet
+        from leogym.agents.runtime.storage import atomic_write_parquet
 
         trace = rec.trace()
         for col in ("key", "policy", "scenario", "seed"):

@@ -15,7 +15,7 @@ from omegaconf import OmegaConf
 
 __all__ = ["RUN_CONFIG", "find_run_dir", "register_resolvers"]
 
-#: The resolved config every run directory holds (written by :mod:`leogym.agents.run_info`).
+#: The resolved config every run directory holds (written by :mod:`leogym.agents.runtime.run_info`).
 RUN_CONFIG = "config.yaml"
 
 

@@ -42,7 +42,7 @@ __all__ = [
     "run_tracked",
 ]
 
-log = logging.getLogger("leogym.agents.worker_faults")
+log = logging.getLogger("leogym.agents.runtime.worker_faults")
 
 #: The choices of ``train.on_worker_death``.
 ON_WORKER_DEATH = ("stop", "restart")
@@ -127,7 +127,7 @@ class WorkerFaultWrapper(VecEnvWrapper):
 
     :param make: builds the subprocess VecEnv (called again on a restart). The VecEnv must
         expose its worker processes as ``.processes`` (SB3's ``SubprocVecEnv`` and
-        :class:`~leogym.agents.vecenv.LeoSubprocVecEnv` do).
+        :class:`~leogym.agents.runtime.vecenv.LeoSubprocVecEnv` do).
     :param envs: one description per env (e.g. its ``EnvFactory``), named in reports.
     :param on_death: ``stop`` or ``restart`` (see the module docstring).
     :param max_restarts: deaths survived before stopping anyway.

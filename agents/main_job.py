@@ -5,15 +5,15 @@
    seeds (``<run>/eval``, a normal evaluation run directory: results, summary, traces, plots).
 3. Print the leaderboard and save it (``<run>/leaderboard.md``, ``leaderboard.csv``).
 
-Sizes come from ``conf/experiment/benchmark.yaml``; override any of them, or use the smoke-test
+Sizes come from ``conf/experiment/main_job.yaml``; override any of them, or use the smoke-test
 preset::
 
     leogym-run                                   # ~15 min on 2 cores
     leogym-run experiment=quick                  # tiny scenario, seconds of compute
     leogym-run train.total_timesteps=50000 'eval.seeds=[0,1,2,3,4]'
-    leogym-run resume=runs/benchmark/2025-01-01_12-00-00   # finish an interrupted run
+    leogym-run resume=runs/main_job/2025-01-01_12-00-00   # finish an interrupted run
 
-A resumed benchmark continues training from its newest checkpoint (or skips training if the
+A resumed main job continues training from its newest checkpoint (or skips training if the
 final model exists) and evaluates only the episodes it does not have yet.
 """
 
@@ -25,7 +25,8 @@ import time
 from pathlib import Path
 
 import hydra
-from leogym.agents.app import (
+from leogym.agents.config import register_configs, validate_config
+from leogym.agents.runtime.app import (
     CONFIG_PATH,
     config_task,
     configure_logging,
@@ -33,33 +34,32 @@ from leogym.agents.app import (
     run_app,
     to_objects,
 )
-from leogym.agents.config import register_configs, validate_config
-from leogym.agents.storage import atomic_write, atomic_write_json, atomic_write_text
+from leogym.agents.runtime.storage import atomic_write, atomic_write_json, atomic_write_text
 from omegaconf import DictConfig, OmegaConf
 
-__all__ = ["main", "run_benchmark"]
+__all__ = ["main", "run_main_job"]
 
-log = logging.getLogger("leogym.agents.benchmark")
+log = logging.getLogger("leogym.agents.main_job")
 
 
 def _sub_run(cfg: DictConfig, run_dir: Path, app: str) -> None:
     """Give a stage its own run files (config, provenance) so it is a normal run directory."""
-    from leogym.agents.run_info import write_run_files
+    from leogym.agents.runtime.run_info import write_run_files
 
     if not (run_dir / "config.yaml").is_file():
         write_run_files(run_dir, cfg, app=app, overrides=[], seeds={"seed": cfg.seed})
 
 
-def run_benchmark(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Path:
+def run_main_job(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Path:
     """Train, evaluate, rank. Returns the path of the saved leaderboard (Markdown).
 
-    :param cfg: a composed ``benchmark`` config.
-    :param run_dir: the benchmark run directory.
-    :param resume: continue an interrupted benchmark in ``run_dir``.
+    :param cfg: a composed ``main_job`` config.
+    :param run_dir: the main-job run directory.
+    :param resume: continue an interrupted main job in ``run_dir``.
     """
-    from leogym.agents.checkpoints import FINAL, read_sidecar
     from leogym.agents.evaluate import evaluate
-    from leogym.agents.leaderboard import leaderboard, print_leaderboard, to_markdown
+    from leogym.agents.results.leaderboard import leaderboard, print_leaderboard, to_markdown
+    from leogym.agents.sb3.checkpoints import FINAL, read_sidecar
     from leogym.agents.train import train
     from rich.console import Console
 
@@ -90,7 +90,7 @@ def run_benchmark(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False)
 
     # 2. evaluate
     t0 = time.perf_counter()
-    label = cfg.benchmark.agent_label
+    label = cfg.main_job.agent_label
     eval_cfg = base.copy()
     eval_cfg.eval.agents = {label: str(train_dir.resolve())}
     _sub_run(eval_cfg, eval_dir, "evaluate")
@@ -101,10 +101,10 @@ def run_benchmark(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False)
 
     # 3. leaderboard
     console.rule("[bold]3/3 leaderboard")
-    board = leaderboard(results, cfg.benchmark.sort_by)
-    print_leaderboard(board, console=console, title="leogym benchmark")
+    board = leaderboard(results, cfg.main_job.sort_by)
+    print_leaderboard(board, console=console, title="leogym main job")
     md_path = atomic_write_text(
-        run_dir / "leaderboard.md", "# leogym benchmark\n\n" + to_markdown(board)
+        run_dir / "leaderboard.md", "# leogym main job\n\n" + to_markdown(board)
     )
     atomic_write(run_dir / "leaderboard.csv", lambda tmp: board.to_csv(tmp, index=False))
     old = run_dir / "timings.json"
@@ -119,14 +119,14 @@ def run_benchmark(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False)
     return md_path
 
 
-@hydra.main(version_base="1.3", config_path=CONFIG_PATH, config_name="benchmark")
+@hydra.main(version_base="1.3", config_path=CONFIG_PATH, config_name="main_job")
 @config_task("leogym-run")
 def _hydra_main(cfg: DictConfig) -> None:
     configure_logging()
     if not cfg.get("resume"):  # checked before the run directory is made
         validate_config(to_objects(cfg), ("env", "agent", "train", "eval"))
-    ctx = prepare_run(cfg, app="benchmark", seeds={"seed": cfg.seed, "eval": list(cfg.eval.seeds)})
-    run_benchmark(ctx.cfg, ctx.run_dir, resume=ctx.resumed)
+    ctx = prepare_run(cfg, app="main_job", seeds={"seed": cfg.seed, "eval": list(cfg.eval.seeds)})
+    run_main_job(ctx.cfg, ctx.run_dir, resume=ctx.resumed)
 
 
 def main() -> None:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from leogym.baselines.repro_common import Table, algorithms, pct_change, run_simulation
+from leogym.agents.reproduce.common import Table, algorithms, pct_change, run_simulation
 
 __all__ = ["PAPER", "SIZES", "CONDITIONS", "CCS", "run_task", "tasks", "summarise"]
 

@@ -9,7 +9,7 @@ from typing import Any
 
 __all__ = ["ProgressReporter"]
 
-log = logging.getLogger("leogym.agents.progress")
+log = logging.getLogger("leogym.agents.runtime.progress")
 
 
 class ProgressReporter:

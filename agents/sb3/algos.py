@@ -170,7 +170,7 @@ def load_model(path: str | Path, name: str, *, env: Any = None, device: str = "c
     :raises CheckpointError: the file is truncated, corrupt, or not a ``name`` model (the
         message names the file; SB3's own errors rarely do).
     """
-    from leogym.agents.checkpoints import CheckpointError
+    from leogym.agents.sb3.checkpoints import CheckpointError
 
     path = Path(path)
     try:

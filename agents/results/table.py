@@ -10,7 +10,8 @@ An evaluation run directory holds::
 
 After every episode ``results.parquet`` is rewritten through a temporary file and a rename, so
 an interrupted evaluation leaves a complete table of the episodes it finished; rerunning with
-``resume=<run dir>`` skips them (they are identified by :func:`~leogym.agents.rollout.task_key`).
+``resume=<run dir>`` skips them (they are identified by
+:func:`~leogym.agents.runtime.rollout.task_key`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from leogym.agents.storage import atomic_write, atomic_write_parquet
+from leogym.agents.runtime.storage import atomic_write, atomic_write_parquet
 
 __all__ = [
     "ID_COLUMNS",
@@ -187,7 +188,7 @@ def summarize(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def load_results(run_dir: str | Path) -> pd.DataFrame:
-    """The results table of an evaluation (or benchmark) run directory."""
+    """The results table of an evaluation (or main-job) run directory."""
     run_dir = Path(run_dir)
     for candidate in (run_dir / RESULTS, run_dir / "eval" / RESULTS):
         if candidate.is_file():

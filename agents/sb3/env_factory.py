@@ -58,16 +58,16 @@ class EnvFactory:
 def make_vec_env(
     factory: EnvFactory, n_envs: int, *, seed: int, start_method: str, on_worker_death: str = "stop"
 ) -> Any:
-    """A subprocess VecEnv (:class:`~leogym.agents.vecenv.LeoSubprocVecEnv`) of ``n_envs`` copies
-    of ``factory``'s env, seeded ``seed + i``.
+    """A subprocess VecEnv (:class:`~leogym.agents.runtime.vecenv.LeoSubprocVecEnv`) of
+    ``n_envs`` copies of ``factory``'s env, seeded ``seed + i``.
 
     Always a subprocess VecEnv, even for one env: the calling process must never own a
     simulator (see the module docstring). A worker that dies is reported by name, env and
     seed, then the VecEnv stops or restarts (``on_worker_death``; see
-    :mod:`leogym.agents.worker_faults`).
+    :mod:`leogym.agents.runtime.worker_faults`).
     """
-    from leogym.agents.vecenv import LeoSubprocVecEnv
-    from leogym.agents.worker_faults import WorkerFaultWrapper
+    from leogym.agents.runtime.vecenv import LeoSubprocVecEnv
+    from leogym.agents.runtime.worker_faults import WorkerFaultWrapper
 
     def make() -> Any:
         return LeoSubprocVecEnv([factory] * n_envs, start_method=start_method)

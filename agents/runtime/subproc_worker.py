@@ -1,4 +1,4 @@
-"""The loop of an env worker process (see :class:`leogym.agents.vecenv.LeoSubprocVecEnv`).
+"""The loop of an env worker process (see :class:`leogym.agents.runtime.vecenv.LeoSubprocVecEnv`).
 
 Kept in its own module that imports neither SB3 nor torch, so a worker starts in well under a
 second: it only needs NumPy, Gymnasium and leogym's envs.

@@ -1,0 +1,1 @@
+"""Stable-Baselines3 glue: algorithms, callbacks, checkpoints and the env factory."""
