@@ -68,14 +68,16 @@ class MpFreeze : public MpCongestionOpsWrapper
      * The fixed-schedule predicate in integer microseconds: is there an integer k with
      * offset + k period - before <= t <= offset + k period + after?
      */
-    static bool InScheduleWindow(int64_t tUs, int64_t offsetUs, int64_t periodUs,
-                                 int64_t beforeUs, int64_t afterUs);
+    static bool InScheduleWindow(int64_t tUs,
+                                 int64_t offsetUs,
+                                 int64_t periodUs,
+                                 int64_t beforeUs,
+                                 int64_t afterUs);
     /**
      * The oracle predicate: is there a handover h of the path with
      * h - before <= t <= h + after? (t in seconds)
      */
-    static bool InOracleWindow(const MpPathOracle& oracle, double t, double before,
-                               double after);
+    static bool InOracleWindow(const MpPathOracle& oracle, double t, double before, double after);
 
     /// Lost packets kept from the inner controller (cumulative).
     uint64_t GetFrozenLosses() const;

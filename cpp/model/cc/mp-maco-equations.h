@@ -47,7 +47,10 @@ double TimeAverage(const std::deque<std::pair<double, double>>& samples, double 
  * @param ownMax max W_r (NaN: no own history)
  * @param otherMax max over other paths' histories (NaN: none)
  */
-double QuickStartWindow(double bdpPkts, double ownMax, double otherMax, double gamma,
+double QuickStartWindow(double bdpPkts,
+                        double ownMax,
+                        double otherMax,
+                        double gamma,
                         double initPkts);
 
 /**
@@ -73,7 +76,10 @@ double DeltaR(const std::deque<double>& residuals, double floorS);
  * One path: 1.5 sqrt(T / (tau w)).
  * @param w windows (packets), tau latest RTTs (s), T largest RTTs (s), n paths
  */
-double CaIncrement(const double* w, const double* tau, const double* T, std::size_t n,
+double CaIncrement(const double* w,
+                   const double* tau,
+                   const double* T,
+                   std::size_t n,
                    std::size_t r);
 
 } // namespace ns3::maco

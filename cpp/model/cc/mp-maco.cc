@@ -2,9 +2,8 @@
 
 #include "mp-maco.h"
 
-#include "mp-maco-equations.h"
-
 #include "model/registry/mp-algorithm-registry.h"
+#include "mp-maco-equations.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -709,7 +708,8 @@ MpMaco::OnAck(const MpCcContext& ctx, const MpAckEvent& ev)
         tau.push_back(std::max(ti, 1e-6));
         tmax.push_back(std::max(Ti, 1e-6));
     }
-    m_w += static_cast<double>(pkts) * CaIncrement(w.data(), tau.data(), tmax.data(), w.size(), self);
+    m_w +=
+        static_cast<double>(pkts) * CaIncrement(w.data(), tau.data(), tmax.data(), w.size(), self);
     Commit();
 }
 

@@ -155,7 +155,7 @@ class MpMaco : public MpCongestionOps
     double m_tau{0};
     double m_tmax{0};
     bool m_haveRtt{false};
-    std::deque<double> m_resid;                  //!< tau_i - D_i
+    std::deque<double> m_resid;                     //!< tau_i - D_i
     std::deque<std::pair<double, double>> m_rttWin; //!< (t, rtt) for the windowed minimum
     double m_dTerr{0};
     // rates
