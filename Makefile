@@ -64,6 +64,7 @@ lint: install
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/nbstripout --verify --keep-id notebooks/*.ipynb
+	$(VENV)/bin/clang-format --dry-run --Werror --style=file $$(find cpp -name '*.cc' -o -name '*.h')
 	$(PY) tools/typecheck.py
 
 hooks: install

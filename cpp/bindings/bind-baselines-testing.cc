@@ -88,7 +88,8 @@ class ScriptedOracle : public MpPathOracle
                 ls.snrDb = Get(s, "snr_db", kNaN);
                 ls.elevationDeg = Get(s, "elevation_deg", kNaN);
                 ls.slantRangeM = Get(s, "slant_range_m", kNaN);
-                ls.servingSat = s.contains("serving_sat") ? py::cast<int32_t>(s["serving_sat"]) : -1;
+                ls.servingSat =
+                    s.contains("serving_sat") ? py::cast<int32_t>(s["serving_sat"]) : -1;
                 m_states.push_back(ls);
             }
         }
@@ -318,8 +319,12 @@ Packets(const PacketList& pk)
 class CcProbe : public leogym::ProbeCcDriver<ProbeConnection>
 {
   public:
-    CcProbe(const std::string& name, uint32_t nPaths, const py::dict& params, uint32_t mss,
-            const py::list& oracles, double startS)
+    CcProbe(const std::string& name,
+            uint32_t nPaths,
+            const py::dict& params,
+            uint32_t mss,
+            const py::list& oracles,
+            double startS)
         : ProbeCcDriver(nPaths, mss, oracles)
     {
         SetNow(startS);
@@ -369,16 +374,27 @@ class CcProbe : public leogym::ProbeCcDriver<ProbeConnection>
         ev.time = m_now;
         ev.state = m_info[i].state;
         if (kind == "handover")
+        {
             ev.kind = MpPathEventKind::HANDOVER;
+        }
         else if (kind == "outage_start")
+        {
             ev.kind = MpPathEventKind::OUTAGE_START;
+        }
         else if (kind == "outage_end")
+        {
             ev.kind = MpPathEventKind::OUTAGE_END;
+        }
         else if (kind == "state_changed")
+        {
             ev.kind = MpPathEventKind::STATE_CHANGED;
+        }
         else
+        {
             throw std::invalid_argument("kind: 'handover' | 'outage_start' | 'outage_end' | "
-                                        "'state_changed', got '" + kind + "'");
+                                        "'state_changed', got '" +
+                                        kind + "'");
+        }
         m_cc[i]->OnPathEvent(Ctx(i), ev);
         Sync(i);
     }
@@ -426,8 +442,12 @@ class CcProbe : public leogym::ProbeCcDriver<ProbeConnection>
 class SchedulerProbe : public ProbeConnection
 {
   public:
-    SchedulerProbe(const std::string& name, uint32_t nPaths, const py::dict& params,
-                   uint32_t mss, const py::list& oracles, double startS)
+    SchedulerProbe(const std::string& name,
+                   uint32_t nPaths,
+                   const py::dict& params,
+                   uint32_t mss,
+                   const py::list& oracles,
+                   double startS)
         : ProbeConnection(nPaths, mss, oracles)
     {
         SetNow(startS);
@@ -465,13 +485,21 @@ class SchedulerProbe : public ProbeConnection
     void SetState(uint32_t i, const std::string& s)
     {
         if (s == "active")
+        {
             m_info[Check(i)].state = MpPathState::ACTIVE;
+        }
         else if (s == "standby")
+        {
             m_info[Check(i)].state = MpPathState::STANDBY;
+        }
         else if (s == "deactivated")
+        {
             m_info[Check(i)].state = MpPathState::DEACTIVATED;
+        }
         else
+        {
             throw std::invalid_argument("state: 'active' | 'standby' | 'deactivated'");
+        }
     }
 
     int32_t Select(double nowS, uint32_t bytes, bool retx, uint32_t mask)
@@ -558,8 +586,7 @@ Budget(double txPowerDbm, double g1, double g2, double lambda, double n0, double
     lb.noisePsdWPerHz = Finite(n0, "noise_psd_w_hz");
     lb.bandwidthHz = Finite(w, "bandwidth_hz");
     lb.efficiency = Finite(eta, "efficiency");
-    if (lb.wavelengthM <= 0 || lb.noisePsdWPerHz <= 0 || lb.bandwidthHz <= 0 ||
-        lb.efficiency <= 0)
+    if (lb.wavelengthM <= 0 || lb.noisePsdWPerHz <= 0 || lb.bandwidthHz <= 0 || lb.efficiency <= 0)
     {
         throw std::invalid_argument("wavelength_m, noise_psd_w_hz, bandwidth_hz and efficiency "
                                     "must be > 0");
@@ -575,10 +602,9 @@ LEOGYM_REGISTER_BINDINGS(baselines_testing)
 
     // ---- MACO equations ----
 #define LB_ARGS                                                                                    \
-    py::arg("tx_power_dbm") = 35.12, py::arg("tx_gain_dbi") = 37.7,                                \
-    py::arg("rx_gain_dbi") = 37.1, py::arg("wavelength_m") = 0.086,                                \
-    py::arg("noise_psd_w_hz") = 1.6e-20, py::arg("bandwidth_hz") = 12.5e6,                          \
-    py::arg("efficiency") = 0.98
+    py::arg("tx_power_dbm") = 35.12, py::arg("tx_gain_dbi") = 37.7, py::arg("rx_gain_dbi") = 37.1, \
+    py::arg("wavelength_m") = 0.086, py::arg("noise_psd_w_hz") = 1.6e-20,                          \
+    py::arg("bandwidth_hz") = 12.5e6, py::arg("efficiency") = 0.98
     t.def(
         "maco_snr_db",
         [](double d, double p, double g1, double g2, double l, double n0, double w, double eta) {
@@ -625,8 +651,10 @@ LEOGYM_REGISTER_BINDINGS(baselines_testing)
         "MACO Algorithm 2, eqs. (15)-(16): the quick-start window (packets).");
     t.def(
         "maco_ca_increment",
-        [](const std::vector<double>& w, const std::vector<double>& tau,
-           const std::vector<double>& T, std::size_t r) {
+        [](const std::vector<double>& w,
+           const std::vector<double>& tau,
+           const std::vector<double>& T,
+           std::size_t r) {
             if (w.empty() || w.size() != tau.size() || w.size() != T.size() || r >= w.size())
             {
                 throw std::invalid_argument("w, tau, T: same non-zero length; r < len(w)");
@@ -681,7 +709,12 @@ LEOGYM_REGISTER_BINDINGS(baselines_testing)
     // ---- freeze ----
     t.def(
         "freeze_in_schedule_window",
-        [](double t, double offset, double period, double before, double after, double phase,
+        [](double t,
+           double offset,
+           double period,
+           double before,
+           double after,
+           double phase,
            double deltaOff) {
             auto us = [](double s) { return static_cast<int64_t>(std::llround(s * 1e6)); };
             return MpFreeze::InScheduleWindow(us(Finite(t, "t_s") + phase + deltaOff),
@@ -727,7 +760,11 @@ LEOGYM_REGISTER_BINDINGS(baselines_testing)
                         "oracles (dicts: satellite, states=[{t, slant_range_m, delay_down_s, "
                         "delay_up_s, capacity_down_bps, snr_db, serving_sat}], handovers, "
                         "outages), driven by hand.")
-        .def(py::init<const std::string&, uint32_t, const py::dict&, uint32_t, const py::list&,
+        .def(py::init<const std::string&,
+                      uint32_t,
+                      const py::dict&,
+                      uint32_t,
+                      const py::list&,
                       double>(),
              py::arg("name"),
              py::arg("n_paths") = 1,
@@ -755,11 +792,7 @@ LEOGYM_REGISTER_BINDINGS(baselines_testing)
              py::arg("now_s"),
              py::arg("persistent") = false)
         .def("on_pto", &CcProbe::OnPto, py::arg("path"), py::arg("count"), py::arg("now_s"))
-        .def("path_event",
-             &CcProbe::PathEvent,
-             py::arg("path"),
-             py::arg("kind"),
-             py::arg("now_s"))
+        .def("path_event", &CcProbe::PathEvent, py::arg("path"), py::arg("kind"), py::arg("now_s"))
         .def("consider_for_persistent_congestion",
              &CcProbe::ConsiderPc,
              py::arg("path"),
@@ -771,8 +804,7 @@ LEOGYM_REGISTER_BINDINGS(baselines_testing)
                                    : s == "standby"   ? MpPathState::STANDBY
                                                       : MpPathState::ACTIVE;
              })
-        .def("set_app_limited",
-             [](CcProbe& p, uint32_t i, bool v) { p.Info(i).appLimited = v; })
+        .def("set_app_limited", [](CcProbe& p, uint32_t i, bool v) { p.Info(i).appLimited = v; })
         .def("cwnd", [](CcProbe& p, uint32_t i) { return p.Cc(i)->GetCwnd(); })
         .def("ssthresh", [](CcProbe& p, uint32_t i) { return p.Cc(i)->GetSsthresh(); })
         .def("in_slow_start", [](CcProbe& p, uint32_t i) { return p.Cc(i)->InSlowStart(); })
@@ -796,7 +828,11 @@ LEOGYM_REGISTER_BINDINGS(baselines_testing)
                                "SchedulerProbe",
                                "A scheduler over n paths whose windows, RTT samples, backlog "
                                "and oracles the test sets.")
-        .def(py::init<const std::string&, uint32_t, const py::dict&, uint32_t, const py::list&,
+        .def(py::init<const std::string&,
+                      uint32_t,
+                      const py::dict&,
+                      uint32_t,
+                      const py::list&,
                       double>(),
              py::arg("name"),
              py::arg("n_paths") = 2,
@@ -832,7 +868,8 @@ LEOGYM_REGISTER_BINDINGS(baselines_testing)
              py::arg("now_s"))
         .def("on_sent", &SchedulerProbe::OnSent, py::arg("path"), py::arg("now_s"))
         .def("state", &SchedulerProbe::StateName, py::arg("path"))
-        .def("srtt", [](SchedulerProbe& p, uint32_t i) { return p.Rtt(i).GetSmoothed().GetSeconds(); })
+        .def("srtt",
+             [](SchedulerProbe& p, uint32_t i) { return p.Rtt(i).GetSmoothed().GetSeconds(); })
         .def("rttvar",
              [](SchedulerProbe& p, uint32_t i) { return p.Rtt(i).GetRttVar().GetSeconds(); })
         .def_property_readonly("wakeup", &SchedulerProbe::Wakeup)

@@ -47,9 +47,18 @@ RunReferenceFlowPy(const std::string& kind,
                    long long run,
                    const py::kwargs& opts)
 {
-    static const std::set<std::string> known = {
-        "path", "start_s", "tcp_variant", "segment_bytes", "snd_buf_bytes", "rcv_buf_bytes",
-        "udp_rate_bps", "udp_payload_bytes", "mtu", "stream_base", "cross_traffic", "link"};
+    static const std::set<std::string> known = {"path",
+                                                "start_s",
+                                                "tcp_variant",
+                                                "segment_bytes",
+                                                "snd_buf_bytes",
+                                                "rcv_buf_bytes",
+                                                "udp_rate_bps",
+                                                "udp_payload_bytes",
+                                                "mtu",
+                                                "stream_base",
+                                                "cross_traffic",
+                                                "link"};
     ns3::ReferenceFlowOptions o;
     o.kind = kind;
     for (auto item : opts)
@@ -66,29 +75,53 @@ RunReferenceFlowPy(const std::string& kind,
         }
         py::handle v = item.second;
         if (key == "path")
+        {
             o.path = static_cast<uint32_t>(ToInt(v, key, 0, 253));
+        }
         else if (key == "start_s")
+        {
             o.startS = ToDouble(v, key);
+        }
         else if (key == "tcp_variant")
+        {
             o.tcpVariant = ToString(v, key);
+        }
         else if (key == "segment_bytes")
+        {
             o.segmentBytes = static_cast<uint32_t>(ToInt(v, key, 1, 65495));
+        }
         else if (key == "snd_buf_bytes")
+        {
             o.sndBufBytes = static_cast<uint32_t>(ToInt(v, key, 0, 1 << 30));
+        }
         else if (key == "rcv_buf_bytes")
+        {
             o.rcvBufBytes = static_cast<uint32_t>(ToInt(v, key, 0, 1 << 30));
+        }
         else if (key == "udp_rate_bps")
+        {
             o.udpRateBps = ToDouble(v, key);
+        }
         else if (key == "udp_payload_bytes")
+        {
             o.udpPayloadBytes = static_cast<uint32_t>(ToInt(v, key, 1, 65507));
+        }
         else if (key == "mtu")
+        {
             o.mtu = static_cast<uint16_t>(ToInt(v, key, 68, 65535));
+        }
         else if (key == "stream_base")
+        {
             o.streamBase = ToInt(v, key, 0, 1LL << 40);
+        }
         else if (key == "link")
+        {
             o.link = ToString(v, key);
+        }
         else if (key == "cross_traffic")
+        {
             o.crossTraffic = leogym::CrossTrafficFromList(v, "cross_traffic");
+        }
     }
     if (seed < 1 || seed > std::numeric_limits<uint32_t>::max())
     {

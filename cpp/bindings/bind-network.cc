@@ -42,10 +42,11 @@ LEOGYM_REGISTER_BINDINGS(network)
              &ns3::SimLease::Release,
              "Destroy the simulator and free the process (idempotent).")
         .def_property_readonly("active", &ns3::SimLease::IsActive)
-        .def("__enter__", [](ns3::SimLease& self) -> ns3::SimLease& { return self; },
-             py::return_value_policy::reference_internal)
-        .def("__exit__",
-             [](ns3::SimLease& self, py::args) { self.Release(); });
+        .def(
+            "__enter__",
+            [](ns3::SimLease& self) -> ns3::SimLease& { return self; },
+            py::return_value_policy::reference_internal)
+        .def("__exit__", [](ns3::SimLease& self, py::args) { self.Release(); });
 
     m.def(
         "hold_simulator",
@@ -58,7 +59,8 @@ LEOGYM_REGISTER_BINDINGS(network)
             {
                 throw std::invalid_argument("run: must be >= 0");
             }
-            return ns3::SimContext::Acquire(owner, static_cast<uint32_t>(seed),
+            return ns3::SimContext::Acquire(owner,
+                                            static_cast<uint32_t>(seed),
                                             static_cast<uint64_t>(run));
         },
         py::arg("seed") = 1,

@@ -7,15 +7,15 @@
 #include "helper/leo-simulation.h"
 #include "model/registry/mp-algorithm-registry.h"
 
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/integer.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
-
-#include <pybind11/numpy.h>
-#include <pybind11/stl.h>
 
 #include <cmath>
 #include <cstring>
@@ -107,8 +107,8 @@ IntList(py::handle o, const std::string& field, long long lo, long long hi)
     auto seq = py::reinterpret_borrow<py::sequence>(o);
     for (std::size_t i = 0; i < seq.size(); ++i)
     {
-        out.push_back(static_cast<uint32_t>(
-            ToInt(seq[i], field + "[" + std::to_string(i) + "]", lo, hi)));
+        out.push_back(
+            static_cast<uint32_t>(ToInt(seq[i], field + "[" + std::to_string(i) + "]", lo, hi)));
     }
     return out;
 }
@@ -126,12 +126,29 @@ ConfigFromDict(py::handle config)
         throw std::invalid_argument("config: must be a dict");
     }
     // Algorithm names pass through as given: the registry parses wrappers ("freeze+cubic").
-    static const std::set<std::string> known = {
-        "seed", "run", "packet_bytes", "cc", "cc_params", "scheduler", "scheduler_params",
-        "workload", "file_bytes", "ack_every", "max_ack_delay_s", "pacing",
-        "initial_path_states", "cross_traffic", "start_s", "subflow_paths",
-        "receive_window_bytes", "send_buffer_bytes", "reinject_on_pto", "initial_rtt_s", "mtu",
-        "tcp_buffer_bytes", "cwnd_validation"};
+    static const std::set<std::string> known = {"seed",
+                                                "run",
+                                                "packet_bytes",
+                                                "cc",
+                                                "cc_params",
+                                                "scheduler",
+                                                "scheduler_params",
+                                                "workload",
+                                                "file_bytes",
+                                                "ack_every",
+                                                "max_ack_delay_s",
+                                                "pacing",
+                                                "initial_path_states",
+                                                "cross_traffic",
+                                                "start_s",
+                                                "subflow_paths",
+                                                "receive_window_bytes",
+                                                "send_buffer_bytes",
+                                                "reinject_on_pto",
+                                                "initial_rtt_s",
+                                                "mtu",
+                                                "tcp_buffer_bytes",
+                                                "cwnd_validation"};
     ns3::LeoSimulationConfig c;
     std::string workload = "bulk";
     bool haveFileBytes = false;
@@ -154,19 +171,33 @@ ConfigFromDict(py::handle config)
             throw std::invalid_argument(f + ": unknown key (known: " + list + ")");
         }
         if (key == "seed")
+        {
             c.seed = static_cast<uint32_t>(ToInt(v, f, 1, std::numeric_limits<uint32_t>::max()));
+        }
         else if (key == "run")
+        {
             c.run = static_cast<uint64_t>(ToInt(v, f, 0, std::numeric_limits<long long>::max()));
+        }
         else if (key == "packet_bytes")
+        {
             c.packetBytes = static_cast<uint32_t>(ToInt(v, f, 64, kMaxPacketBytes));
+        }
         else if (key == "cc")
+        {
             c.cc = ToString(v, f);
+        }
         else if (key == "cc_params")
+        {
             c.ccParams = ParamsFromDict(v, "config.cc_params");
+        }
         else if (key == "scheduler")
+        {
             c.scheduler = ToString(v, f);
+        }
         else if (key == "scheduler_params")
+        {
             c.schedulerParams = ParamsFromDict(v, "config.scheduler_params");
+        }
         else if (key == "workload")
         {
             workload = ToString(v, f);
@@ -182,7 +213,9 @@ ConfigFromDict(py::handle config)
             haveFileBytes = true;
         }
         else if (key == "ack_every")
+        {
             c.ackEvery = static_cast<uint32_t>(ToInt(v, f, 1, 1000));
+        }
         else if (key == "max_ack_delay_s")
         {
             c.maxAckDelayS = ToDouble(v, f);
@@ -192,7 +225,9 @@ ConfigFromDict(py::handle config)
             }
         }
         else if (key == "pacing")
+        {
             c.pacing = ToBool(v, f);
+        }
         else if (key == "initial_path_states")
         {
             if (py::isinstance<py::str>(v) || !py::isinstance<py::sequence>(v))
@@ -208,7 +243,9 @@ ConfigFromDict(py::handle config)
             }
         }
         else if (key == "cross_traffic")
+        {
             c.crossTraffic = leogym::CrossTrafficFromList(v, "config.cross_traffic");
+        }
         else if (key == "start_s")
         {
             c.startS = ToDouble(v, f);
@@ -218,13 +255,21 @@ ConfigFromDict(py::handle config)
             }
         }
         else if (key == "subflow_paths")
+        {
             c.subflowPaths = IntList(v, f, 0, 253);
+        }
         else if (key == "receive_window_bytes")
+        {
             c.receiveWindowBytes = static_cast<uint64_t>(ToInt(v, f, 1024, 1LL << 40));
+        }
         else if (key == "send_buffer_bytes")
+        {
             c.sendBufferBytes = static_cast<uint64_t>(ToInt(v, f, 1024, 1LL << 40));
+        }
         else if (key == "reinject_on_pto")
+        {
             c.reinjectOnPto = ToBool(v, f);
+        }
         else if (key == "cwnd_validation")
         {
             std::string mode = ToString(v, f);
@@ -244,9 +289,13 @@ ConfigFromDict(py::handle config)
             }
         }
         else if (key == "mtu")
+        {
             c.mtu = static_cast<uint16_t>(ToInt(v, f, 68, 65535));
+        }
         else if (key == "tcp_buffer_bytes")
+        {
             c.tcpBufferBytes = static_cast<uint32_t>(ToInt(v, f, 0, 1LL << 30));
+        }
     }
     c.fileWorkload = workload == "file";
     if (c.fileWorkload && (!haveFileBytes || c.fileBytes == 0))
@@ -298,8 +347,8 @@ NewArray(int nd, py::ssize_t n)
     auto& api = py::detail::npy_api::get();
     Py_intptr_t dims[1] = {static_cast<Py_intptr_t>(n)};
     PyObject* descr = py::dtype::of<T>().release().ptr(); // reference stolen below
-    PyObject* a = api.PyArray_NewFromDescr_(api.PyArray_Type_, descr, nd, dims, nullptr,
-                                            nullptr, 0, nullptr);
+    PyObject* a =
+        api.PyArray_NewFromDescr_(api.PyArray_Type_, descr, nd, dims, nullptr, nullptr, 0, nullptr);
     if (a == nullptr)
     {
         throw py::error_already_set();
@@ -398,8 +447,9 @@ class PySimulation
                 std::string k = ToString(d["kind"], label + ".kind");
                 if (k != "satellite" && k != "terrestrial")
                 {
-                    throw std::invalid_argument(label + ".kind: must be 'satellite' or "
-                                                        "'terrestrial', got '" +
+                    throw std::invalid_argument(label +
+                                                ".kind: must be 'satellite' or "
+                                                "'terrestrial', got '" +
                                                 k + "'");
                 }
                 isSat = k == "satellite";
@@ -587,7 +637,11 @@ KeyDouble(OrderKey k)
 /// checker's own, exactly, whatever their type. Empty where the type's limit itself passes.
 template <typename Make>
 std::pair<std::optional<OrderKey>, std::optional<OrderKey>>
-AcceptedRange(const ns3::AttributeChecker& checker, OrderKey lowest, OrderKey highest, OrderKey anchor, Make make)
+AcceptedRange(const ns3::AttributeChecker& checker,
+              OrderKey lowest,
+              OrderKey highest,
+              OrderKey anchor,
+              Make make)
 {
     auto edge = [&](OrderKey limit) -> std::optional<OrderKey> {
         if (checker.Check(*make(limit)))
@@ -630,18 +684,22 @@ DescribeRange(const ns3::TypeId::AttributeInformation& info, py::dict& out)
     {
         dflt = py::float_(d->Get());
         const double big = std::numeric_limits<double>::max();
-        set(AcceptedRange(c, DoubleKey(-big), DoubleKey(big), DoubleKey(d->Get()),
+        set(AcceptedRange(c,
+                          DoubleKey(-big),
+                          DoubleKey(big),
+                          DoubleKey(d->Get()),
                           [](OrderKey k) { return ns3::Create<ns3::DoubleValue>(KeyDouble(k)); }),
             [](OrderKey k) { return py::float_(KeyDouble(k)); });
     }
     else if (auto u = dynamic_cast<const ns3::UintegerValue*>(initial))
     {
         dflt = py::int_(u->Get());
-        auto range = AcceptedRange(c, 0, OrderKey(std::numeric_limits<uint64_t>::max()), OrderKey(u->Get()),
-                                   [](OrderKey k) {
-                                       return ns3::Create<ns3::UintegerValue>(
-                                           static_cast<uint64_t>(k));
-                                   });
+        auto range = AcceptedRange(
+            c,
+            0,
+            OrderKey(std::numeric_limits<uint64_t>::max()),
+            OrderKey(u->Get()),
+            [](OrderKey k) { return ns3::Create<ns3::UintegerValue>(static_cast<uint64_t>(k)); });
         // an unsigned attribute is bounded below by 0 in any case
         lo = py::int_(range.first ? static_cast<uint64_t>(*range.first) : 0);
         if (range.second)
@@ -652,19 +710,22 @@ DescribeRange(const ns3::TypeId::AttributeInformation& info, py::dict& out)
     else if (auto i = dynamic_cast<const ns3::IntegerValue*>(initial))
     {
         dflt = py::int_(i->Get());
-        set(AcceptedRange(c, OrderKey(std::numeric_limits<int64_t>::min()),
-                          OrderKey(std::numeric_limits<int64_t>::max()), OrderKey(i->Get()),
-                          [](OrderKey k) {
-                              return ns3::Create<ns3::IntegerValue>(static_cast<int64_t>(k));
-                          }),
+        set(AcceptedRange(
+                c,
+                OrderKey(std::numeric_limits<int64_t>::min()),
+                OrderKey(std::numeric_limits<int64_t>::max()),
+                OrderKey(i->Get()),
+                [](OrderKey k) { return ns3::Create<ns3::IntegerValue>(static_cast<int64_t>(k)); }),
             [](OrderKey k) { return py::int_(static_cast<int64_t>(k)); });
     }
     else if (auto t = dynamic_cast<const ns3::TimeValue*>(initial))
     {
         // seconds as nanoseconds / 1e9 (correctly rounded; GetSeconds() is not)
         dflt = py::float_(static_cast<double>(t->Get().GetNanoSeconds()) / 1e9);
-        set(AcceptedRange(c, OrderKey(ns3::Time::Min().GetTimeStep()),
-                          OrderKey(ns3::Time::Max().GetTimeStep()), OrderKey(t->Get().GetTimeStep()),
+        set(AcceptedRange(c,
+                          OrderKey(ns3::Time::Min().GetTimeStep()),
+                          OrderKey(ns3::Time::Max().GetTimeStep()),
+                          OrderKey(t->Get().GetTimeStep()),
                           [](OrderKey k) {
                               return ns3::Create<ns3::TimeValue>(
                                   ns3::Time(static_cast<long long>(k)));
@@ -811,8 +872,10 @@ RuntimeError. ``close()`` (idempotent, also on ``with`` exit) destroys the simul
                                &PySimulation::Events,
                                "ns-3 events executed so far (for benchmarks).")
         .def("close", &PySimulation::Close, "Destroy the simulator (idempotent).")
-        .def("__enter__", [](PySimulation& s) -> PySimulation& { return s; },
-             py::return_value_policy::reference_internal)
+        .def(
+            "__enter__",
+            [](PySimulation& s) -> PySimulation& { return s; },
+            py::return_value_policy::reference_internal)
         .def("__exit__", [](PySimulation& s, py::args) { s.Close(); });
 
     m.def(

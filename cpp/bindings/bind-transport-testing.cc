@@ -5,9 +5,9 @@
 
 #include "bindings/probe-connection.h"
 #include "bindings/registry.h"
-#include "model/registry/mp-algorithm-registry.h"
 #include "model/cc/mp-congestion-ops.h"
 #include "model/cc/mp-cubic.h"
+#include "model/registry/mp-algorithm-registry.h"
 #include "model/transport/mp-loss-recovery.h"
 
 #include <pybind11/stl.h>
@@ -55,8 +55,12 @@ LossKindName(uint8_t k)
 class LossDetectorProbe
 {
   public:
-    LossDetectorProbe(double maxAckDelayS, double initialRttS, uint32_t packetThreshold,
-                      double timeThreshold, double granularityS, uint32_t pcThreshold)
+    LossDetectorProbe(double maxAckDelayS,
+                      double initialRttS,
+                      uint32_t packetThreshold,
+                      double timeThreshold,
+                      double granularityS,
+                      uint32_t pcThreshold)
     {
         MpLossRecovery::Params p;
         p.maxAckDelay = SecondsChecked(maxAckDelayS, "max_ack_delay_s");
@@ -91,7 +95,8 @@ class LossDetectorProbe
         m_lr->OnPacketSent(p);
     }
 
-    py::dict OnAck(const std::vector<std::pair<uint64_t, uint64_t>>& ranges, double ackDelayS,
+    py::dict OnAck(const std::vector<std::pair<uint64_t, uint64_t>>& ranges,
+                   double ackDelayS,
                    double nowS)
     {
         std::vector<MpAckRange> r;
@@ -193,8 +198,7 @@ class LossDetectorProbe
 class CongestionProbe : public leogym::ProbeCcDriver<leogym::ProbeConnectionView>
 {
   public:
-    CongestionProbe(const std::string& name, uint32_t nPaths, const py::dict& params,
-                    uint32_t mss)
+    CongestionProbe(const std::string& name, uint32_t nPaths, const py::dict& params, uint32_t mss)
         : ProbeCcDriver(nPaths, mss)
     {
         MpAlgorithmRegistry::Params ps;
@@ -265,7 +269,6 @@ class CongestionProbe : public leogym::ProbeCcDriver<leogym::ProbeConnectionView
     {
         return m_info[Check(i)];
     }
-
 };
 
 } // namespace
@@ -303,10 +306,9 @@ LEOGYM_REGISTER_BINDINGS(transport_testing)
              py::arg("now_s"),
              "Fire the loss-detection timer: kind 'none' | 'loss_time' | 'pto', lost, ...")
         .def("timer", &LossDetectorProbe::Timer, "(kind, deadline_s) of the timer.")
-        .def_property_readonly("smoothed_rtt",
-                               [](const LossDetectorProbe& p) {
-                                   return p.Lr().Rtt().GetSmoothed().GetSeconds();
-                               })
+        .def_property_readonly(
+            "smoothed_rtt",
+            [](const LossDetectorProbe& p) { return p.Lr().Rtt().GetSmoothed().GetSeconds(); })
         .def_property_readonly(
             "rttvar",
             [](const LossDetectorProbe& p) { return p.Lr().Rtt().GetRttVar().GetSeconds(); })
@@ -318,20 +320,17 @@ LEOGYM_REGISTER_BINDINGS(transport_testing)
             [](const LossDetectorProbe& p) { return p.Lr().Rtt().GetLatest().GetSeconds(); })
         .def_property_readonly("pto_count",
                                [](const LossDetectorProbe& p) { return p.Lr().GetPtoCount(); })
-        .def_property_readonly(
-            "bytes_in_flight",
-            [](const LossDetectorProbe& p) { return p.Lr().GetBytesInFlight(); })
-        .def_property_readonly(
-            "largest_acked",
-            [](const LossDetectorProbe& p) { return p.Lr().GetLargestAcked(); })
+        .def_property_readonly("bytes_in_flight",
+                               [](const LossDetectorProbe& p) { return p.Lr().GetBytesInFlight(); })
+        .def_property_readonly("largest_acked",
+                               [](const LossDetectorProbe& p) { return p.Lr().GetLargestAcked(); })
         .def_property_readonly(
             "pto_duration",
             [](const LossDetectorProbe& p) { return p.Lr().GetPtoDuration().GetSeconds(); },
             "PTO period including backoff (s).")
-        .def_property_readonly("persistent_congestion_duration",
-                               [](const LossDetectorProbe& p) {
-                                   return p.Lr().GetPersistentCongestionDuration().GetSeconds();
-                               });
+        .def_property_readonly("persistent_congestion_duration", [](const LossDetectorProbe& p) {
+            return p.Lr().GetPersistentCongestionDuration().GetSeconds();
+        });
 
     py::class_<CongestionProbe>(t,
                                 "CongestionProbe",
@@ -368,10 +367,8 @@ LEOGYM_REGISTER_BINDINGS(transport_testing)
              py::arg("persistent") = false)
         .def("cwnd", [](CongestionProbe& p, uint32_t i) { return p.Cc(i)->GetCwnd(); })
         .def("ssthresh", [](CongestionProbe& p, uint32_t i) { return p.Cc(i)->GetSsthresh(); })
-        .def("in_slow_start",
-             [](CongestionProbe& p, uint32_t i) { return p.Cc(i)->InSlowStart(); })
-        .def("pacing_rate",
-             [](CongestionProbe& p, uint32_t i) { return p.Cc(i)->GetPacingRate(); })
+        .def("in_slow_start", [](CongestionProbe& p, uint32_t i) { return p.Cc(i)->InSlowStart(); })
+        .def("pacing_rate", [](CongestionProbe& p, uint32_t i) { return p.Cc(i)->GetPacingRate(); })
         .def("set_app_limited",
              [](CongestionProbe& p, uint32_t i, bool v) { p.Info(i).appLimited = v; })
         .def("set_external_cwnd",

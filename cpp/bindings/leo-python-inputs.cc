@@ -269,9 +269,19 @@ ns3::LeoCrossTrafficSpec
 CrossTrafficFromDict(py::handle spec, const std::string& label)
 {
     const py::dict d = AsDict(spec, label);
-    static const std::set<std::string> known = {
-        "kind", "path", "direction", "start_s", "stop_s", "tcp_variant", "max_bytes",
-        "segment_bytes", "snd_buf_bytes", "rate_bps", "packet_bytes", "on_s", "off_s"};
+    static const std::set<std::string> known = {"kind",
+                                                "path",
+                                                "direction",
+                                                "start_s",
+                                                "stop_s",
+                                                "tcp_variant",
+                                                "max_bytes",
+                                                "segment_bytes",
+                                                "snd_buf_bytes",
+                                                "rate_bps",
+                                                "packet_bytes",
+                                                "on_s",
+                                                "off_s"};
     for (auto item : d)
     {
         const std::string key = py::str(item.first);
@@ -306,8 +316,8 @@ CrossTrafficFromDict(py::handle spec, const std::string& label)
     s.path = static_cast<uint32_t>(ToInt(d["path"], field("path"), 0, 253));
     if (!IsMissing(d, "direction"))
     {
-        s.direction = DirectionFromString(ToString(d["direction"], field("direction")),
-                                          field("direction"));
+        s.direction =
+            DirectionFromString(ToString(d["direction"], field("direction")), field("direction"));
     }
     if (!IsMissing(d, "start_s"))
     {

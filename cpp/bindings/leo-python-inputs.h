@@ -45,7 +45,8 @@ ns3::LeoCrossTrafficSpec CrossTrafficFromDict(pybind11::handle spec, const std::
 
 /// A list of cross-traffic dicts ("cross_traffic[i]" in errors).
 std::vector<ns3::LeoCrossTrafficSpec> CrossTrafficFromList(
-    pybind11::handle specs, const std::string& label = "cross_traffic");
+    pybind11::handle specs,
+    const std::string& label = "cross_traffic");
 
 /// "down" -> DOWN, "up" -> UP. @throws std::invalid_argument naming @p field
 ns3::LeoDirection DirectionFromString(const std::string& s, const std::string& field);

@@ -8,9 +8,9 @@
 
 #include "bindings/registry.h"
 
-#include "ns3/core-module.h"
-
 #include <pybind11/stl.h>
+
+#include "ns3/core-module.h"
 
 namespace py = pybind11;
 

@@ -6,8 +6,8 @@
 #ifndef LEOGYM_PROBE_CONNECTION_H
 #define LEOGYM_PROBE_CONNECTION_H
 
-#include "model/registry/mp-algorithm-registry.h"
 #include "model/cc/mp-congestion-ops.h"
+#include "model/registry/mp-algorithm-registry.h"
 #include "model/transport/mp-connection-view.h"
 #include "model/transport/mp-rtt-estimator.h"
 #include "model/transport/mp-sent-packet.h"

@@ -43,10 +43,10 @@ struct BindingRegistrar
 #define LEOGYM_CONCAT(a, b) LEOGYM_CONCAT_INNER(a, b)
 /// Usage: LEOGYM_REGISTER_BINDINGS(network) { m.def(...); }
 #define LEOGYM_REGISTER_BINDINGS(name)                                                             \
-    static void LEOGYM_CONCAT(leogymBind_, name)(pybind11::module_ & m);                          \
-    static ::leogym::BindingRegistrar LEOGYM_CONCAT(leogymRegistrar_, name)(                      \
-        #name,                                                                                     \
-        &LEOGYM_CONCAT(leogymBind_, name));                                                        \
+    static void LEOGYM_CONCAT(leogymBind_, name)(pybind11::module_ & m);                           \
+    static ::leogym::BindingRegistrar LEOGYM_CONCAT(leogymRegistrar_,                              \
+                                                    name)(#name,                                   \
+                                                          &LEOGYM_CONCAT(leogymBind_, name));      \
     static void LEOGYM_CONCAT(leogymBind_, name)(pybind11::module_ & m)
 
 #endif // LEOGYM_BINDINGS_REGISTRY_H

@@ -11,7 +11,8 @@
 namespace ns3
 {
 
-LeoScheduleOracle::LeoScheduleOracle(Ptr<const LeoPathSchedule> schedule, bool satellite,
+LeoScheduleOracle::LeoScheduleOracle(Ptr<const LeoPathSchedule> schedule,
+                                     bool satellite,
                                      std::vector<double> slantRangeM)
     : m_schedule(schedule),
       m_satellite(satellite),

@@ -32,7 +32,8 @@ class LeoScheduleOracle : public MpPathOracle
      * @param slantRangeM optional slant-range samples (empty, or the schedule's length)
      * @throws std::invalid_argument if slantRangeM has the wrong length
      */
-    LeoScheduleOracle(Ptr<const LeoPathSchedule> schedule, bool satellite,
+    LeoScheduleOracle(Ptr<const LeoPathSchedule> schedule,
+                      bool satellite,
                       std::vector<double> slantRangeM = {});
 
     bool IsSatellite() const override;

@@ -25,7 +25,8 @@ constexpr uint16_t kTransportPortBase = 10000;
 constexpr int64_t kCcStreamBase = 30000;
 } // namespace
 
-LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg, std::vector<LeoPathArrays> paths,
+LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
+                             std::vector<LeoPathArrays> paths,
                              std::vector<std::vector<double>> slantRangeM,
                              std::vector<bool> satellite)
     : m_cfg(cfg)
@@ -189,16 +190,14 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg, std::vector<LeoPath
             pc.cc = cc;
             pc.oracle = m_oracles[tp].get();
             pc.topologyPath = tp;
-            pc.state = m_cfg.initialPathStates.empty() ? MpPathState::ACTIVE
-                                                       : m_cfg.initialPathStates[i];
+            pc.state =
+                m_cfg.initialPathStates.empty() ? MpPathState::ACTIVE : m_cfg.initialPathStates[i];
             m_sender->AddPath(pc);
             m_receiver->AddPath(m_topo->GetClientAddress(tp), m_topo->GetServerAddress(tp), port);
         }
         m_sender->SetScheduler(DynamicCast<MpScheduler>(
-            MpAlgorithmRegistry::Scheduler().Create(m_cfg.scheduler,
-                                                    m_cfg.schedulerParams,
-                                                    "scheduler",
-                                                    "scheduler_params")));
+            MpAlgorithmRegistry::Scheduler()
+                .Create(m_cfg.scheduler, m_cfg.schedulerParams, "scheduler", "scheduler_params")));
         m_topo->GetServerNode()->AddApplication(m_sender);
         m_topo->GetClientNode()->AddApplication(m_receiver);
         m_receiver->SetStartTime(Seconds(0));
@@ -424,13 +423,36 @@ LeoSimulation::Collect(double dtS)
     m.timeS = now;
     m.intervalS = dtS;
     auto resize = [&](std::vector<double>& v) { v.assign(m_nPaths, 0.0); };
-    for (auto* v : {&m.cwndBytes, &m.bytesInFlight, &m.srttS, &m.minRttS, &m.rttvarS,
-                    &m.latestRttS, &m.deliveredBytes, &m.sentBytes, &m.sentPackets, &m.deliveryRateBps,
-                    &m.sendRateBps, &m.lostPackets, &m.retransmittedPackets, &m.dropsOutage,
-                    &m.dropsRandom, &m.dropsOverflow, &m.inOutage, &m.pathState, &m.handovers,
-                    &m.ssthreshBytes, &m.pacingRateBps, &m.ptoCount, &m.rateSampleBps,
-                    &m.spuriousLosses, &m.suppressedLosses, &m.persistentCongestion,
-                    &m.reinjected, &m.timeToNextHandoverS, &m.snrDb, &m.elevationDeg})
+    for (auto* v : {&m.cwndBytes,
+                    &m.bytesInFlight,
+                    &m.srttS,
+                    &m.minRttS,
+                    &m.rttvarS,
+                    &m.latestRttS,
+                    &m.deliveredBytes,
+                    &m.sentBytes,
+                    &m.sentPackets,
+                    &m.deliveryRateBps,
+                    &m.sendRateBps,
+                    &m.lostPackets,
+                    &m.retransmittedPackets,
+                    &m.dropsOutage,
+                    &m.dropsRandom,
+                    &m.dropsOverflow,
+                    &m.inOutage,
+                    &m.pathState,
+                    &m.handovers,
+                    &m.ssthreshBytes,
+                    &m.pacingRateBps,
+                    &m.ptoCount,
+                    &m.rateSampleBps,
+                    &m.spuriousLosses,
+                    &m.suppressedLosses,
+                    &m.persistentCongestion,
+                    &m.reinjected,
+                    &m.timeToNextHandoverS,
+                    &m.snrDb,
+                    &m.elevationDeg})
     {
         resize(*v);
     }
@@ -476,8 +498,8 @@ LeoSimulation::Collect(double dtS)
         m.persistentCongestion[i] = static_cast<double>(c.persistentCongestion - pr.pc);
         m.reinjected[i] = static_cast<double>(c.reinjectedChunks - pr.reinjected);
         double nh = o.NextHandoverAfter(now);
-        m.timeToNextHandoverS[i] = std::isfinite(nh) ? nh - now
-                                                     : std::numeric_limits<double>::infinity();
+        m.timeToNextHandoverS[i] =
+            std::isfinite(nh) ? nh - now : std::numeric_limits<double>::infinity();
         MpPathOracle::LinkState ls = o.StateAt(now);
         m.snrDb[i] = ls.snrDb;
         m.elevationDeg[i] = ls.elevationDeg;

@@ -31,12 +31,12 @@ struct LeoSimulationConfig
 {
     uint32_t seed{1};
     uint64_t run{1};
-    uint32_t packetBytes{1200};           //!< UDP payload of a full DATA packet
+    uint32_t packetBytes{1200}; //!< UDP payload of a full DATA packet
     std::string cc{"cubic"};
     std::map<std::string, double> ccParams;
     std::string scheduler{"minrtt"};
     std::map<std::string, double> schedulerParams;
-    bool fileWorkload{false};             //!< "file" (else "bulk")
+    bool fileWorkload{false}; //!< "file" (else "bulk")
     uint64_t fileBytes{0};
     uint32_t ackEvery{2};
     double maxAckDelayS{0.025};
@@ -84,7 +84,7 @@ struct LeoSimulationMeasurements
     double reorderBufferBytes{0};
     double holDelayS{0};
     bool completed{false};
-    double completionTimeS{0}; //!< NaN until completed
+    double completionTimeS{0};               //!< NaN until completed
     std::vector<double> crossTrafficRxBytes; //!< per cross-traffic flow, interval
 };
 
@@ -110,7 +110,8 @@ class LeoSimulation
      * @throws std::invalid_argument for bad input (naming the field)
      * @throws std::runtime_error if another simulation is open in this process
      */
-    LeoSimulation(const LeoSimulationConfig& cfg, std::vector<LeoPathArrays> paths,
+    LeoSimulation(const LeoSimulationConfig& cfg,
+                  std::vector<LeoPathArrays> paths,
                   std::vector<std::vector<double>> slantRangeM = {},
                   std::vector<bool> satellite = {});
     ~LeoSimulation();

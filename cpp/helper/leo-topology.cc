@@ -268,9 +268,8 @@ LeoTopology::AddCrossTraffic(const LeoCrossTrafficSpec& spec)
     const std::string f = "cross_traffic[" + std::to_string(m_cross.size()) + "]";
     if (spec.path >= m_channels.size())
     {
-        throw std::invalid_argument(f + ".path: " + std::to_string(spec.path) +
-                                    " out of range (" + std::to_string(m_channels.size()) +
-                                    " paths)");
+        throw std::invalid_argument(f + ".path: " + std::to_string(spec.path) + " out of range (" +
+                                    std::to_string(m_channels.size()) + " paths)");
     }
     if (!std::isfinite(spec.startS) || spec.startS < 0.0 || spec.startS > 1e7)
     {

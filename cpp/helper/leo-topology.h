@@ -40,20 +40,20 @@ struct LeoCrossTrafficSpec
     };
 
     Kind kind{TCP_BULK};
-    uint32_t path{0};                      //!< path index
+    uint32_t path{0}; //!< path index
     LeoDirection direction{LeoDirection::DOWN};
-    double startS{0.0};                    //!< sender start (s), >= 0
+    double startS{0.0};                                    //!< sender start (s), >= 0
     double stopS{std::numeric_limits<double>::infinity()}; //!< sender stop (s), > startS
     // TCP_BULK
     std::string tcpVariant{"ns3::TcpNewReno"}; //!< TypeId name (or short "TcpCubic", "NewReno")
-    uint64_t maxBytes{0};                  //!< 0 = unlimited
-    uint32_t segmentBytes{0};              //!< sender's TCP SegmentSize; 0 = topology default
-    uint32_t sndBufBytes{0};               //!< sender's SndBufSize; 0 = topology default
+    uint64_t maxBytes{0};                      //!< 0 = unlimited
+    uint32_t segmentBytes{0};                  //!< sender's TCP SegmentSize; 0 = topology default
+    uint32_t sndBufBytes{0};                   //!< sender's SndBufSize; 0 = topology default
     // UDP_ONOFF
-    double rateBps{1e6};                   //!< sending rate while on (bit/s), > 0
-    uint32_t packetBytes{1200};            //!< UDP payload bytes, 1..(MTU - 28)
-    double onS{1.0};                       //!< on duration (s), > 0
-    double offS{0.0};                      //!< off duration (s), >= 0 (0 = always on)
+    double rateBps{1e6};        //!< sending rate while on (bit/s), > 0
+    uint32_t packetBytes{1200}; //!< UDP payload bytes, 1..(MTU - 28)
+    double onS{1.0};            //!< on duration (s), > 0
+    double offS{0.0};           //!< off duration (s), >= 0 (0 = always on)
 };
 
 /**
@@ -62,7 +62,7 @@ struct LeoCrossTrafficSpec
  */
 struct LeoTopologyOptions
 {
-    uint16_t mtu{1500};      //!< device MTU (bytes), 68..65535
+    uint16_t mtu{1500}; //!< device MTU (bytes), 68..65535
     /**
      * ns-3 TCP defaults for every socket of this simulation (Config::SetDefault on
      * ns3::TcpSocket; SimContext::Reset restores ns-3's own defaults). 0 keeps ns-3's value.

@@ -20,11 +20,11 @@ namespace ns3
  */
 struct LinkProbeResult
 {
-    std::vector<double> sendTimeS;  //!< when the packet was handed to the device
-    std::vector<double> recvTimeS;  //!< arrival at the peer device, NaN if dropped
-    std::vector<int8_t> dropCause;  //!< -1 delivered, else LeoDropCause
-    std::vector<double> dropTimeS;  //!< when it was dropped, NaN if delivered
-    LeoDirectionCounters counters;  //!< counters of the probed direction
+    std::vector<double> sendTimeS; //!< when the packet was handed to the device
+    std::vector<double> recvTimeS; //!< arrival at the peer device, NaN if dropped
+    std::vector<int8_t> dropCause; //!< -1 delivered, else LeoDropCause
+    std::vector<double> dropTimeS; //!< when it was dropped, NaN if delivered
+    LeoDirectionCounters counters; //!< counters of the probed direction
 };
 
 /**

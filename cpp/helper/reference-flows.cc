@@ -7,14 +7,14 @@
 
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
+#include "ns3/inet-socket-address.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/ipv4.h"
-#include "ns3/point-to-point-helper.h"
-#include "ns3/queue-size.h"
-#include "ns3/inet-socket-address.h"
 #include "ns3/onoff-application.h"
 #include "ns3/packet-sink.h"
+#include "ns3/point-to-point-helper.h"
+#include "ns3/queue-size.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -114,10 +114,9 @@ BuildP2p(const LeoPathArrays& a, uint16_t mtu, int64_t streamBase)
     devs.Get(0)->SetAttribute(
         "DataRate",
         DataRateValue(DataRate(static_cast<uint64_t>(std::llround(a.rateUpBps.front() * scale)))));
-    devs.Get(1)->SetAttribute(
-        "DataRate",
-        DataRateValue(
-            DataRate(static_cast<uint64_t>(std::llround(a.rateDownBps.front() * scale)))));
+    devs.Get(1)->SetAttribute("DataRate",
+                              DataRateValue(DataRate(static_cast<uint64_t>(
+                                  std::llround(a.rateDownBps.front() * scale)))));
     net.clientDevice = devs.Get(0);
 
     const Ipv4Mask mask("255.255.255.0");
@@ -133,7 +132,6 @@ BuildP2p(const LeoPathArrays& a, uint16_t mtu, int64_t streamBase)
     stack.AssignStreams(nodes, streamBase + 2);
     return net;
 }
-
 
 } // namespace
 
@@ -252,9 +250,8 @@ RunReferenceFlow(const std::vector<LeoPathArrays>& paths,
         p2p = BuildP2p(paths.front(), o.mtu, o.streamBase);
         p2p.clientDevice->TraceConnectWithoutContext(
             "MacRx",
-            Callback<void, Ptr<const Packet>>([&p2pRxPackets](Ptr<const Packet>) {
-                ++p2pRxPackets;
-            }));
+            Callback<void, Ptr<const Packet>>(
+                [&p2pRxPackets](Ptr<const Packet>) { ++p2pRxPackets; }));
         clientNode = p2p.client;
         serverNode = p2p.server;
         clientAddr = Ipv4Address((10u << 24) | (1u << 16) | 1);

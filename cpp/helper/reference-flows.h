@@ -23,7 +23,7 @@ namespace ns3
  */
 struct ReferenceFlowOptions
 {
-    std::string kind{"tcp_bulk"};              //!< "tcp_bulk" or "udp"
+    std::string kind{"tcp_bulk"}; //!< "tcp_bulk" or "udp"
     /**
      * "leo": the LeoTopology (LeoChannel/LeoNetDevice). "p2p": ns-3's own
      * PointToPointNetDevice/Channel with the same (constant) rate, delay and drop-tail limit,
@@ -33,8 +33,8 @@ struct ReferenceFlowOptions
      * rxPackets.
      */
     std::string link{"leo"};
-    uint32_t path{0};                          //!< path index the flow uses
-    double startS{0.0};                        //!< sender start (s), in [0, duration)
+    uint32_t path{0};   //!< path index the flow uses
+    double startS{0.0}; //!< sender start (s), in [0, duration)
     // tcp_bulk
     std::string tcpVariant{"ns3::TcpNewReno"}; //!< TcpCongestionOps TypeId name
     uint32_t segmentBytes{1448};               //!< TCP SegmentSize
@@ -46,7 +46,7 @@ struct ReferenceFlowOptions
     uint32_t sndBufBytes{0};
     uint32_t rcvBufBytes{0};
     // udp
-    double udpRateBps{0.0};        //!< offered rate; 0 = 1.05 * max(rate_down) of the path
+    double udpRateBps{0.0};         //!< offered rate; 0 = 1.05 * max(rate_down) of the path
     uint32_t udpPayloadBytes{1472}; //!< UDP payload per datagram, 1..mtu-28
     // common
     uint16_t mtu{1500};
@@ -60,13 +60,13 @@ struct ReferenceFlowOptions
  */
 struct ReferenceFlowResult
 {
-    double goodputBps{0};      //!< rxBytes * 8 / (duration - start)
-    uint64_t rxBytes{0};       //!< application bytes received by the sink
-    uint64_t txBytes{0};       //!< application bytes sent (TCP: accepted by the socket)
-    uint64_t rxPackets{0};     //!< packets delivered by the flow's path, DOWN direction
-    double simSeconds{0};      //!< simulated time
-    double wallSeconds{0};     //!< wall-clock time of Simulator::Run (benchmarks only)
-    uint64_t events{0};        //!< ns-3 events executed (Simulator::GetEventCount)
+    double goodputBps{0};  //!< rxBytes * 8 / (duration - start)
+    uint64_t rxBytes{0};   //!< application bytes received by the sink
+    uint64_t txBytes{0};   //!< application bytes sent (TCP: accepted by the socket)
+    uint64_t rxPackets{0}; //!< packets delivered by the flow's path, DOWN direction
+    double simSeconds{0};  //!< simulated time
+    double wallSeconds{0}; //!< wall-clock time of Simulator::Run (benchmarks only)
+    uint64_t events{0};    //!< ns-3 events executed (Simulator::GetEventCount)
     std::vector<LeoDirectionCounters> down; //!< per path
     std::vector<LeoDirectionCounters> up;   //!< per path
     std::vector<uint64_t> crossRxBytes;     //!< per cross-traffic flow

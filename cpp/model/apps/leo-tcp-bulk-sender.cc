@@ -5,8 +5,8 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
-#include "ns3/tcp-l4-protocol.h"
 #include "ns3/tcp-congestion-ops.h"
+#include "ns3/tcp-l4-protocol.h"
 #include "ns3/type-id.h"
 #include "ns3/uinteger.h"
 

@@ -32,7 +32,8 @@ class MpBalia : public MpNewReno
     std::string GetName() const override;
 
   protected:
-    double CongestionAvoidanceIncrease(const MpCcContext& ctx, const MpAckEvent& ev,
+    double CongestionAvoidanceIncrease(const MpCcContext& ctx,
+                                       const MpAckEvent& ev,
                                        uint64_t bytes) override;
     double ReducedWindow(const MpCcContext& ctx) override;
 

@@ -22,31 +22,30 @@ constexpr double kPacingGainCycle[8] = {1.25, 0.75, 1, 1, 1, 1, 1, 1};
 TypeId
 MpBbr::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::MpBbr")
-            .SetParent<MpCongestionOps>()
-            .SetGroupName("Leogym")
-            .AddConstructor<MpBbr>()
-            .AddAttribute("BtlBwFilterLength",
-                          "BtlBw max-filter window (round trips).",
-                          UintegerValue(10),
-                          MakeUintegerAccessor(&MpBbr::m_btlBwFilterLen),
-                          MakeUintegerChecker<uint32_t>(1, 1000))
-            .AddAttribute("RtPropFilterLength",
-                          "RTprop min-filter window.",
-                          TimeValue(Seconds(10)),
-                          MakeTimeAccessor(&MpBbr::m_rtPropFilterLen),
-                          MakeTimeChecker(MilliSeconds(10), Seconds(1000)))
-            .AddAttribute("ProbeRttDuration",
-                          "Time spent at the minimum window in PROBE_RTT.",
-                          TimeValue(MilliSeconds(200)),
-                          MakeTimeAccessor(&MpBbr::m_probeRttDuration),
-                          MakeTimeChecker(MilliSeconds(1), Seconds(10)))
-            .AddAttribute("HighGain",
-                          "STARTUP pacing and cwnd gain (2 / ln 2).",
-                          DoubleValue(2.0 / std::log(2.0)),
-                          MakeDoubleAccessor(&MpBbr::m_highGain),
-                          MakeDoubleChecker<double>(1.0, 10.0));
+    static TypeId tid = TypeId("ns3::MpBbr")
+                            .SetParent<MpCongestionOps>()
+                            .SetGroupName("Leogym")
+                            .AddConstructor<MpBbr>()
+                            .AddAttribute("BtlBwFilterLength",
+                                          "BtlBw max-filter window (round trips).",
+                                          UintegerValue(10),
+                                          MakeUintegerAccessor(&MpBbr::m_btlBwFilterLen),
+                                          MakeUintegerChecker<uint32_t>(1, 1000))
+                            .AddAttribute("RtPropFilterLength",
+                                          "RTprop min-filter window.",
+                                          TimeValue(Seconds(10)),
+                                          MakeTimeAccessor(&MpBbr::m_rtPropFilterLen),
+                                          MakeTimeChecker(MilliSeconds(10), Seconds(1000)))
+                            .AddAttribute("ProbeRttDuration",
+                                          "Time spent at the minimum window in PROBE_RTT.",
+                                          TimeValue(MilliSeconds(200)),
+                                          MakeTimeAccessor(&MpBbr::m_probeRttDuration),
+                                          MakeTimeChecker(MilliSeconds(1), Seconds(10)))
+                            .AddAttribute("HighGain",
+                                          "STARTUP pacing and cwnd gain (2 / ln 2).",
+                                          DoubleValue(2.0 / std::log(2.0)),
+                                          MakeDoubleAccessor(&MpBbr::m_highGain),
+                                          MakeDoubleChecker<double>(1.0, 10.0));
     return tid;
 }
 

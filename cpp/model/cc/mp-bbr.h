@@ -77,6 +77,7 @@ class MpBbr : public MpCongestionOps
         Sample s[3];
         void Reset(double v, uint64_t t);
         double Update(double v, uint64_t t, uint64_t window);
+
         double Get() const
         {
             return s[0].v;

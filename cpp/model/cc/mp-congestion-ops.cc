@@ -61,9 +61,8 @@ void
 MpCongestionOps::Init(const MpCcContext& ctx)
 {
     m_mss = ctx.Mss();
-    m_cwnd = m_initialWindowPackets > 0
-                 ? static_cast<uint64_t>(m_initialWindowPackets) * m_mss
-                 : InitialWindow(m_mss);
+    m_cwnd = m_initialWindowPackets > 0 ? static_cast<uint64_t>(m_initialWindowPackets) * m_mss
+                                        : InitialWindow(m_mss);
     m_ssthresh = std::numeric_limits<uint64_t>::max();
 }
 
@@ -157,9 +156,8 @@ MpCongestionOps::AssignStreams(int64_t)
 TypeId
 MpCongestionOpsWrapper::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::MpCongestionOpsWrapper")
-                            .SetParent<MpCongestionOps>()
-                            .SetGroupName("Leogym");
+    static TypeId tid =
+        TypeId("ns3::MpCongestionOpsWrapper").SetParent<MpCongestionOps>().SetGroupName("Leogym");
     return tid;
 }
 

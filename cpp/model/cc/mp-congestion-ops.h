@@ -55,13 +55,13 @@ struct MpCcContext
 struct MpAckEvent
 {
     Time now;
-    uint64_t bytesAcked{0};     //!< newly acknowledged in-flight bytes
-    uint32_t packetsAcked{0};   //!< newly acknowledged in-flight packets
+    uint64_t bytesAcked{0};             //!< newly acknowledged in-flight bytes
+    uint32_t packetsAcked{0};           //!< newly acknowledged in-flight packets
     const MpSentPacket* acked{nullptr}; //!< the packets (ascending pn); skip p.wasLost ones
     std::size_t nAcked{0};
-    bool rttSampled{false};     //!< latestRtt is a new sample
+    bool rttSampled{false}; //!< latestRtt is a new sample
     Time latestRtt;
-    uint64_t priorBytesInFlight{0}; //!< bytes_in_flight before this ACK
+    uint64_t priorBytesInFlight{0};    //!< bytes_in_flight before this ACK
     const MpRateSample* rate{nullptr}; //!< delivery-rate sample of this ACK
 };
 
@@ -74,17 +74,17 @@ struct MpLossEvent
     Time now;
     const MpSentPacket* lost{nullptr}; //!< the packets, ascending pn; p.lossKind says why
     std::size_t nLost{0};
-    uint64_t lostBytes{0};      //!< in-flight bytes among them
-    Time largestLostSentTime;   //!< send time of the most recently sent lost packet
+    uint64_t lostBytes{0};            //!< in-flight bytes among them
+    Time largestLostSentTime;         //!< send time of the most recently sent lost packet
     bool persistentCongestion{false}; //!< OnPersistentCongestion follows
 };
 
 /// Kinds of path notifications.
 enum class MpPathEventKind : uint8_t
 {
-    HANDOVER = 0,     //!< a handover instant of the path's timeline (oracle)
-    OUTAGE_START = 1, //!< an outage of the path began (oracle)
-    OUTAGE_END = 2,   //!< an outage of the path ended (oracle)
+    HANDOVER = 0,      //!< a handover instant of the path's timeline (oracle)
+    OUTAGE_START = 1,  //!< an outage of the path began (oracle)
+    OUTAGE_END = 2,    //!< an outage of the path ended (oracle)
     STATE_CHANGED = 3, //!< the path's MpPathState changed
 };
 

@@ -58,11 +58,11 @@ class MpCubic : public MpCongestionOps
     bool m_fastConvergence;
     bool m_renoFriendly;
 
-    double m_cwndD{0};       //!< bytes
-    double m_wMax{0};        //!< bytes
-    double m_cwndPrior{0};   //!< bytes
-    double m_wEst{0};        //!< bytes
-    double m_k{0};           //!< seconds
+    double m_cwndD{0};     //!< bytes
+    double m_wMax{0};      //!< bytes
+    double m_cwndPrior{0}; //!< bytes
+    double m_wEst{0};      //!< bytes
+    double m_k{0};         //!< seconds
     Time m_epochStart{0};
     bool m_epochValid{false};
     MpRecoveryPeriod m_recovery; //!< RFC 9002 section 7.3.2

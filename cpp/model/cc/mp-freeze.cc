@@ -106,7 +106,10 @@ MpFreeze::GetName() const
 }
 
 bool
-MpFreeze::InScheduleWindow(int64_t tUs, int64_t offsetUs, int64_t periodUs, int64_t beforeUs,
+MpFreeze::InScheduleWindow(int64_t tUs,
+                           int64_t offsetUs,
+                           int64_t periodUs,
+                           int64_t beforeUs,
                            int64_t afterUs)
 {
     if (periodUs <= 0)

@@ -21,7 +21,8 @@ namespace ns3
  * @ingroup mp-cc
  * The handover "cwnd freeze" of V. Kamel, J. Zhao, D. Li and J. Pan, "StarQUIC: Tuning
  * Congestion Control Algorithms for QUIC over LEO Satellite Networks", ACM LEO-NET '24 (at
- * MobiCom '24), doi:10.1145/3636534.3696227; implementable form in docs/specs/freeze.md#the-freeze-rule.
+ * MobiCom '24), doi:10.1145/3636534.3696227; implementable form in
+ * docs/specs/freeze.md#the-freeze-rule.
  *
  * Starlink hands every terminal over on a fixed global schedule, at seconds 12, 27, 42 and 57
  * of every minute (period 15 s), each handover lasting about 100 ms. With the handover
@@ -33,12 +34,13 @@ namespace ns3
  * When the transport declares packets lost, the frozen ones are retransmitted as usual but
  * kept from the inner controller: it sees a loss event with only the other packets (the
  * most recently sent of those sets the recovery period), and no event at all if none
- * remain (docs/specs/freeze.md#several-losses-in-one-detection, "per packet"). Frozen packets are also excluded from RFC 9002's
- * persistent-congestion test (the QUIC analogue of the RTO collapse; docs/specs/freeze.md#quic-timeouts-and-persistent-congestion),
- * unless FreezeTimeouts is false. ACKs are untouched, so the window may still grow
+ * remain (docs/specs/freeze.md#several-losses-in-one-detection, "per packet"). Frozen packets are
+ * also excluded from RFC 9002's persistent-congestion test (the QUIC analogue of the RTO collapse;
+ * docs/specs/freeze.md#quic-timeouts-and-persistent-congestion), unless FreezeTimeouts is false.
+ * ACKs are untouched, so the window may still grow
  * ("freeze" blocks decreases only). RTT and bandwidth samples are not filtered (the paper's
- * baseline). For BBR this is the `loss_only` mode of docs/specs/freeze.md#bbr: frozen bytes do not count as
- * lost in BBR's model.
+ * baseline). For BBR this is the `loss_only` mode of docs/specs/freeze.md#bbr: frozen bytes do not
+ * count as lost in BBR's model.
  *
  * Where H comes from (docs/specs/freeze.md#multipath):
  *   FixedSchedule = false [REC, default]: the path oracle's handover instants (the scenario's
@@ -68,14 +70,16 @@ class MpFreeze : public MpCongestionOpsWrapper
      * The fixed-schedule predicate in integer microseconds: is there an integer k with
      * offset + k period - before <= t <= offset + k period + after?
      */
-    static bool InScheduleWindow(int64_t tUs, int64_t offsetUs, int64_t periodUs,
-                                 int64_t beforeUs, int64_t afterUs);
+    static bool InScheduleWindow(int64_t tUs,
+                                 int64_t offsetUs,
+                                 int64_t periodUs,
+                                 int64_t beforeUs,
+                                 int64_t afterUs);
     /**
      * The oracle predicate: is there a handover h of the path with
      * h - before <= t <= h + after? (t in seconds)
      */
-    static bool InOracleWindow(const MpPathOracle& oracle, double t, double before,
-                               double after);
+    static bool InOracleWindow(const MpPathOracle& oracle, double t, double before, double after);
 
     /// Lost packets kept from the inner controller (cumulative).
     uint64_t GetFrozenLosses() const;

@@ -12,10 +12,8 @@ NS_OBJECT_ENSURE_REGISTERED(MpLia);
 TypeId
 MpLia::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::MpLia")
-                            .SetParent<MpNewReno>()
-                            .SetGroupName("Leogym")
-                            .AddConstructor<MpLia>();
+    static TypeId tid =
+        TypeId("ns3::MpLia").SetParent<MpNewReno>().SetGroupName("Leogym").AddConstructor<MpLia>();
     return tid;
 }
 

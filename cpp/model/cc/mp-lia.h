@@ -33,7 +33,8 @@ class MpLia : public MpNewReno
     double ComputeAlpha(const MpCcContext& ctx) const;
 
   protected:
-    double CongestionAvoidanceIncrease(const MpCcContext& ctx, const MpAckEvent& ev,
+    double CongestionAvoidanceIncrease(const MpCcContext& ctx,
+                                       const MpAckEvent& ev,
                                        uint64_t bytes) override;
 };
 

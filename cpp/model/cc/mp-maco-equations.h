@@ -47,7 +47,10 @@ double TimeAverage(const std::deque<std::pair<double, double>>& samples, double 
  * @param ownMax max W_r (NaN: no own history)
  * @param otherMax max over other paths' histories (NaN: none)
  */
-double QuickStartWindow(double bdpPkts, double ownMax, double otherMax, double gamma,
+double QuickStartWindow(double bdpPkts,
+                        double ownMax,
+                        double otherMax,
+                        double gamma,
                         double initPkts);
 
 /**
@@ -60,7 +63,8 @@ bool IsCongestion(double tp, double capacity, double tau, double d, double delta
 
 /**
  * Delta_R of MACO eq. (17b): the population standard deviation of the residuals tau_i - D_i
- * (the last RTT samples), at least floorS; floorS with fewer than two residuals [REC, docs/specs/maco.md#width-of-the-delay-tolerance].
+ * (the last RTT samples), at least floorS; floorS with fewer than two residuals [REC,
+ * docs/specs/maco.md#width-of-the-delay-tolerance].
  */
 double DeltaR(const std::deque<double>& residuals, double floorS);
 
@@ -73,7 +77,10 @@ double DeltaR(const std::deque<double>& residuals, double floorS);
  * One path: 1.5 sqrt(T / (tau w)).
  * @param w windows (packets), tau latest RTTs (s), T largest RTTs (s), n paths
  */
-double CaIncrement(const double* w, const double* tau, const double* T, std::size_t n,
+double CaIncrement(const double* w,
+                   const double* tau,
+                   const double* T,
+                   std::size_t n,
                    std::size_t r);
 
 } // namespace ns3::maco

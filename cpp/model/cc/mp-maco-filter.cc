@@ -25,18 +25,19 @@ Akf::Reset(double c0, std::size_t window, bool adaptive)
 double
 Akf::Update(double y, double cA)
 {
-    double cPrior = m_c;             // (5): random walk, the prediction is the last posterior
-    double zPrior = m_z + m_q;       // (6)
-    double nu = y - cPrior;          // innovation
-    m_k = zPrior / (zPrior + m_r);   // (8)
-    m_c = cPrior + m_k * nu;         // (9)
-    m_z = (1.0 - m_k) * zPrior;      // (10)
+    double cPrior = m_c;           // (5): random walk, the prediction is the last posterior
+    double zPrior = m_z + m_q;     // (6)
+    double nu = y - cPrior;        // innovation
+    m_k = zPrior / (zPrior + m_r); // (8)
+    m_c = cPrior + m_k * nu;       // (9)
+    m_z = (1.0 - m_k) * zPrior;    // (10)
     m_updated = true;
     if (!m_adaptive)
     {
         return m_c;
     }
-    // Covariance matching over the last innovations [REC, docs/specs/maco.md#kalman-filter-covariances].
+    // Covariance matching over the last innovations [REC,
+    // docs/specs/maco.md#kalman-filter-covariances].
     m_nu2.push_back(nu * nu);
     while (m_nu2.size() > m_window)
     {

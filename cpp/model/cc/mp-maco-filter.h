@@ -23,9 +23,9 @@ namespace ns3::maco
  *   C^N+     = C^N- + K (y - C^N-);   Z+ = (1 - K) Z-                             (9)-(10)
  *
  * with Q, R adapted by innovation covariance matching over the last `window` innovations nu:
- * R = max(R_min, mean(nu^2) - Z-), Q = max(Q_min, K^2 mean(nu^2)) [REC, docs/specs/maco.md#kalman-filter-covariances], floors
- * R_min = (0.01 C^A)^2, Q_min = (0.001 C^A)^2; initial C^N = c0, Z = c0^2, Q = (0.05 c0)^2,
- * R = (0.2 c0)^2.
+ * R = max(R_min, mean(nu^2) - Z-), Q = max(Q_min, K^2 mean(nu^2)) [REC,
+ * docs/specs/maco.md#kalman-filter-covariances], floors R_min = (0.01 C^A)^2, Q_min = (0.001
+ * C^A)^2; initial C^N = c0, Z = c0^2, Q = (0.05 c0)^2, R = (0.2 c0)^2.
  */
 class Akf
 {

@@ -2,9 +2,8 @@
 
 #include "mp-maco.h"
 
-#include "mp-maco-equations.h"
-
 #include "model/registry/mp-algorithm-registry.h"
+#include "mp-maco-equations.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -123,7 +122,8 @@ MpMaco::GetTypeId()
                           MakeDoubleChecker<double>(1e7, 1e9))
             .AddAttribute("DelayMode",
                           "D of eq. (11): 0 = legs from the slant range plus an EWMA of "
-                          "D_terr [REC, docs/specs/maco.md#terrestrial-delay]; 1 = the path oracle's propagation delays.",
+                          "D_terr [REC, docs/specs/maco.md#terrestrial-delay]; 1 = the path "
+                          "oracle's propagation delays.",
                           UintegerValue(0),
                           MakeUintegerAccessor(&MpMaco::m_delayMode),
                           MakeUintegerChecker<uint32_t>(0, 1))
@@ -169,7 +169,8 @@ MpMaco::GetTypeId()
                           MakeBooleanAccessor(&MpMaco::m_akfAdaptive),
                           MakeBooleanChecker())
             .AddAttribute("Con1Bottleneck",
-                          "Compare TP with min(C^A, C^N) in (17a) instead of C^A (docs/specs/maco.md#capacity-in-the-congestion-test).",
+                          "Compare TP with min(C^A, C^N) in (17a) instead of C^A "
+                          "(docs/specs/maco.md#capacity-in-the-congestion-test).",
                           BooleanValue(false),
                           MakeBooleanAccessor(&MpMaco::m_con1Bottleneck),
                           MakeBooleanChecker())
@@ -185,7 +186,8 @@ MpMaco::GetTypeId()
                           MakeUintegerAccessor(&MpMaco::m_historyLastK),
                           MakeUintegerChecker<uint32_t>(0, 100000))
             .AddAttribute("IncrementUsesSrtt",
-                          "Use smoothed RTTs in eq. (26) instead of the latest samples (docs/specs/maco.md#congestion-avoidance).",
+                          "Use smoothed RTTs in eq. (26) instead of the latest samples "
+                          "(docs/specs/maco.md#congestion-avoidance).",
                           BooleanValue(false),
                           MakeBooleanAccessor(&MpMaco::m_incrementUsesSrtt),
                           MakeBooleanChecker())
@@ -194,11 +196,12 @@ MpMaco::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&MpMaco::m_qsOnPto),
                           MakeBooleanChecker())
-            .AddAttribute("ResetMaxRttOnReconnect",
-                          "Reset T_r at a reconnection (docs/specs/maco.md#largest-rtt; paper: never).",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&MpMaco::m_resetTmaxOnReconnect),
-                          MakeBooleanChecker())
+            .AddAttribute(
+                "ResetMaxRttOnReconnect",
+                "Reset T_r at a reconnection (docs/specs/maco.md#largest-rtt; paper: never).",
+                BooleanValue(false),
+                MakeBooleanAccessor(&MpMaco::m_resetTmaxOnReconnect),
+                MakeBooleanChecker())
             .AddAttribute("ProactiveClamp",
                           "One RTT before a handover, clamp w to the post-handover BDP share "
                           "of the subflows that will share the satellite "
@@ -391,7 +394,8 @@ MpMaco::UpdateBdp(const MpCcContext& ctx, double now)
     double bits;
     if (m_bdpFuture)
     {
-        // Predicted C^A and D over [now, now + tau], C^N held (docs/specs/maco.md#averaging-window-of-the-bdp).
+        // Predicted C^A and D over [now, now + tau], C^N held
+        // (docs/specs/maco.md#averaging-window-of-the-bdp).
         constexpr int kSteps = 4;
         double sum = 0;
         for (int i = 0; i <= kSteps; ++i)
@@ -613,7 +617,8 @@ MpMaco::OnAck(const MpCcContext& ctx, const MpAckEvent& ev)
         m_haveRtt = true;
         if (m_delayMode == 0)
         {
-            // Windowed minimum (monotonic deque) and the D_terr EWMA [REC, docs/specs/maco.md#terrestrial-delay].
+            // Windowed minimum (monotonic deque) and the D_terr EWMA [REC,
+            // docs/specs/maco.md#terrestrial-delay].
             while (!m_rttWin.empty() && m_rttWin.back().second >= rtt)
             {
                 m_rttWin.pop_back();
@@ -710,7 +715,8 @@ MpMaco::OnAck(const MpCcContext& ctx, const MpAckEvent& ev)
         tau.push_back(std::max(ti, 1e-6));
         tmax.push_back(std::max(Ti, 1e-6));
     }
-    m_w += static_cast<double>(pkts) * CaIncrement(w.data(), tau.data(), tmax.data(), w.size(), self);
+    m_w +=
+        static_cast<double>(pkts) * CaIncrement(w.data(), tau.data(), tmax.data(), w.size(), self);
     Commit();
 }
 

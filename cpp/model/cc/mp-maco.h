@@ -40,9 +40,9 @@ namespace ns3
  * C^N counts as +inf until its first update. Then D (11), C = min(C^A, C^N) (12), B = C D (13)
  * and B̄, the average of C D over the last RTT (14, trapezoid over ACKs).
  *
- * D (DelayMode 0, [REC] docs/specs/maco.md#terrestrial-delay): D_ul = D_dl = d_r / c (ground station near the terminal),
- * D_terr initialised so that D(t0) = 100 ms, then
- * D_terr <- (1 - 1/8) D_terr + 1/8 max(0, rtt_min_10s / 2 - D_ul - D_dl). DelayMode 1
+ * D (DelayMode 0, [REC] docs/specs/maco.md#terrestrial-delay): D_ul = D_dl = d_r / c (ground
+ * station near the terminal), D_terr initialised so that D(t0) = 100 ms, then D_terr <- (1 - 1/8)
+ * D_terr + 1/8 max(0, rtt_min_10s / 2 - D_ul - D_dl). DelayMode 1
  * ("oracle"): D = the path's one-way propagation delays down + up from the timeline.
  *
  * **Quick start (Algorithm 2).** On subflow creation, reconnection (end of an outage, or a
@@ -155,7 +155,7 @@ class MpMaco : public MpCongestionOps
     double m_tau{0};
     double m_tmax{0};
     bool m_haveRtt{false};
-    std::deque<double> m_resid;                  //!< tau_i - D_i
+    std::deque<double> m_resid;                     //!< tau_i - D_i
     std::deque<std::pair<double, double>> m_rttWin; //!< (t, rtt) for the windowed minimum
     double m_dTerr{0};
     // rates

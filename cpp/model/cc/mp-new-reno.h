@@ -58,17 +58,18 @@ class MpNewReno : public MpCongestionOps
      * The congestion-avoidance increase (bytes) for `bytes` newly acknowledged bytes.
      * NewReno: mss * bytes / cwnd.
      */
-    virtual double CongestionAvoidanceIncrease(const MpCcContext& ctx, const MpAckEvent& ev,
+    virtual double CongestionAvoidanceIncrease(const MpCcContext& ctx,
+                                               const MpAckEvent& ev,
                                                uint64_t bytes);
     /// The window after a congestion event (bytes). NewReno: cwnd * LossReductionFactor.
     virtual double ReducedWindow(const MpCcContext& ctx);
     /// Called once per congestion event, after the reduction.
     virtual void OnCongestionEvent(const MpCcContext& ctx);
 
-    double m_cwndD{0};            //!< the window, bytes, real-valued
-    double m_lossReduction;       //!< kLossReductionFactor (attribute LossReductionFactor)
-    bool m_byteCounting{true};    //!< attribute ByteCounting
-    MpRecoveryPeriod m_recovery;  //!< RFC 9002 section 7.3.2
+    double m_cwndD{0};           //!< the window, bytes, real-valued
+    double m_lossReduction;      //!< kLossReductionFactor (attribute LossReductionFactor)
+    bool m_byteCounting{true};   //!< attribute ByteCounting
+    MpRecoveryPeriod m_recovery; //!< RFC 9002 section 7.3.2
 };
 
 } // namespace ns3

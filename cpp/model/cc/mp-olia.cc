@@ -55,6 +55,7 @@ MpOlia::ComputeAlpha(const MpCcContext& ctx) const
     double bestQ = -1;
     double maxW = -1;
     uint32_t considered = 0;
+
     struct Entry
     {
         uint32_t idx;

@@ -44,7 +44,8 @@ class MpOlia : public MpNewReno
     double ComputeAlpha(const MpCcContext& ctx) const;
 
   protected:
-    double CongestionAvoidanceIncrease(const MpCcContext& ctx, const MpAckEvent& ev,
+    double CongestionAvoidanceIncrease(const MpCcContext& ctx,
+                                       const MpAckEvent& ev,
                                        uint64_t bytes) override;
     void OnCongestionEvent(const MpCcContext& ctx) override;
 

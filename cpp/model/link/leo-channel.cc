@@ -60,7 +60,8 @@ LeoChannel::DoDispose()
 }
 
 void
-LeoChannel::Connect(Ptr<LeoNetDevice> client, Ptr<LeoNetDevice> server,
+LeoChannel::Connect(Ptr<LeoNetDevice> client,
+                    Ptr<LeoNetDevice> server,
                     Ptr<const LeoPathSchedule> schedule)
 {
     if (!client || !server || !schedule)

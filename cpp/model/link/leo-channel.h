@@ -39,7 +39,8 @@ class LeoChannel : public Channel
      * @throws std::invalid_argument if a pointer is null, a device is already attached to a
      *         channel, or this channel is already connected.
      */
-    void Connect(Ptr<LeoNetDevice> client, Ptr<LeoNetDevice> server,
+    void Connect(Ptr<LeoNetDevice> client,
+                 Ptr<LeoNetDevice> server,
                  Ptr<const LeoPathSchedule> schedule);
 
     Ptr<const LeoPathSchedule> GetSchedule() const;

@@ -41,7 +41,7 @@ struct LeoDirectionCounters
     uint64_t enqueuedPackets{0}; //!< packets accepted by Send() (queued or sent at once)
     uint64_t txPackets{0};       //!< packets that started serialization
     uint64_t txBytes{0};
-    uint64_t rxPackets{0};       //!< packets delivered to the receiving device
+    uint64_t rxPackets{0}; //!< packets delivered to the receiving device
     uint64_t rxBytes{0};
     uint64_t dropPackets[LEO_N_DROP_CAUSES]{}; //!< indexed by LeoDropCause
     uint64_t dropBytes[LEO_N_DROP_CAUSES]{};

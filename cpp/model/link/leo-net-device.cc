@@ -202,13 +202,12 @@ LeoNetDevice::Attach(Ptr<LeoChannel> channel, LeoDirection dir)
     }
     const auto& outages = m_schedule->GetOutages();
     const double now = Simulator::Now().GetSeconds();
-    m_nextOutage = std::lower_bound(outages.begin(),
-                                    outages.end(),
-                                    now,
-                                    [](const std::pair<double, double>& o, double x) {
-                                        return o.first < x;
-                                    }) -
-                   outages.begin();
+    m_nextOutage =
+        std::lower_bound(outages.begin(),
+                         outages.end(),
+                         now,
+                         [](const std::pair<double, double>& o, double x) { return o.first < x; }) -
+        outages.begin();
     ScheduleNextOutage();
 }
 

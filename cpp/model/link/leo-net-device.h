@@ -140,7 +140,7 @@ class LeoNetDevice : public NetDevice
     std::deque<uint16_t> m_queueProtocols; //!< protocol numbers, parallel to m_queue
     Ptr<Packet> m_current;                 //!< packet being serialized
     bool m_txBusy{false};
-    double m_lastArrivalS{0.0};            //!< FIFO guard
+    double m_lastArrivalS{0.0}; //!< FIFO guard
     Ptr<UniformRandomVariable> m_uniform;
     std::size_t m_nextOutage{0};
     EventId m_outageEvent;

@@ -35,7 +35,9 @@ class Validator
     }
 
     template <typename T>
-    [[noreturn]] void FailAt(const std::string& field, std::size_t j, const std::string& what,
+    [[noreturn]] void FailAt(const std::string& field,
+                             std::size_t j,
+                             const std::string& what,
                              T value) const
     {
         std::ostringstream os;
@@ -46,7 +48,9 @@ class Validator
     }
 
     template <typename T>
-    void Length(const std::string& field, const std::vector<T>& v, std::size_t n,
+    void Length(const std::string& field,
+                const std::vector<T>& v,
+                std::size_t n,
                 bool optional) const
     {
         if (optional && v.empty())
@@ -115,18 +119,24 @@ LeoPathSchedule::LeoPathSchedule(LeoPathArrays a, const std::string& label)
         if (!std::isfinite(s) || !std::isfinite(e) || std::fabs(s) > kMaxTimeS ||
             std::fabs(e) > kMaxTimeS)
         {
-            v.FailAt("outages", k, "must be finite and within +-1e9 s",
+            v.FailAt("outages",
+                     k,
+                     "must be finite and within +-1e9 s",
                      std::to_string(s) + ", " + std::to_string(e));
         }
         if (!(s < e))
         {
-            v.FailAt("outages", k, "start must be < end",
+            v.FailAt("outages",
+                     k,
+                     "start must be < end",
                      std::to_string(s) + ", " + std::to_string(e));
         }
         if (k > 0 && s < a.outages[k - 1].second)
         {
-            v.FailAt("outages", k,
-                     "intervals must be sorted and non-overlapping (start >= previous end)", s);
+            v.FailAt("outages",
+                     k,
+                     "intervals must be sorted and non-overlapping (start >= previous end)",
+                     s);
         }
     }
     for (std::size_t k = 0; k < a.handovers.size(); ++k)
@@ -178,7 +188,9 @@ LeoPathSchedule::LeoPathSchedule(LeoPathArrays a, const std::string& label)
             const double rate = (*rateIn[d])[j];
             if (!std::isfinite(rate) || rate < 0.0 || (rate > 0.0 && rate < kMinRateBps))
             {
-                v.FailAt(rateName[d], j, "must be finite and >= 1 bit/s (0 only inside outages)",
+                v.FailAt(rateName[d],
+                         j,
+                         "must be finite and >= 1 bit/s (0 only inside outages)",
                          rate);
             }
             if (rate == 0.0 && !InOutage(m_t0 + j * m_dt))
@@ -409,12 +421,11 @@ LeoPathSchedule::OutageOverlaps(double t1, double t2) const
 std::pair<double, double>
 LeoPathSchedule::NextOutageAfter(double t) const
 {
-    auto it = std::lower_bound(m_outages.begin(),
-                               m_outages.end(),
-                               t,
-                               [](const std::pair<double, double>& o, double x) {
-                                   return o.first < x;
-                               });
+    auto it =
+        std::lower_bound(m_outages.begin(),
+                         m_outages.end(),
+                         t,
+                         [](const std::pair<double, double>& o, double x) { return o.first < x; });
     if (it == m_outages.end())
     {
         return {kInf, kInf};

@@ -44,9 +44,9 @@ const char* LeoDirectionName(LeoDirection dir);
  */
 struct LeoPathArrays
 {
-    std::string name{"path"};   //!< used in error messages ("paths[0] 'sat0'")
-    double t0S{0.0};            //!< time of sample 0 (s)
-    double dtS{0.01};           //!< grid step (s), > 0
+    std::string name{"path"};         //!< used in error messages ("paths[0] 'sat0'")
+    double t0S{0.0};                  //!< time of sample 0 (s)
+    double dtS{0.01};                 //!< grid step (s), > 0
     std::vector<double> delayDownS;   //!< one-way propagation delay server->client (s), >= 0
     std::vector<double> delayUpS;     //!< one-way propagation delay client->server (s), >= 0
     std::vector<double> rateDownBps;  //!< capacity server->client (bit/s), > 0 outside outages

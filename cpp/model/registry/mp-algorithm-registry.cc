@@ -92,8 +92,10 @@ Names(const std::map<std::string, MpAlgorithmRegistry::Entry>& entries, bool wra
 } // namespace
 
 void
-MpAlgorithmRegistry::Resolve(const std::string& name, const std::string& field,
-                             const Entry*& outer, const Entry*& inner) const
+MpAlgorithmRegistry::Resolve(const std::string& name,
+                             const std::string& field,
+                             const Entry*& outer,
+                             const Entry*& inner) const
 {
     outer = nullptr;
     inner = nullptr;
@@ -113,9 +115,9 @@ MpAlgorithmRegistry::Resolve(const std::string& name, const std::string& field,
         if (w == m_entries.end() || !w->second.wrapper)
         {
             std::string known = Names(m_entries, true);
-            throw std::invalid_argument(field + ": unknown wrapper '" + wrap + "' in '" + name +
-                                        "' (known wrappers: " +
-                                        (known.empty() ? std::string("none") : known) + ")");
+            throw std::invalid_argument(
+                field + ": unknown wrapper '" + wrap + "' in '" + name +
+                "' (known wrappers: " + (known.empty() ? std::string("none") : known) + ")");
         }
         outer = &w->second;
     }
@@ -138,8 +140,11 @@ MpAlgorithmRegistry::Has(const std::string& name) const
 }
 
 Ptr<AttributeValue>
-MpAlgorithmRegistry::MakeValue(TypeId tid, const std::string& key, double value,
-                               const std::string& fieldName, bool& found)
+MpAlgorithmRegistry::MakeValue(TypeId tid,
+                               const std::string& key,
+                               double value,
+                               const std::string& fieldName,
+                               bool& found)
 {
     TypeId::AttributeInformation info;
     found = tid.LookupAttributeByName(key, &info);
@@ -204,16 +209,18 @@ MpAlgorithmRegistry::MakeValue(TypeId tid, const std::string& key, double value,
     if (!info.checker->Check(*v))
     {
         std::ostringstream os;
-        os << fieldName << ": value " << value << " is out of the allowed range ("
-           << info.help << ")";
+        os << fieldName << ": value " << value << " is out of the allowed range (" << info.help
+           << ")";
         throw std::invalid_argument(os.str());
     }
     return v;
 }
 
 void
-MpAlgorithmRegistry::Validate(const std::string& name, const Params& params,
-                              const std::string& field, const std::string& paramsField) const
+MpAlgorithmRegistry::Validate(const std::string& name,
+                              const Params& params,
+                              const std::string& field,
+                              const std::string& paramsField) const
 {
     const Entry* outer;
     const Entry* inner;
@@ -255,8 +262,10 @@ MpAlgorithmRegistry::Validate(const std::string& name, const Params& params,
 }
 
 Ptr<Object>
-MpAlgorithmRegistry::Create(const std::string& name, const Params& params,
-                            const std::string& field, const std::string& paramsField) const
+MpAlgorithmRegistry::Create(const std::string& name,
+                            const Params& params,
+                            const std::string& field,
+                            const std::string& paramsField) const
 {
     Validate(name, params, field, paramsField);
     const Entry* outer;

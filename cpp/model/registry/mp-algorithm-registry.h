@@ -38,7 +38,7 @@ class MpAlgorithmRegistry
     struct Entry
     {
         std::string name;
-        std::string typeId; //!< e.g. "ns3::MpCubic"
+        std::string typeId;  //!< e.g. "ns3::MpCubic"
         bool wrapper{false}; //!< combines as "name+inner" (congestion control only)
     };
 
@@ -63,14 +63,18 @@ class MpAlgorithmRegistry
      * @param paramsField how the parameters are called ("cc_params")
      * @throws std::invalid_argument naming the field
      */
-    void Validate(const std::string& name, const Params& params, const std::string& field,
+    void Validate(const std::string& name,
+                  const Params& params,
+                  const std::string& field,
                   const std::string& paramsField) const;
 
     /**
      * Create and configure an instance (a wrapper gets its inner controller).
      * @throws std::invalid_argument as Validate
      */
-    Ptr<Object> Create(const std::string& name, const Params& params, const std::string& field,
+    Ptr<Object> Create(const std::string& name,
+                       const Params& params,
+                       const std::string& field,
                        const std::string& paramsField) const;
 
     /// Attribute descriptions of an algorithm: name -> (value type, default, help).
@@ -79,11 +83,16 @@ class MpAlgorithmRegistry
   private:
     explicit MpAlgorithmRegistry(const char* kind);
     /// Split "a+b"; fills the entries; throws naming field.
-    void Resolve(const std::string& name, const std::string& field, const Entry*& outer,
+    void Resolve(const std::string& name,
+                 const std::string& field,
+                 const Entry*& outer,
                  const Entry*& inner) const;
     /// Convert and check one parameter against a TypeId; nullptr if the TypeId lacks it.
-    static Ptr<AttributeValue> MakeValue(TypeId tid, const std::string& key, double value,
-                                         const std::string& fieldName, bool& found);
+    static Ptr<AttributeValue> MakeValue(TypeId tid,
+                                         const std::string& key,
+                                         double value,
+                                         const std::string& fieldName,
+                                         bool& found);
 
     std::string m_kind;
     std::map<std::string, Entry> m_entries;
@@ -92,8 +101,10 @@ class MpAlgorithmRegistry
 /// Static registration helper: `static MpAlgorithmRegistrar r(MpAlgorithmRegistry::Cc(), ...)`.
 struct MpAlgorithmRegistrar
 {
-    MpAlgorithmRegistrar(MpAlgorithmRegistry& reg, const std::string& name,
-                         const std::string& typeId, bool wrapper = false)
+    MpAlgorithmRegistrar(MpAlgorithmRegistry& reg,
+                         const std::string& name,
+                         const std::string& typeId,
+                         bool wrapper = false)
     {
         reg.Register(name, typeId, wrapper);
     }

@@ -144,15 +144,24 @@ MpAlcsScheduler::GetName() const
 }
 
 double
-MpAlcsScheduler::Latency(double k, double inflight, double queued, double cwnd, double rtt,
-                         double delta, double sigma)
+MpAlcsScheduler::Latency(double k,
+                         double inflight,
+                         double queued,
+                         double cwnd,
+                         double rtt,
+                         double delta,
+                         double sigma)
 {
     return (k + inflight + queued) / std::max(cwnd, 1.0) * (rtt + delta) * sigma;
 }
 
 double
-MpAlcsScheduler::UpdateSigma(double sigma, double atp, double etp, double alpha,
-                             double sigmaMin, double sigmaMax)
+MpAlcsScheduler::UpdateSigma(double sigma,
+                             double atp,
+                             double etp,
+                             double alpha,
+                             double sigmaMin,
+                             double sigmaMax)
 {
     if (atp > etp)
     {
@@ -243,13 +252,12 @@ MpAlcsScheduler::Accumulate(const MpConnectionView& conn, double now)
         {
             s.etp += s.rate * std::max(0.0, now - s.lastT);
             // Backlogged: the window is (nearly) full, so the model's rate applies.
-            bool backlogged = p.state != MpPathState::DEACTIVATED &&
-                              static_cast<double>(p.bytesInFlight) + mss >=
-                                  static_cast<double>(p.cwnd);
+            bool backlogged =
+                p.state != MpPathState::DEACTIVATED &&
+                static_cast<double>(p.bytesInFlight) + mss >= static_cast<double>(p.cwnd);
             double rtt = p.Srtt().GetSeconds() + Delta(p);
-            s.rate = backlogged && rtt > 0
-                         ? (static_cast<double>(p.cwnd) / mss) / (s.sigma * rtt)
-                         : 0.0;
+            s.rate =
+                backlogged && rtt > 0 ? (static_cast<double>(p.cwnd) / mss) / (s.sigma * rtt) : 0.0;
             s.busy |= backlogged;
         }
         s.lastT = now;

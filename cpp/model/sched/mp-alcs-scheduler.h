@@ -76,11 +76,20 @@ class MpAlcsScheduler : public MpScheduler
     void OnPathEvent(MpConnectionView& conn, uint32_t path, const MpPathEvent& ev) override;
 
     /// Eqs. (1)-(4): (k + inflight + queued) / cwnd * (rtt + delta) * sigma (seconds).
-    static double Latency(double k, double inflight, double queued, double cwnd, double rtt,
-                          double delta, double sigma);
+    static double Latency(double k,
+                          double inflight,
+                          double queued,
+                          double cwnd,
+                          double rtt,
+                          double delta,
+                          double sigma);
     /// Eqs. (7)/(10): one compensation step, clamped to [sigmaMin, sigmaMax].
-    static double UpdateSigma(double sigma, double atp, double etp, double alpha,
-                              double sigmaMin, double sigmaMax);
+    static double UpdateSigma(double sigma,
+                              double atp,
+                              double etp,
+                              double alpha,
+                              double sigmaMin,
+                              double sigmaMax);
 
     double GetSigma(uint32_t path) const;
     bool IsDeactivated(uint32_t path) const;
@@ -99,9 +108,9 @@ class MpAlcsScheduler : public MpScheduler
         double sigma{1.0};
         double atp{0};
         double etp{0};
-        double rate{0};     //!< etp rate (segments/s) since lastT
+        double rate{0}; //!< etp rate (segments/s) since lastT
         double lastT{0};
-        bool busy{false};   //!< backlogged at some point since the last update
+        bool busy{false}; //!< backlogged at some point since the last update
         bool deactivated{false};
         MpPathState restore{MpPathState::ACTIVE};
         double hoStart{-std::numeric_limits<double>::infinity()};

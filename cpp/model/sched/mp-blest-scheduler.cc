@@ -16,36 +16,35 @@ NS_OBJECT_ENSURE_REGISTERED(MpBlestScheduler);
 TypeId
 MpBlestScheduler::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::MpBlestScheduler")
-            .SetParent<MpScheduler>()
-            .SetGroupName("Leogym")
-            .AddConstructor<MpBlestScheduler>()
-            .AddAttribute("Lambda",
-                          "Initial lambda.",
-                          DoubleValue(1.2),
-                          MakeDoubleAccessor(&MpBlestScheduler::m_lambda),
-                          MakeDoubleChecker<double>(0.1, 10.0))
-            .AddAttribute("LambdaMin",
-                          "Lower bound of lambda.",
-                          DoubleValue(1.0),
-                          MakeDoubleAccessor(&MpBlestScheduler::m_lambdaMin),
-                          MakeDoubleChecker<double>(0.1, 10.0))
-            .AddAttribute("LambdaMax",
-                          "Upper bound of lambda.",
-                          DoubleValue(1.3),
-                          MakeDoubleAccessor(&MpBlestScheduler::m_lambdaMax),
-                          MakeDoubleChecker<double>(0.1, 10.0))
-            .AddAttribute("LambdaStepDown",
-                          "Decrease of lambda when not blocked.",
-                          DoubleValue(0.01),
-                          MakeDoubleAccessor(&MpBlestScheduler::m_stepGood),
-                          MakeDoubleChecker<double>(0.0, 1.0))
-            .AddAttribute("LambdaStepUp",
-                          "Increase of lambda after flow-control blocking.",
-                          DoubleValue(0.04),
-                          MakeDoubleAccessor(&MpBlestScheduler::m_stepBad),
-                          MakeDoubleChecker<double>(0.0, 1.0));
+    static TypeId tid = TypeId("ns3::MpBlestScheduler")
+                            .SetParent<MpScheduler>()
+                            .SetGroupName("Leogym")
+                            .AddConstructor<MpBlestScheduler>()
+                            .AddAttribute("Lambda",
+                                          "Initial lambda.",
+                                          DoubleValue(1.2),
+                                          MakeDoubleAccessor(&MpBlestScheduler::m_lambda),
+                                          MakeDoubleChecker<double>(0.1, 10.0))
+                            .AddAttribute("LambdaMin",
+                                          "Lower bound of lambda.",
+                                          DoubleValue(1.0),
+                                          MakeDoubleAccessor(&MpBlestScheduler::m_lambdaMin),
+                                          MakeDoubleChecker<double>(0.1, 10.0))
+                            .AddAttribute("LambdaMax",
+                                          "Upper bound of lambda.",
+                                          DoubleValue(1.3),
+                                          MakeDoubleAccessor(&MpBlestScheduler::m_lambdaMax),
+                                          MakeDoubleChecker<double>(0.1, 10.0))
+                            .AddAttribute("LambdaStepDown",
+                                          "Decrease of lambda when not blocked.",
+                                          DoubleValue(0.01),
+                                          MakeDoubleAccessor(&MpBlestScheduler::m_stepGood),
+                                          MakeDoubleChecker<double>(0.0, 1.0))
+                            .AddAttribute("LambdaStepUp",
+                                          "Increase of lambda after flow-control blocking.",
+                                          DoubleValue(0.04),
+                                          MakeDoubleAccessor(&MpBlestScheduler::m_stepBad),
+                                          MakeDoubleChecker<double>(0.0, 1.0));
     return tid;
 }
 

@@ -14,8 +14,8 @@ namespace ns3
  * @ingroup mp-sched
  * BLEST after Ferlin, Alay, Mehani and Boreli, "BLEST: Blocking Estimation-based MPTCP
  * Scheduler for Heterogeneous Networks", IFIP Networking 2016, in the form of
- * docs/specs/alcs.md#blest (the Linux module's logic). minsk = candidate with the smallest smoothed RTT
- * (room or not), bestsk = minRTT's choice. When they differ:
+ * docs/specs/alcs.md#blest (the Linux module's logic). minsk = candidate with the smallest smoothed
+ * RTT (room or not), bestsk = minRTT's choice. When they differ:
  *
  *   lambda (in [1.0, 1.3], start 1.2): at most once per min_srtt(bestsk), += 0.04 if the
  *     connection was flow-control blocked since the last update, else -= 0.01

@@ -90,8 +90,10 @@ MpScheduler::Candidates(const MpConnectionView& conn, std::vector<uint32_t>& out
 }
 
 int32_t
-MpScheduler::MinRttAvailable(const MpConnectionView& conn, const std::vector<uint32_t>& cand,
-                             uint32_t bytes, uint32_t avoidMask)
+MpScheduler::MinRttAvailable(const MpConnectionView& conn,
+                             const std::vector<uint32_t>& cand,
+                             uint32_t bytes,
+                             uint32_t avoidMask)
 {
     int32_t best = -1;
     int32_t bestAvoided = -1;

@@ -81,7 +81,8 @@ class MpScheduler : public Object
     /// The available candidate with the smallest smoothed RTT (-1: none).
     /// Paths whose bit is set in avoidMask are used only if no other qualifies.
     static int32_t MinRttAvailable(const MpConnectionView& conn,
-                                   const std::vector<uint32_t>& cand, uint32_t bytes,
+                                   const std::vector<uint32_t>& cand,
+                                   uint32_t bytes,
                                    uint32_t avoidMask = 0);
     /// The candidate with the smallest smoothed RTT, window room or not (-1: none).
     static int32_t MinRttAny(const MpConnectionView& conn, const std::vector<uint32_t>& cand);

@@ -28,26 +28,26 @@ struct MpPathInfo
 {
     uint32_t index{0};
     MpPathState state{MpPathState::ACTIVE};
-    uint64_t cwnd{0};          //!< congestion window (bytes), as the path's CC reports it
+    uint64_t cwnd{0}; //!< congestion window (bytes), as the path's CC reports it
     uint64_t ssthresh{std::numeric_limits<uint64_t>::max()}; //!< max = not yet set
     uint64_t bytesInFlight{0};
     const MpRttEstimator* rtt{nullptr}; //!< smoothed/min/latest RTT and rttvar
-    Time minSrtt;              //!< lifetime minimum of smoothed_rtt (BLEST)
-    Time maxSrtt;              //!< lifetime maximum of smoothed_rtt (BLEST)
-    uint32_t ptoCount{0};      //!< consecutive PTOs without an ACK
-    bool appLimited{false};    //!< had window room but was not given data (cwnd validation)
-    double deliveryRateBps{0}; //!< latest valid delivery-rate sample
-    double pacingRateBps{0};   //!< current pacing rate (0: not paced)
-    Time nextSendTime;         //!< earliest time pacing allows the next packet
-    bool pacingBlocked{false}; //!< pacing forbids sending now (kept current by the sender)
+    Time minSrtt;                       //!< lifetime minimum of smoothed_rtt (BLEST)
+    Time maxSrtt;                       //!< lifetime maximum of smoothed_rtt (BLEST)
+    uint32_t ptoCount{0};               //!< consecutive PTOs without an ACK
+    bool appLimited{false};     //!< had window room but was not given data (cwnd validation)
+    double deliveryRateBps{0};  //!< latest valid delivery-rate sample
+    double pacingRateBps{0};    //!< current pacing rate (0: not paced)
+    Time nextSendTime;          //!< earliest time pacing allows the next packet
+    bool pacingBlocked{false};  //!< pacing forbids sending now (kept current by the sender)
     uint64_t deliveredBytes{0}; //!< cumulative bytes acknowledged
-    uint64_t sentBytes{0};     //!< cumulative bytes sent
+    uint64_t sentBytes{0};      //!< cumulative bytes sent
     uint64_t sentPackets{0};
-    uint64_t lostPackets{0};   //!< cumulative packets declared lost
+    uint64_t lostPackets{0}; //!< cumulative packets declared lost
     uint64_t retransmittedPackets{0};
     uint64_t ackedPackets{0};
     const MpPathOracle* oracle{nullptr}; //!< scenario knowledge (may be null)
-    uint32_t topologyPath{0};  //!< the LeoTopology path this transport path runs over
+    uint32_t topologyPath{0};            //!< the LeoTopology path this transport path runs over
 
     /// smoothed_rtt, or kInitialRtt before the first sample.
     Time Srtt() const

@@ -95,8 +95,8 @@ class MpDeliveryRate
             return m_rs;
         }
         m_rs.valid = true;
-        m_rs.deliveryRateBps = 8.0 * static_cast<double>(m_rs.delivered) /
-                               m_rs.interval.GetSeconds();
+        m_rs.deliveryRateBps =
+            8.0 * static_cast<double>(m_rs.delivered) / m_rs.interval.GetSeconds();
         return m_rs;
     }
 

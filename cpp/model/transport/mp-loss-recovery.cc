@@ -160,9 +160,11 @@ MpLossRecovery::OnAckReceived(const MpAckRange* ranges, std::size_t n, Time ackD
         bool anyLate = false;
         for (std::size_t i = 0; i < m; ++i)
         {
-            auto it = std::lower_bound(
-                m_recentLost.begin(), m_recentLost.end(), local[i].smallest,
-                [](const MpSentPacket& p, uint64_t pn) { return p.pn < pn; });
+            auto it =
+                std::lower_bound(m_recentLost.begin(),
+                                 m_recentLost.end(),
+                                 local[i].smallest,
+                                 [](const MpSentPacket& p, uint64_t pn) { return p.pn < pn; });
             for (; it != m_recentLost.end() && it->pn <= local[i].largest; ++it)
             {
                 if (it->state == MpSentPacket::ACKED)
@@ -177,8 +179,7 @@ MpLossRecovery::OnAckReceived(const MpAckRange* ranges, std::size_t n, Time ackD
         }
         Time keep = std::max(m_rtt.GetSmoothed(), m_rtt.GetLatest()) * 4;
         std::size_t expired = 0;
-        while (expired < m_recentLost.size() &&
-               now - m_recentLost[expired].sentTime > keep)
+        while (expired < m_recentLost.size() && now - m_recentLost[expired].sentTime > keep)
         {
             ++expired;
         }
@@ -235,8 +236,8 @@ MpLossRecovery::DetectLostPackets(Time now, MpLossKind timeKind)
         return;
     }
     Time base = std::max(m_rtt.GetLatest(), m_rtt.GetSmoothed());
-    Time lossDelay(static_cast<int64_t>(static_cast<double>(base.GetTimeStep()) *
-                                        m_params.timeThreshold));
+    Time lossDelay(
+        static_cast<int64_t>(static_cast<double>(base.GetTimeStep()) * m_params.timeThreshold));
     if (lossDelay < m_params.granularity)
     {
         lossDelay = m_params.granularity;

@@ -60,13 +60,13 @@ class MpLossRecovery
     /// RFC 9002 constants (section 6.1.1, 6.1.2, 6.2, 7.6) and the peer's max_ack_delay.
     struct Params
     {
-        uint32_t packetThreshold{3};            //!< kPacketThreshold
-        double timeThreshold{9.0 / 8.0};        //!< kTimeThreshold
-        Time granularity{MilliSeconds(1)};      //!< kGranularity
-        Time initialRtt{MilliSeconds(333)};     //!< kInitialRtt
-        Time maxAckDelay{MilliSeconds(25)};     //!< the receiver's max_ack_delay
+        uint32_t packetThreshold{3};               //!< kPacketThreshold
+        double timeThreshold{9.0 / 8.0};           //!< kTimeThreshold
+        Time granularity{MilliSeconds(1)};         //!< kGranularity
+        Time initialRtt{MilliSeconds(333)};        //!< kInitialRtt
+        Time maxAckDelay{MilliSeconds(25)};        //!< the receiver's max_ack_delay
         uint32_t persistentCongestionThreshold{3}; //!< kPersistentCongestionThreshold
-        uint32_t maxPtoBackoffExponent{16};     //!< cap on pto_count in 2^pto_count
+        uint32_t maxPtoBackoffExponent{16};        //!< cap on pto_count in 2^pto_count
     };
 
     /// Kind of loss-detection timer.
@@ -80,12 +80,12 @@ class MpLossRecovery
     /// What processing one ACK frame produced.
     struct AckOutcome
     {
-        bool anyNewlyAcked{false};      //!< at least one packet newly acknowledged
-        bool rttSampled{false};         //!< an RTT sample was taken
+        bool anyNewlyAcked{false};        //!< at least one packet newly acknowledged
+        bool rttSampled{false};           //!< an RTT sample was taken
         bool persistentCongestion{false}; //!< RFC 9002 section 7.6 established
-        uint64_t ackedInFlightBytes{0}; //!< bytes of newly acked in-flight packets
-        uint64_t lostBytes{0};          //!< bytes of packets declared lost
-        Time largestNewlyAckedSentTime; //!< send time of the largest newly acked packet
+        uint64_t ackedInFlightBytes{0};   //!< bytes of newly acked in-flight packets
+        uint64_t lostBytes{0};            //!< bytes of packets declared lost
+        Time largestNewlyAckedSentTime;   //!< send time of the largest newly acked packet
     };
 
     /// Persistent-congestion filter: return false to leave a lost packet out of the test.
@@ -107,7 +107,9 @@ class MpLossRecovery
      * @param now the receive time
      * @return the outcome; NewlyAcked() and Lost() hold the packets (valid until the next call)
      */
-    const AckOutcome& OnAckReceived(const MpAckRange* ranges, std::size_t n, Time ackDelay,
+    const AckOutcome& OnAckReceived(const MpAckRange* ranges,
+                                    std::size_t n,
+                                    Time ackDelay,
                                     Time now);
 
     /// The loss-detection timer (A.8): kind and deadline (deadline meaningless for NONE).

@@ -29,9 +29,9 @@ class MpPathOracle
     /// Link parameters of the path at one instant.
     struct LinkState
     {
-        double time{0};          //!< the instant (s)
-        double delayDownS{0};    //!< one-way propagation delay server -> client
-        double delayUpS{0};      //!< one-way propagation delay client -> server
+        double time{0};       //!< the instant (s)
+        double delayDownS{0}; //!< one-way propagation delay server -> client
+        double delayUpS{0};   //!< one-way propagation delay client -> server
         double capacityDownBps{0};
         double capacityUpBps{0};
         double snrDb{std::numeric_limits<double>::quiet_NaN()};

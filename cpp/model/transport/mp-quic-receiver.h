@@ -44,7 +44,7 @@ class MpQuicReceiver : public Application
     struct PathCounters
     {
         uint64_t dataPackets{0};
-        uint64_t dataBytes{0};   //!< UDP payload bytes received
+        uint64_t dataBytes{0}; //!< UDP payload bytes received
         uint64_t duplicatePackets{0};
         uint64_t ackFrames{0};
     };

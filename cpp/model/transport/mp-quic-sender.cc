@@ -11,8 +11,8 @@
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
-#include "ns3/uinteger.h"
 #include "ns3/udp-socket-factory.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
@@ -49,7 +49,7 @@ struct MpQuicSender::Path
     EventId handoverEvent;
     EventId outageEvent;
     PathCounters counters;
-    MpSentPacket scratch; //!< reused record for sends
+    MpSentPacket scratch;       //!< reused record for sends
     uint64_t cwvMaxInflight{0}; //!< peak bytes in flight in the current window (Linux CWV)
     int64_t cwvWindowEndPn{-1}; //!< the window ends when this packet number is acknowledged
     double lastHandoverS{-std::numeric_limits<double>::infinity()};

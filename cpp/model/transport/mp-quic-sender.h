@@ -5,13 +5,12 @@
 #ifndef MP_QUIC_SENDER_H
 #define MP_QUIC_SENDER_H
 
+#include "model/cc/mp-congestion-ops.h"
+#include "model/sched/mp-scheduler.h"
 #include "mp-connection-view.h"
 #include "mp-delivery-rate.h"
 #include "mp-loss-recovery.h"
 #include "mp-quic-header.h"
-
-#include "model/cc/mp-congestion-ops.h"
-#include "model/sched/mp-scheduler.h"
 
 #include "ns3/application.h"
 #include "ns3/event-id.h"
@@ -57,25 +56,25 @@ class MpQuicSender : public Application, public MpConnectionView
     /// One path of the connection.
     struct PathConfig
     {
-        Ipv4Address local;           //!< this node's address on the path
-        Ipv4Address peer;            //!< the receiver's address on the path
-        uint16_t port{0};            //!< UDP port on both ends
-        Ptr<MpCongestionOps> cc;     //!< the path's congestion controller
+        Ipv4Address local;                   //!< this node's address on the path
+        Ipv4Address peer;                    //!< the receiver's address on the path
+        uint16_t port{0};                    //!< UDP port on both ends
+        Ptr<MpCongestionOps> cc;             //!< the path's congestion controller
         const MpPathOracle* oracle{nullptr}; //!< scenario knowledge (may be null)
-        uint32_t topologyPath{0};    //!< the topology path index (for measurements)
+        uint32_t topologyPath{0};            //!< the topology path index (for measurements)
         MpPathState state{MpPathState::ACTIVE};
     };
 
     /// Extra per-path counters (cumulative).
     struct PathCounters
     {
-        uint64_t ptoEvents{0};      //!< probe timeouts
+        uint64_t ptoEvents{0}; //!< probe timeouts
         uint64_t probesSent{0};
         uint64_t reinjectedChunks{0};
         uint64_t spuriousLosses{0}; //!< declared lost, then acknowledged
         uint64_t ackFrames{0};
         uint64_t persistentCongestion{0};
-        uint64_t handovers{0};      //!< handover notifications delivered
+        uint64_t handovers{0}; //!< handover notifications delivered
     };
 
     /**
@@ -127,6 +126,7 @@ class MpQuicSender : public Application, public MpConnectionView
 
   private:
     struct Path;
+
     struct ChunkState
     {
         uint32_t pathMask{0};
@@ -184,7 +184,7 @@ class MpQuicSender : public Application, public MpConnectionView
     bool m_running{false};
     bool m_inTrySend{false};
     uint32_t m_chunkPayload{0};
-    uint64_t m_totalChunks{0}; //!< file workload (0: bulk)
+    uint64_t m_totalChunks{0};       //!< file workload (0: bulk)
     std::deque<ChunkState> m_chunks; //!< chunks m_chunkBase .. m_nextChunk - 1
     uint64_t m_chunkBase{0};
     uint64_t m_nextChunk{0};

@@ -27,22 +27,22 @@ struct MpSentPacket
         LOST = 2,        //!< declared lost
     };
 
-    uint64_t pn{0};            //!< packet number in its path's number space
-    Time sentTime;             //!< time_sent
-    uint32_t bytes{0};         //!< sent_bytes: UDP payload bytes (counted in bytes_in_flight)
-    int64_t chunk{-1};         //!< stream chunk carried (-1: none, e.g. a PING probe)
-    bool ackEliciting{true};   //!< ack_eliciting
-    bool inFlight{true};       //!< in_flight (counts towards bytes_in_flight)
+    uint64_t pn{0};             //!< packet number in its path's number space
+    Time sentTime;              //!< time_sent
+    uint32_t bytes{0};          //!< sent_bytes: UDP payload bytes (counted in bytes_in_flight)
+    int64_t chunk{-1};          //!< stream chunk carried (-1: none, e.g. a PING probe)
+    bool ackEliciting{true};    //!< ack_eliciting
+    bool inFlight{true};        //!< in_flight (counts towards bytes_in_flight)
     bool retransmission{false}; //!< carries stream data sent before
-    bool probe{false};         //!< sent as a PTO probe (outside the congestion window)
+    bool probe{false};          //!< sent as a PTO probe (outside the congestion window)
     State state{OUTSTANDING};
-    bool wasLost{false};       //!< set on a late ACK of a packet already declared lost
-    uint8_t lossKind{0};       //!< an MpLossKind, valid when state == LOST
+    bool wasLost{false}; //!< set on a late ACK of a packet already declared lost
+    uint8_t lossKind{0}; //!< an MpLossKind, valid when state == LOST
     // Delivery-rate estimator snapshot taken at send time.
-    uint64_t delivered{0};     //!< P.delivered
-    Time deliveredTime;        //!< P.delivered_time
-    Time firstSentTime;        //!< P.first_sent_time
-    bool isAppLimited{false};  //!< P.is_app_limited
+    uint64_t delivered{0};    //!< P.delivered
+    Time deliveredTime;       //!< P.delivered_time
+    Time firstSentTime;       //!< P.first_sent_time
+    bool isAppLimited{false}; //!< P.is_app_limited
 };
 
 /**
@@ -52,14 +52,14 @@ struct MpSentPacket
  */
 struct MpRateSample
 {
-    bool valid{false};         //!< false when the interval was shorter than min_rtt or empty
-    double deliveryRateBps{0}; //!< rs.delivery_rate, bit/s
-    uint64_t delivered{0};     //!< rs.delivered: bytes delivered over the interval
+    bool valid{false};          //!< false when the interval was shorter than min_rtt or empty
+    double deliveryRateBps{0};  //!< rs.delivery_rate, bit/s
+    uint64_t delivered{0};      //!< rs.delivered: bytes delivered over the interval
     uint64_t priorDelivered{0}; //!< rs.prior_delivered
-    Time interval;             //!< rs.interval = max(send_elapsed, ack_elapsed)
-    bool isAppLimited{false};  //!< rs.is_app_limited
-    Time rtt;                  //!< RTT of the most recently sent packet acknowledged
-    uint64_t lostBytes{0};     //!< bytes declared lost while processing this ACK
+    Time interval;              //!< rs.interval = max(send_elapsed, ack_elapsed)
+    bool isAppLimited{false};   //!< rs.is_app_limited
+    Time rtt;                   //!< RTT of the most recently sent packet acknowledged
+    uint64_t lostBytes{0};      //!< bytes declared lost while processing this ACK
 };
 
 /// One ACK range [smallest, largest] (inclusive) of packet numbers.
