@@ -587,7 +587,11 @@ KeyDouble(OrderKey k)
 /// checker's own, exactly, whatever their type. Empty where the type's limit itself passes.
 template <typename Make>
 std::pair<std::optional<OrderKey>, std::optional<OrderKey>>
-AcceptedRange(const ns3::AttributeChecker& checker, OrderKey lowest, OrderKey highest, OrderKey anchor, Make make)
+AcceptedRange(const ns3::AttributeChecker& checker,
+              OrderKey lowest,
+              OrderKey highest,
+              OrderKey anchor,
+              Make make)
 {
     auto edge = [&](OrderKey limit) -> std::optional<OrderKey> {
         if (checker.Check(*make(limit)))
@@ -630,18 +634,22 @@ DescribeRange(const ns3::TypeId::AttributeInformation& info, py::dict& out)
     {
         dflt = py::float_(d->Get());
         const double big = std::numeric_limits<double>::max();
-        set(AcceptedRange(c, DoubleKey(-big), DoubleKey(big), DoubleKey(d->Get()),
+        set(AcceptedRange(c,
+                          DoubleKey(-big),
+                          DoubleKey(big),
+                          DoubleKey(d->Get()),
                           [](OrderKey k) { return ns3::Create<ns3::DoubleValue>(KeyDouble(k)); }),
             [](OrderKey k) { return py::float_(KeyDouble(k)); });
     }
     else if (auto u = dynamic_cast<const ns3::UintegerValue*>(initial))
     {
         dflt = py::int_(u->Get());
-        auto range = AcceptedRange(c, 0, OrderKey(std::numeric_limits<uint64_t>::max()), OrderKey(u->Get()),
-                                   [](OrderKey k) {
-                                       return ns3::Create<ns3::UintegerValue>(
-                                           static_cast<uint64_t>(k));
-                                   });
+        auto range = AcceptedRange(
+            c,
+            0,
+            OrderKey(std::numeric_limits<uint64_t>::max()),
+            OrderKey(u->Get()),
+            [](OrderKey k) { return ns3::Create<ns3::UintegerValue>(static_cast<uint64_t>(k)); });
         // an unsigned attribute is bounded below by 0 in any case
         lo = py::int_(range.first ? static_cast<uint64_t>(*range.first) : 0);
         if (range.second)
@@ -652,19 +660,22 @@ DescribeRange(const ns3::TypeId::AttributeInformation& info, py::dict& out)
     else if (auto i = dynamic_cast<const ns3::IntegerValue*>(initial))
     {
         dflt = py::int_(i->Get());
-        set(AcceptedRange(c, OrderKey(std::numeric_limits<int64_t>::min()),
-                          OrderKey(std::numeric_limits<int64_t>::max()), OrderKey(i->Get()),
-                          [](OrderKey k) {
-                              return ns3::Create<ns3::IntegerValue>(static_cast<int64_t>(k));
-                          }),
+        set(AcceptedRange(
+                c,
+                OrderKey(std::numeric_limits<int64_t>::min()),
+                OrderKey(std::numeric_limits<int64_t>::max()),
+                OrderKey(i->Get()),
+                [](OrderKey k) { return ns3::Create<ns3::IntegerValue>(static_cast<int64_t>(k)); }),
             [](OrderKey k) { return py::int_(static_cast<int64_t>(k)); });
     }
     else if (auto t = dynamic_cast<const ns3::TimeValue*>(initial))
     {
         // seconds as nanoseconds / 1e9 (correctly rounded; GetSeconds() is not)
         dflt = py::float_(static_cast<double>(t->Get().GetNanoSeconds()) / 1e9);
-        set(AcceptedRange(c, OrderKey(ns3::Time::Min().GetTimeStep()),
-                          OrderKey(ns3::Time::Max().GetTimeStep()), OrderKey(t->Get().GetTimeStep()),
+        set(AcceptedRange(c,
+                          OrderKey(ns3::Time::Min().GetTimeStep()),
+                          OrderKey(ns3::Time::Max().GetTimeStep()),
+                          OrderKey(t->Get().GetTimeStep()),
                           [](OrderKey k) {
                               return ns3::Create<ns3::TimeValue>(
                                   ns3::Time(static_cast<long long>(k)));

@@ -16,7 +16,8 @@ class Simulation:
     RuntimeError. ``close()`` (idempotent, also on ``with`` exit) destroys the simulator.
     
     :param config: transport, congestion-control and scheduler settings; every key is optional:
-        ``seed`` (1), ``run`` (1), ``packet_bytes`` (1200, UDP payload of a full packet), ``cc``
+        ``seed`` (1), ``run`` (1), ``packet_bytes`` (1200, UDP payload of a full packet, at most
+        8972: a 9000-byte jumbo MTU less the IPv4 and UDP headers), ``cc``
         ("cubic"; "newreno", "cubic", "bbr", "lia", "olia", "balia", "external", ...),
         ``cc_params`` ({attribute: number}), ``scheduler`` ("minrtt"; "roundrobin", "ecf",
         "blest", "external", ...), ``scheduler_params``, ``workload`` ("bulk" | "file"),
@@ -124,11 +125,11 @@ class SimulatorLease:
         ...
 def algorithm_parameters(kind: str, name: str) -> dict:
     """
-    Parameters (ns-3 attributes) of an algorithm: {name: {type, default, help}}.
+    Parameters (ns-3 attributes) of an algorithm: {name: {type, default, min, max, help, default_text}}. default, min and max are in the units config['cc_params'] takes (seconds for times, bool for booleans); min/max are None where the attribute's checker sets no bound (booleans, or the type's own limit). default_text is ns-3's serialisation of the default.
     """
 def cc_algorithms() -> list[str]:
     """
-    Names usable as config['cc'] (a name ending in '+' is a wrapper: 'name+inner').
+    Every name config['cc'] accepts: the controllers, then each wrapper around each controller ('freeze+cubic').
     """
 def hold_simulator(seed: typing.SupportsInt | typing.SupportsIndex = 1, run: typing.SupportsInt | typing.SupportsIndex = 1, owner: str = 'hold_simulator') -> SimulatorLease:
     """
