@@ -12,7 +12,7 @@ for the changes in the tables below, which shrink sizes or fill in placeholders:
 * ``SIZE``: overrides appended to make a run small (episode length, timesteps, seeds, ...;
   workers start with ``fork``, see ``TRAIN_SIZE``); for ``leogym-reproduce``, ``--dry-run`` (a
   reproduction at ``--quick`` size alone costs 13-115 s of CPU;
-  tests/baselines/test_reproduce.py runs them at that size); ``make run`` composes the main
+  tests/agents/test_reproduce.py runs them at that size); ``make run`` composes the main
   job's config (``RUN_ARGS=... --cfg job``), the job itself being ``leogym-run``, run here;
 * ``PLACEHOLDERS``: ``<date>_<time>``, ``runs/train/...`` and the like become the run
   directories that documented commands (the ``PRODUCERS``) made earlier in the same test;

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from leogym.agents.reproduce import cli as reproduce
 from leogym.agents.reproduce.maco import recovery_times
-from leogym.baselines import reproduce
 
 
 def test_unknown_experiment_is_rejected():
