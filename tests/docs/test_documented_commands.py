@@ -175,6 +175,10 @@ PRODUCERS = {
 class Command:
     text: str  # as written (comments dropped, lines joined)
     sources: list[str] = field(default_factory=list)
+    #: In a console block, the documented output of a command shown failing on purpose (its
+    #: first line contains ``: error:``): the command must exit 2 and print that line (up to a
+    #: trailing ``...``).
+    error_line: str | None = None
 
     @property
     def program(self) -> str:
@@ -199,13 +203,16 @@ def _strip_comment(line: str) -> str:
     return line.rstrip()
 
 
-def _block_commands(lang: str, body: str) -> list[str]:
-    out: list[str] = []
+def _block_commands(lang: str, body: str) -> list[tuple[str, str | None]]:
+    """The commands of one block, each with its documented error line (console blocks only)."""
+    out: list[tuple[str, str | None]] = []
     pending = ""
     for raw in body.splitlines():
         line = raw.strip()
         if lang == "console":
             if not line.startswith("$ ") and not pending:
+                if out and out[-1][1] is None and ": error: " in line:
+                    out[-1] = (out[-1][0], line)
                 continue
             line = line[2:] if line.startswith("$ ") else line
         line = _strip_comment(line)
@@ -215,7 +222,7 @@ def _block_commands(lang: str, body: str) -> list[str]:
         line = (pending + line).strip()
         pending = ""
         if line:
-            out.append(" ".join(line.split()))
+            out.append((" ".join(line.split()), None))
     return out
 
 
@@ -227,9 +234,9 @@ def doc_commands() -> dict[str, Command]:
         text = path.read_text(encoding="utf-8")
         for m in re.finditer(r"^```(bash|console|sh|shell)[ \t]*\n(.*?)^```", text, re.S | re.M):
             line = text.count("\n", 0, m.start()) + 1
-            for cmd in _block_commands(m.group(1), m.group(2)):
+            for cmd, error_line in _block_commands(m.group(1), m.group(2)):
                 where = f"{path.relative_to(ROOT).as_posix()}:{line}"
-                found.setdefault(cmd, Command(cmd)).sources.append(where)
+                found.setdefault(cmd, Command(cmd, error_line=error_line)).sources.append(where)
     return found
 
 
@@ -370,7 +377,7 @@ class Runner:
                 given = {w.split("=", 1)[0] for w in words}
                 extra = [w for w in SIZE[prog] if w.split("=", 1)[0] not in given & KEEP_IF_GIVEN]
                 if prog != "leogym-eval":
-                    extra += AGENT_SIZE[_agent_of(words)]
+                    extra += AGENT_SIZE.get(_agent_of(words), [])  # none for an unknown agent
         elif prog in SIZE and "--help" not in words:
             extra = list(SIZE[prog])
         return words + extra, extra
@@ -576,9 +583,16 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Result]:
 @pytest.mark.parametrize("cmd", RUNNABLE, ids=lambda c: c.id)
 def test_documented_command_runs(cmd: Command, results: dict[str, Result]) -> None:
     r = results[cmd.text]
-    assert r.rc == 0, (
-        f"{cmd.text!r} (from {', '.join(cmd.sources)}) exited {r.rc}; ran as {r.argv}\n{r.tail()}"
-    )
+    where = f"{cmd.text!r} (from {', '.join(cmd.sources)})"
+    if cmd.error_line is not None:  # documented as failing: status 2 and the documented line
+        expected = cmd.error_line.removesuffix("...").rstrip()
+        lines = r.tail().splitlines()
+        assert r.rc == 2, f"{where} exited {r.rc}, documented as a usage error\n{r.tail()}"
+        assert any(x.startswith(expected) for x in lines), (
+            f"{where} printed\n{r.tail()}\ninstead of the documented\n{cmd.error_line}"
+        )
+        return
+    assert r.rc == 0, f"{where} exited {r.rc}; ran as {r.argv}\n{r.tail()}"
 
 
 @pytest.mark.parametrize("cmd", SKIPPED, ids=lambda c: c.id)
