@@ -27,7 +27,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from leogym.schema import FieldError, exit_with_error, full_error_wanted
+from leogym.schema import FieldError, one_line_errors
 
 __all__ = ["EXPERIMENTS", "main", "parser", "run_experiment"]
 
@@ -165,23 +165,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = cli.parse_args(argv)
     size = "quick" if args.quick else "full"
     if args.dry_run:
-        try:
+        with one_line_errors(cli.prog):
             _dry_run(args.name, size, args.seeds, args.jobs)
-        except FieldError as exc:
-            if full_error_wanted():
-                raise
-            exit_with_error(cli.prog, str(exc))
         return 0
     out = args.out if args.out is not None else Path("outputs") / "reproduce" / args.name
     t0 = time.perf_counter()
-    try:
+    with one_line_errors(cli.prog):  # a bad option or config: one line, status 2
         tables, results = run_experiment(
             args.name, size, args.seeds, args.jobs, show_progress=not args.no_progress
         )
-    except FieldError as exc:  # a bad option or config: one line, status 2
-        if full_error_wanted():
-            raise
-        exit_with_error(cli.prog, str(exc))
     mod = _module(args.name)
     out.mkdir(parents=True, exist_ok=True)
     for i, table in enumerate(tables):

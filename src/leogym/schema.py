@@ -24,13 +24,14 @@ Accepted types: ``int`` (not ``bool``), ``float`` (an ``int`` or ``float``, fini
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 import os
 import sys
 import types
 import typing
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, NoReturn, Union
 
 import numpy as np
@@ -347,3 +348,18 @@ def exit_with_error(prog: str, message: str, status: int = 2) -> NoReturn:
     (``<prog>: error: <message>``, whitespace folded) and exit status 2."""
     print(f"{prog}: error: {' '.join(str(message).split())}", file=sys.stderr)
     raise SystemExit(status)
+
+
+@contextlib.contextmanager
+def one_line_errors(
+    prog: str, catch: type[Exception] | tuple[type[Exception], ...] = FieldError
+) -> Iterator[None]:
+    """In a command-line app: an exception of type ``catch`` raised inside ends the app with
+    :func:`exit_with_error` (one line, status 2), or propagates with its traceback when
+    :func:`full_error_wanted`."""
+    try:
+        yield
+    except catch as exc:
+        if full_error_wanted():
+            raise
+        exit_with_error(prog, str(exc))

@@ -170,14 +170,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from leogym.ns3gym.errors import Ns3GymError
     from leogym.ns3gym.server import Ns3GymServer
-    from leogym.schema import exit_with_error, full_error_wanted
+    from leogym.schema import one_line_errors
 
-    try:
+    with one_line_errors(cli.prog, ValueError):  # a bad env option (FieldError included)
         env = make_env(env_id, kwargs)
-    except ValueError as exc:  # a bad env option (FieldError included): one line, status 2
-        if full_error_wanted():
-            raise
-        exit_with_error(cli.prog, str(exc))
     server = None
     try:
         server = Ns3GymServer(
