@@ -307,6 +307,11 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
             "handover_paths": np.array([p for p, _ in handovers], dtype=np.int64),
             "handover_times_s": np.array([t for _, t in handovers], dtype=np.float64),
             "cross_traffic_rx_bytes": np.asarray(m.cross_traffic_rx_bytes, dtype=np.float64).copy(),
+            # Per flow: 0 is this connection, then the scenario's traffic.flows.
+            "flow_goodput_bytes": np.asarray(m.flow_goodput_bytes, dtype=np.float64).copy(),
+            "flow_packets": np.asarray(m.flow_packets, dtype=np.float64).copy(),
+            "flow_owd_mean_s": np.asarray(m.flow_owd_mean_s, dtype=np.float64).copy(),
+            "flow_queue_delay_s": np.asarray(m.flow_queue_delay_s, dtype=np.float64).copy(),
             "reorder_buffer_bytes": float(m.reorder_buffer_bytes),
             "hol_delay_s": m.hol_delay_s,
             "completion_time_s": _finite_or_none(m.completion_time_s),

@@ -37,10 +37,15 @@ per-step, per-path trace. Definitions (``Δ_k`` is the duration of step ``k``, `
 ``jain_paths``
     Jain's index ``(Σx)² / (n·Σx²)`` of the paths' delivered bytes: 1 = equal split.
 ``jain_flows``
-    Jain's index over competing flows, where flows compete: this connection's goodput and the
-    cross traffic's received bytes over the episode, when the env reports them
-    (``info["cross_traffic_rx_bytes"]``, one entry per configured cross-traffic source, as the
-    native core measures them); NaN otherwise.
+    Jain's index over competing flows, where flows compete: the bytes delivered over the
+    episode to this connection, to every flow of the scenario's ``traffic.flows``
+    (``info["flow_goodput_bytes"]``) and to every cross-traffic source
+    (``info["cross_traffic_rx_bytes"]``), as the native core measures them; NaN when the
+    connection runs alone.
+``owd_mean_ms``, ``queue_delay_mean_ms``
+    This connection's one-way delay and queueing delay, averaged over its data packets (the
+    core measures each packet from its source's IP layer to its sink's; queueing delay is the
+    time spent in link queues).
 """
 
 from __future__ import annotations
@@ -142,6 +147,9 @@ class EpisodeRecorder:
         self.losses: dict[str, list[np.ndarray]] = {k: [] for k in self._CAUSES}
         self.handovers: list[tuple[float, int]] = []
         self.flow_goodput: list[np.ndarray] = []
+        self.delay_packets = 0.0
+        self.owd_sum = 0.0
+        self.queue_sum = 0.0
         self.completion_time_s = math.nan
         self.terminated = False
         self.truncated = False
@@ -172,11 +180,22 @@ class EpisodeRecorder:
             info.get("handover_paths", ()), info.get("handover_times_s", ()), strict=True
         ):
             self.handovers.append((float(th), int(p)))
-        if "cross_traffic_rx_bytes" in info:
+        if "flow_goodput_bytes" in info:
+            own = np.asarray(info["flow_goodput_bytes"], dtype=np.float64).ravel()
+        elif "cross_traffic_rx_bytes" in info:
             dt = float(info["sim_time_s"]) - (self.t[-2] if len(self.t) > 1 else 0.0)
-            own = float(info["goodput_bps"]) * dt / 8.0
-            cross = np.asarray(info["cross_traffic_rx_bytes"], dtype=np.float64).ravel()
-            self.flow_goodput.append(np.concatenate([[own], cross]))
+            own = np.array([float(info["goodput_bps"]) * dt / 8.0])
+        else:
+            own = None
+        if own is not None:
+            cross = np.asarray(info.get("cross_traffic_rx_bytes", ()), dtype=np.float64).ravel()
+            self.flow_goodput.append(np.concatenate([own, cross]))
+        if "flow_packets" in info:
+            n = float(np.asarray(info["flow_packets"]).ravel()[0])
+            if n > 0:
+                self.delay_packets += n
+                self.owd_sum += n * float(np.asarray(info["flow_owd_mean_s"]).ravel()[0])
+                self.queue_sum += n * float(np.asarray(info["flow_queue_delay_s"]).ravel()[0])
         if terminated and float(info.get("completion_time_s", 0.0)) > 0.0:
             self.completion_time_s = float(info["completion_time_s"])
 
@@ -211,6 +230,8 @@ class EpisodeRecorder:
             "reorder_buffer_max_kb",
             "jain_paths",
             "jain_flows",
+            "owd_mean_ms",
+            "queue_delay_mean_ms",
         ]
         if not self.is_network:
             out.update({k: math.nan for k in keys})
@@ -255,6 +276,9 @@ class EpisodeRecorder:
             out["jain_flows"] = jain_index(np.sum(np.vstack(self.flow_goodput), axis=0))
         else:
             out["jain_flows"] = math.nan
+        packets = self.delay_packets
+        out["owd_mean_ms"] = self.owd_sum / packets * 1e3 if packets > 0 else math.nan
+        out["queue_delay_mean_ms"] = self.queue_sum / packets * 1e3 if packets > 0 else math.nan
         return out
 
     def _matrix(self, key: str, losses: bool = False) -> np.ndarray:

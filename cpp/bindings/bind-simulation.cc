@@ -117,6 +117,128 @@ IntList(py::handle o, const std::string& field, long long lo, long long hi)
 /// UDP (8 B) headers. Python's scenario schema (traffic.packet_bytes) has the same bound.
 constexpr long long kMaxPacketBytes = 9000 - 20 - 8;
 
+/// One flow dict of config["flows"]: transport ("mpquic" | "tcp" | "udp_onoff"), routes, and
+/// optionally cc, cc_params, scheduler, scheduler_params, start_s, stop_s, file_bytes,
+/// rate_bps, on_s, off_s. Unknown keys are errors.
+ns3::LeoFlowSpec
+FlowFromDict(py::handle o, const std::string& label)
+{
+    if (!py::isinstance<py::dict>(o))
+    {
+        throw std::invalid_argument(label + ": must be a dict");
+    }
+    static const std::set<std::string> known = {"transport",
+                                                "routes",
+                                                "cc",
+                                                "cc_params",
+                                                "scheduler",
+                                                "scheduler_params",
+                                                "start_s",
+                                                "stop_s",
+                                                "file_bytes",
+                                                "rate_bps",
+                                                "on_s",
+                                                "off_s",
+                                                "name"};
+    ns3::LeoFlowSpec fl;
+    bool haveRoutes = false;
+    bool haveCc = false;
+    for (auto item : py::reinterpret_borrow<py::dict>(o))
+    {
+        const std::string key = py::str(item.first);
+        const std::string f = label + "." + key;
+        py::handle v = item.second;
+        if (!known.count(key))
+        {
+            throw std::invalid_argument(f + ": unknown key");
+        }
+        if (key == "transport")
+        {
+            const std::string t = ToString(v, f);
+            if (t == "mpquic")
+            {
+                fl.transport = ns3::LeoFlowSpec::MPQUIC;
+            }
+            else if (t == "tcp")
+            {
+                fl.transport = ns3::LeoFlowSpec::TCP;
+            }
+            else if (t == "udp_onoff")
+            {
+                fl.transport = ns3::LeoFlowSpec::UDP_ONOFF;
+            }
+            else
+            {
+                throw std::invalid_argument(f + ": must be 'mpquic', 'tcp' or 'udp_onoff', got '" +
+                                            t + "'");
+            }
+        }
+        else if (key == "routes")
+        {
+            fl.routes = IntList(v, f, 0, (1LL << 21) - 1);
+            haveRoutes = true;
+        }
+        else if (key == "cc")
+        {
+            fl.cc = ToString(v, f);
+            haveCc = true;
+        }
+        else if (key == "cc_params")
+        {
+            fl.ccParams = ParamsFromDict(v, f);
+        }
+        else if (key == "scheduler")
+        {
+            fl.scheduler = ToString(v, f);
+        }
+        else if (key == "scheduler_params")
+        {
+            fl.schedulerParams = ParamsFromDict(v, f);
+        }
+        else if (key == "start_s")
+        {
+            fl.startS = ToDouble(v, f);
+        }
+        else if (key == "stop_s")
+        {
+            fl.stopS = ToDouble(v, f);
+        }
+        else if (key == "file_bytes")
+        {
+            fl.fileBytes = static_cast<uint64_t>(ToInt(v, f, 0, 1LL << 50));
+        }
+        else if (key == "rate_bps")
+        {
+            fl.rateBps = ToDouble(v, f);
+            if (!std::isfinite(fl.rateBps) || fl.rateBps < 1.0 || fl.rateBps > 1e12)
+            {
+                throw std::invalid_argument(f + ": must be in [1, 1e12] bit/s");
+            }
+        }
+        else if (key == "on_s")
+        {
+            fl.onS = ToDouble(v, f);
+        }
+        else if (key == "off_s")
+        {
+            fl.offS = ToDouble(v, f);
+        }
+        else if (key == "name")
+        {
+            ToString(v, f); // carried for the caller's records only
+        }
+    }
+    if (!haveRoutes)
+    {
+        throw std::invalid_argument(label + ".routes: every flow needs a route");
+    }
+    if (!haveCc && fl.transport == ns3::LeoFlowSpec::MPQUIC)
+    {
+        fl.cc = "cubic";
+    }
+    return fl;
+}
+
 /// Parse and check the config dict (every key optional; unknown keys are errors).
 ns3::LeoSimulationConfig
 ConfigFromDict(py::handle config)
@@ -148,7 +270,8 @@ ConfigFromDict(py::handle config)
                                                 "initial_rtt_s",
                                                 "mtu",
                                                 "tcp_buffer_bytes",
-                                                "cwnd_validation"};
+                                                "cwnd_validation",
+                                                "flows"};
     ns3::LeoSimulationConfig c;
     std::string workload = "bulk";
     bool haveFileBytes = false;
@@ -296,6 +419,18 @@ ConfigFromDict(py::handle config)
         {
             c.tcpBufferBytes = static_cast<uint32_t>(ToInt(v, f, 0, 1LL << 30));
         }
+        else if (key == "flows")
+        {
+            if (py::isinstance<py::str>(v) || !py::isinstance<py::sequence>(v))
+            {
+                throw std::invalid_argument(f + ": must be a list of dicts");
+            }
+            auto seq = py::reinterpret_borrow<py::sequence>(v);
+            for (std::size_t i = 0; i < seq.size(); ++i)
+            {
+                c.flows.push_back(FlowFromDict(seq[i], f + "[" + std::to_string(i) + "]"));
+            }
+        }
     }
     c.fileWorkload = workload == "file";
     if (c.fileWorkload && (!haveFileBytes || c.fileBytes == 0))
@@ -407,6 +542,15 @@ Key(const char* literal)
     return s;
 }
 
+/// A per-link-and-direction vector (2 * link + dir) as an (n_links, 2) array.
+template <typename T>
+py::array
+Links(py::array_t<T> flat)
+{
+    const py::ssize_t n = flat.size() / 2;
+    return flat.reshape({n, py::ssize_t{2}});
+}
+
 template <typename T>
 py::array
 Scalar(T x)
@@ -416,11 +560,127 @@ Scalar(T x)
     return a;
 }
 
+/**
+ * The network dict of a hop topology: nodes (list of names), links (list of dicts: a, b and
+ * the PathTimeline arrays of the link, down = a -> b), routes (list of dicts: times_s
+ * float64[k], nodes int[m], offsets int[k + 1], step k's nodes being nodes[offsets[k]:
+ * offsets[k + 1]]) and path_routes (route of each path). Errors name "network.<field>".
+ */
+ns3::LeoHopNetworkSpec
+NetworkFromDict(py::handle o, std::vector<uint32_t>& pathRoutes)
+{
+    if (!py::isinstance<py::dict>(o))
+    {
+        throw std::invalid_argument("network: must be a dict or None");
+    }
+    auto d = py::reinterpret_borrow<py::dict>(o);
+    static const std::set<std::string> known = {"nodes", "links", "routes", "path_routes"};
+    for (auto item : d)
+    {
+        const std::string key = py::str(item.first);
+        if (!known.count(key))
+        {
+            throw std::invalid_argument("network." + key + ": unknown key");
+        }
+    }
+    for (const char* key : {"nodes", "links", "routes", "path_routes"})
+    {
+        if (!d.contains(key))
+        {
+            throw std::invalid_argument(std::string("network.") + key + ": missing");
+        }
+    }
+    auto list = [](py::handle v, const std::string& f) {
+        if (py::isinstance<py::str>(v) || !py::isinstance<py::sequence>(v))
+        {
+            throw std::invalid_argument(f + ": must be a list");
+        }
+        return py::reinterpret_borrow<py::sequence>(v);
+    };
+    ns3::LeoHopNetworkSpec spec;
+    auto nodes = list(d["nodes"], "network.nodes");
+    if (nodes.size() > ns3::LeoHopTopology::kMaxNodes)
+    {
+        throw std::invalid_argument("network.nodes: at most " +
+                                    std::to_string(ns3::LeoHopTopology::kMaxNodes) + " nodes");
+    }
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+    {
+        spec.nodeNames.push_back(ToString(nodes[i], "network.nodes[" + std::to_string(i) + "]"));
+    }
+    const auto nNodes = static_cast<long long>(spec.nodeNames.size());
+    auto links = list(d["links"], "network.links");
+    if (links.size() > ns3::LeoHopTopology::kMaxLinks)
+    {
+        throw std::invalid_argument("network.links: at most " +
+                                    std::to_string(ns3::LeoHopTopology::kMaxLinks) + " links");
+    }
+    for (std::size_t l = 0; l < links.size(); ++l)
+    {
+        const std::string f = "network.links[" + std::to_string(l) + "]";
+        if (!py::isinstance<py::dict>(links[l]))
+        {
+            throw std::invalid_argument(f + ": must be a dict");
+        }
+        auto ld = py::reinterpret_borrow<py::dict>(links[l]);
+        if (!ld.contains("a") || !ld.contains("b"))
+        {
+            throw std::invalid_argument(f + ": needs 'a' and 'b' (node indices)");
+        }
+        ns3::LeoHopLinkSpec ln;
+        ln.a = static_cast<uint32_t>(ToInt(ld["a"], f + ".a", 0, nNodes - 1));
+        ln.b = static_cast<uint32_t>(ToInt(ld["b"], f + ".b", 0, nNodes - 1));
+        ln.schedule = ns3::Create<ns3::LeoPathSchedule>(leogym::PathArraysFromDict(ld, f), f);
+        spec.links.push_back(ln);
+    }
+    auto routes = list(d["routes"], "network.routes");
+    for (std::size_t r = 0; r < routes.size(); ++r)
+    {
+        const std::string f = "network.routes[" + std::to_string(r) + "]";
+        if (!py::isinstance<py::dict>(routes[r]))
+        {
+            throw std::invalid_argument(f + ": must be a dict");
+        }
+        auto rd = py::reinterpret_borrow<py::dict>(routes[r]);
+        for (const char* key : {"times_s", "nodes", "offsets"})
+        {
+            if (!rd.contains(key))
+            {
+                throw std::invalid_argument(f + "." + key + ": missing");
+            }
+        }
+        ns3::LeoRouteSteps steps;
+        steps.startS = DoubleVector(rd["times_s"], f + ".times_s");
+        std::vector<uint32_t> flat = IntList(rd["nodes"], f + ".nodes", 0, nNodes - 1);
+        std::vector<uint32_t> off =
+            IntList(rd["offsets"], f + ".offsets", 0, static_cast<long long>(flat.size()));
+        if (off.size() != steps.startS.size() + 1 || off.front() != 0 || off.back() != flat.size())
+        {
+            throw std::invalid_argument(f + ".offsets: needs one entry per step plus one, from 0 "
+                                            "to len(nodes)");
+        }
+        for (std::size_t k = 0; k + 1 < off.size(); ++k)
+        {
+            if (off[k + 1] < off[k])
+            {
+                throw std::invalid_argument(f + ".offsets: must not decrease");
+            }
+            steps.nodes.emplace_back(flat.begin() + off[k], flat.begin() + off[k + 1]);
+        }
+        spec.routes.push_back(std::move(steps));
+    }
+    pathRoutes = IntList(d["path_routes"],
+                         "network.path_routes",
+                         0,
+                         static_cast<long long>(spec.routes.size()) - 1);
+    return spec;
+}
+
 /// The Python-facing object: owns a LeoSimulation and converts its measurements.
 class PySimulation
 {
   public:
-    PySimulation(py::handle config, py::handle paths)
+    PySimulation(py::handle config, py::handle paths, py::handle network)
     {
         ns3::LeoSimulationConfig cfg = ConfigFromDict(config);
         std::vector<ns3::LeoPathArrays> arrays = leogym::PathArraysFromList(paths, "paths");
@@ -456,7 +716,18 @@ class PySimulation
             }
             sat.push_back(isSat);
         }
-        m_sim = std::make_unique<ns3::LeoSimulation>(cfg, std::move(arrays), slant, sat);
+        std::optional<ns3::LeoHopNetworkSpec> hop;
+        std::vector<uint32_t> pathRoutes;
+        if (!network.is_none())
+        {
+            hop = NetworkFromDict(network, pathRoutes);
+        }
+        m_sim = std::make_unique<ns3::LeoSimulation>(cfg,
+                                                     std::move(arrays),
+                                                     slant,
+                                                     sat,
+                                                     std::move(hop),
+                                                     std::move(pathRoutes));
     }
 
     py::dict Step(double dtS)
@@ -524,6 +795,20 @@ class PySimulation
         d[Key("time_s")] = Scalar<double>(m.timeS);
         d[Key("interval_s")] = Scalar<double>(m.intervalS);
         d[Key("cross_traffic_rx_bytes")] = I64(m.crossTrafficRxBytes);
+        d[Key("flow_goodput_bytes")] = I64(m.flowGoodputBytes);
+        d[Key("flow_packets")] = I64(m.flowPackets);
+        d[Key("flow_owd_mean_s")] = F64(m.flowOwdMeanS);
+        d[Key("flow_owd_p50_s")] = F64(m.flowOwdP50S);
+        d[Key("flow_owd_p99_s")] = F64(m.flowOwdP99S);
+        d[Key("flow_owd_max_s")] = F64(m.flowOwdMaxS);
+        d[Key("flow_queue_delay_s")] = F64(m.flowQueueDelayS);
+        d[Key("link_queue_packets")] = Links(I64(m.linkQueuePackets));
+        d[Key("link_tx_bytes")] = Links(I64(m.linkTxBytes));
+        d[Key("link_utilization")] = Links(F64(m.linkUtilization));
+        d[Key("link_drops_outage")] = Links(I64(m.linkDropsOutage));
+        d[Key("link_drops_random")] = Links(I64(m.linkDropsRandom));
+        d[Key("link_drops_overflow")] = Links(I64(m.linkDropsOverflow));
+        d[Key("route_drops_no_route")] = I64(m.routeNoRouteDrops);
         return d;
     }
 
@@ -818,10 +1103,19 @@ RuntimeError. ``close()`` (idempotent, also on ``with`` exit) destroys the simul
     (0.333), ``mtu`` (1500), ``tcp_buffer_bytes`` (0 = automatic: 2 x (BDP + queue) of the
     largest path, for TCP cross traffic)
 :param paths: PathTimeline dicts (NumPy arrays plus ``t0_s``, ``dt_s``, ``queue_packets``;
-    optional ``kind`` and ``slant_range_m``)
+    optional ``kind`` and ``slant_range_m``); in the hop topology, the connection's routes
+    collapsed end to end
+:param network: ``None`` (the path topology: one link per path) or the hop topology's dict:
+    ``nodes`` (names), ``links`` (dicts with ``a``, ``b`` and the PathTimeline arrays, down =
+    a -> b), ``routes`` (dicts with ``times_s``, ``nodes``, ``offsets``) and ``path_routes``
+    (route of each path); config ``flows`` then name routes (``cross_traffic`` still names
+    paths: each runs over its path's route)
 :raises ValueError: for any invalid key or value (the message names it)
 :raises RuntimeError: if another simulation is open in this process)doc")
-        .def(py::init<py::handle, py::handle>(), py::arg("config"), py::arg("paths"))
+        .def(py::init<py::handle, py::handle, py::handle>(),
+             py::arg("config"),
+             py::arg("paths"),
+             py::arg("network") = py::none())
         .def("step",
              &PySimulation::Step,
              py::arg("dt_s"),
@@ -837,7 +1131,13 @@ RuntimeError. ``close()`` (idempotent, also on ``with`` exit) destroys the simul
     ``reinjected_packets``, ``time_to_next_handover_s``, ``snr_db``, ``elevation_deg``) and
     0-d connection arrays (``goodput_bytes``, ``reorder_buffer_bytes``, ``hol_delay_s``,
     ``completed``, ``completion_time_s``, ``time_s``, ``interval_s``), plus
-    ``cross_traffic_rx_bytes`` (one entry per cross-traffic flow))doc")
+    ``cross_traffic_rx_bytes`` (one entry per cross-traffic flow); per flow (0: the
+    connection, then config ``flows``) ``flow_goodput_bytes``, ``flow_packets``,
+    ``flow_owd_mean_s``, ``flow_owd_p50_s``, ``flow_owd_p99_s``, ``flow_owd_max_s``,
+    ``flow_queue_delay_s`` (NaN without packets); per link ``(n_links, 2)`` arrays (column 0:
+    down = a -> b, 1: up) ``link_queue_packets``, ``link_tx_bytes``, ``link_utilization``,
+    ``link_drops_outage``, ``link_drops_random``, ``link_drops_overflow``; per route (hop
+    topology) ``route_drops_no_route``)doc")
         .def("measurements",
              &PySimulation::Measurements,
              "The measurements of the last step (or of time 0 before the first step).")

@@ -15,6 +15,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 namespace ns3
 {
@@ -22,13 +23,20 @@ namespace ns3
 namespace
 {
 constexpr uint16_t kTransportPortBase = 10000;
+/// Extra MPQUIC flows: ports 20000 + 8 * flow + subflow (below the native flows' 50000).
+constexpr uint32_t kFlowPortBase = 20000;
+constexpr uint32_t kMaxFlows = 3700;
 constexpr int64_t kCcStreamBase = 30000;
+/// Congestion controllers of extra MPQUIC flows: 40000 + 8 * flow + subflow.
+constexpr int64_t kFlowCcStreamBase = 40000;
 } // namespace
 
 LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
                              std::vector<LeoPathArrays> paths,
                              std::vector<std::vector<double>> slantRangeM,
-                             std::vector<bool> satellite)
+                             std::vector<bool> satellite,
+                             std::optional<LeoHopNetworkSpec> network,
+                             std::vector<uint32_t> pathRoutes)
     : m_cfg(cfg)
 {
     // ---- checks that need no simulator --------------------------------------------------
@@ -125,6 +133,107 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
         m_oracles.push_back(std::make_unique<LeoScheduleOracle>(schedules[i], sat, slant));
     }
 
+    // Routes of the topology paths: the paths themselves, or the network's routes.
+    const std::size_t nRoutes = network ? network->routes.size() : schedules.size();
+    if (network)
+    {
+        if (pathRoutes.size() != schedules.size())
+        {
+            throw std::invalid_argument("network.path_routes: one route per path expected (" +
+                                        std::to_string(schedules.size()) + " paths, got " +
+                                        std::to_string(pathRoutes.size()) + ")");
+        }
+        for (std::size_t i = 0; i < pathRoutes.size(); ++i)
+        {
+            if (pathRoutes[i] >= nRoutes)
+            {
+                throw std::invalid_argument("network.path_routes[" + std::to_string(i) +
+                                            "]: no route " + std::to_string(pathRoutes[i]));
+            }
+            const auto& r0 = network->routes[pathRoutes[0]].nodes;
+            const auto& ri = network->routes[pathRoutes[i]].nodes;
+            if (!r0.empty() && !ri.empty() && !r0[0].empty() && !ri[0].empty() &&
+                (r0[0].front() != ri[0].front() || r0[0].back() != ri[0].back()))
+            {
+                throw std::invalid_argument("network.path_routes[" + std::to_string(i) +
+                                            "]: the connection's routes must share their end "
+                                            "nodes (one server, one client)");
+            }
+        }
+        m_pathRoute = pathRoutes;
+    }
+    else
+    {
+        if (!pathRoutes.empty())
+        {
+            throw std::invalid_argument("network.path_routes: given without a network");
+        }
+        for (uint32_t i = 0; i < schedules.size(); ++i)
+        {
+            m_pathRoute.push_back(i);
+        }
+    }
+    if (m_cfg.flows.size() > kMaxFlows)
+    {
+        throw std::invalid_argument("flows: at most " + std::to_string(kMaxFlows) + " flows");
+    }
+    for (std::size_t f = 0; f < m_cfg.flows.size(); ++f)
+    {
+        const LeoFlowSpec& fl = m_cfg.flows[f];
+        const std::string ff = "flows[" + std::to_string(f) + "]";
+        const std::size_t maxRoutes =
+            fl.transport == LeoFlowSpec::MPQUIC ? LeoFlowSpec::kMaxRoutes : 1;
+        if (fl.routes.empty() || fl.routes.size() > maxRoutes)
+        {
+            throw std::invalid_argument(ff + ".routes: needs 1.." + std::to_string(maxRoutes) +
+                                        " routes, got " + std::to_string(fl.routes.size()));
+        }
+        for (std::size_t j = 0; j < fl.routes.size(); ++j)
+        {
+            if (fl.routes[j] >= nRoutes)
+            {
+                throw std::invalid_argument(ff + ".routes[" + std::to_string(j) + "]: no route " +
+                                            std::to_string(fl.routes[j]) + " (" +
+                                            std::to_string(nRoutes) + " routes)");
+            }
+        }
+        if (!std::isfinite(fl.startS) || fl.startS < 0 || fl.startS > 1e7)
+        {
+            throw std::invalid_argument(ff + ".start_s: must be in [0, 1e7] s");
+        }
+        if (std::isnan(fl.stopS) || !(fl.stopS > fl.startS))
+        {
+            throw std::invalid_argument(ff + ".stop_s: must be > start_s");
+        }
+        if (fl.transport == LeoFlowSpec::MPQUIC)
+        {
+            MpAlgorithmRegistry::Cc().Validate(fl.cc, fl.ccParams, ff + ".cc", ff + ".cc_params");
+            MpAlgorithmRegistry::Scheduler().Validate(fl.scheduler,
+                                                      fl.schedulerParams,
+                                                      ff + ".scheduler",
+                                                      ff + ".scheduler_params");
+            if (fl.cc == "external" || fl.scheduler == "external")
+            {
+                throw std::invalid_argument(ff + ": only the connection under study takes "
+                                                 "external (agent) control");
+            }
+        }
+        else if (fl.transport == LeoFlowSpec::TCP)
+        {
+            LeoNetwork::ResolveTcpVariant(fl.cc, ff + ".cc");
+        }
+    }
+    for (std::size_t k = 0; k < m_cfg.crossTraffic.size(); ++k)
+    {
+        if (m_cfg.crossTraffic[k].path >= schedules.size())
+        {
+            throw std::invalid_argument("cross_traffic[" + std::to_string(k) +
+                                        "].path: " + std::to_string(m_cfg.crossTraffic[k].path) +
+                                        " out of range (" + std::to_string(schedules.size()) +
+                                        " paths)");
+        }
+    }
+
     // ---- build ----------------------------------------------------------------------------
     m_lease = SimContext::Acquire("Simulation", m_cfg.seed, m_cfg.run);
     try
@@ -154,38 +263,32 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
         }
         topt.tcpSndBufBytes = tcpBuf;
         topt.tcpRcvBufBytes = tcpBuf;
-        m_topo = std::make_unique<LeoTopology>(schedules, topt);
-        for (const auto& spec : m_cfg.crossTraffic)
+        if (network)
         {
+            m_topo = std::make_unique<LeoHopTopology>(*network, topt);
+        }
+        else
+        {
+            m_topo = std::make_unique<LeoTopology>(schedules, topt);
+        }
+        for (auto spec : m_cfg.crossTraffic)
+        {
+            spec.path = m_pathRoute[spec.path];
             m_topo->AddCrossTraffic(spec);
         }
-
-        m_sender = CreateObject<MpQuicSender>();
-        m_sender->SetAttribute("PacketBytes", UintegerValue(m_cfg.packetBytes));
-        m_sender->SetAttribute("MaxAckDelay", TimeValue(Seconds(m_cfg.maxAckDelayS)));
-        m_sender->SetAttribute("InitialRtt", TimeValue(Seconds(m_cfg.initialRttS)));
-        m_sender->SetAttribute("Pacing", BooleanValue(m_cfg.pacing));
-        m_sender->SetAttribute("ReinjectOnPto", BooleanValue(m_cfg.reinjectOnPto));
-        m_sender->SetAttribute("CwndValidation", UintegerValue(m_cfg.cwndValidation));
-        m_sender->SetAttribute("SendBufferBytes", UintegerValue(m_cfg.sendBufferBytes));
-        m_sender->SetAttribute("FileBytes",
-                               UintegerValue(m_cfg.fileWorkload ? m_cfg.fileBytes : 0));
-        m_sender->SetAttribute("InitialMaxData", UintegerValue(m_cfg.receiveWindowBytes));
-        m_receiver = CreateObject<MpQuicReceiver>();
-        m_receiver->SetAttribute("AckEvery", UintegerValue(m_cfg.ackEvery));
-        m_receiver->SetAttribute("MaxAckDelay", TimeValue(Seconds(m_cfg.maxAckDelayS)));
-        m_receiver->SetAttribute("ReceiveWindow", UintegerValue(m_cfg.receiveWindowBytes));
-
+        std::tie(m_sender, m_receiver) = MakeConnection(m_cfg.fileWorkload ? m_cfg.fileBytes : 0);
+        m_monitor = std::make_unique<LeoFlowMonitor>(1 + m_cfg.flows.size());
         for (uint32_t i = 0; i < m_nPaths; ++i)
         {
             uint32_t tp = m_cfg.subflowPaths[i];
+            uint32_t route = m_pathRoute[tp];
             auto port = static_cast<uint16_t>(kTransportPortBase + i);
             Ptr<MpCongestionOps> cc = DynamicCast<MpCongestionOps>(
                 MpAlgorithmRegistry::Cc().Create(m_cfg.cc, m_cfg.ccParams, "cc", "cc_params"));
             cc->AssignStreams(kCcStreamBase + i);
             MpQuicSender::PathConfig pc;
-            pc.local = m_topo->GetServerAddress(tp);
-            pc.peer = m_topo->GetClientAddress(tp);
+            pc.local = m_topo->GetServerAddress(route);
+            pc.peer = m_topo->GetClientAddress(route);
             pc.port = port;
             pc.cc = cc;
             pc.oracle = m_oracles[tp].get();
@@ -193,15 +296,26 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
             pc.state =
                 m_cfg.initialPathStates.empty() ? MpPathState::ACTIVE : m_cfg.initialPathStates[i];
             m_sender->AddPath(pc);
-            m_receiver->AddPath(m_topo->GetClientAddress(tp), m_topo->GetServerAddress(tp), port);
+            m_receiver->AddPath(m_topo->GetClientAddress(route),
+                                m_topo->GetServerAddress(route),
+                                port);
+            m_monitor->AddFlowKey(0, m_topo->GetClientAddress(route), port);
         }
         m_sender->SetScheduler(DynamicCast<MpScheduler>(
             MpAlgorithmRegistry::Scheduler()
                 .Create(m_cfg.scheduler, m_cfg.schedulerParams, "scheduler", "scheduler_params")));
-        m_topo->GetServerNode()->AddApplication(m_sender);
-        m_topo->GetClientNode()->AddApplication(m_receiver);
+        Ptr<Node> server = m_topo->GetRouteServer(m_pathRoute[0]);
+        Ptr<Node> client = m_topo->GetRouteClient(m_pathRoute[0]);
+        server->AddApplication(m_sender);
+        client->AddApplication(m_receiver);
+        m_monitor->Install(server);
+        m_monitor->Install(client);
         m_receiver->SetStartTime(Seconds(0));
         m_sender->SetStartTime(Seconds(m_cfg.startS));
+        for (uint32_t f = 0; f < m_cfg.flows.size(); ++f)
+        {
+            AddFlow(m_cfg.flows[f], f);
+        }
     }
     catch (...)
     {
@@ -211,7 +325,114 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
 
     m_prev.assign(m_nPaths, Prev());
     m_prevCross.assign(m_cfg.crossTraffic.size(), 0);
+    m_linkPrev.assign(2 * m_topo->GetNLinks(), LinkPrev());
+    m_prevNoRoute.assign(network ? m_topo->GetNRoutes() : 0, 0);
     Collect(0.0);
+}
+
+std::pair<Ptr<MpQuicSender>, Ptr<MpQuicReceiver>>
+LeoSimulation::MakeConnection(uint64_t fileBytes) const
+{
+    Ptr<MpQuicSender> sender = CreateObject<MpQuicSender>();
+    sender->SetAttribute("PacketBytes", UintegerValue(m_cfg.packetBytes));
+    sender->SetAttribute("MaxAckDelay", TimeValue(Seconds(m_cfg.maxAckDelayS)));
+    sender->SetAttribute("InitialRtt", TimeValue(Seconds(m_cfg.initialRttS)));
+    sender->SetAttribute("Pacing", BooleanValue(m_cfg.pacing));
+    sender->SetAttribute("ReinjectOnPto", BooleanValue(m_cfg.reinjectOnPto));
+    sender->SetAttribute("CwndValidation", UintegerValue(m_cfg.cwndValidation));
+    sender->SetAttribute("SendBufferBytes", UintegerValue(m_cfg.sendBufferBytes));
+    sender->SetAttribute("FileBytes", UintegerValue(fileBytes));
+    sender->SetAttribute("InitialMaxData", UintegerValue(m_cfg.receiveWindowBytes));
+    Ptr<MpQuicReceiver> receiver = CreateObject<MpQuicReceiver>();
+    receiver->SetAttribute("AckEvery", UintegerValue(m_cfg.ackEvery));
+    receiver->SetAttribute("MaxAckDelay", TimeValue(Seconds(m_cfg.maxAckDelayS)));
+    receiver->SetAttribute("ReceiveWindow", UintegerValue(m_cfg.receiveWindowBytes));
+    return {sender, receiver};
+}
+
+void
+LeoSimulation::AddFlow(const LeoFlowSpec& fl, uint32_t index)
+{
+    const std::string ff = "flows[" + std::to_string(index) + "]";
+    const uint32_t flowId = index + 1;
+    Flow flow;
+    if (fl.transport == LeoFlowSpec::MPQUIC)
+    {
+        std::tie(flow.sender, flow.receiver) = MakeConnection(fl.fileBytes);
+        for (uint32_t j = 0; j < fl.routes.size(); ++j)
+        {
+            const uint32_t route = fl.routes[j];
+            const auto port = static_cast<uint16_t>(kFlowPortBase + 8 * index + j);
+            Ptr<MpCongestionOps> cc =
+                DynamicCast<MpCongestionOps>(MpAlgorithmRegistry::Cc().Create(fl.cc,
+                                                                              fl.ccParams,
+                                                                              ff + ".cc",
+                                                                              ff + ".cc_params"));
+            cc->AssignStreams(kFlowCcStreamBase + 8 * index + j);
+            MpQuicSender::PathConfig pc;
+            pc.local = m_topo->GetServerAddress(route);
+            pc.peer = m_topo->GetClientAddress(route);
+            pc.port = port;
+            pc.cc = cc;
+            // The oracle of the path whose route this is, if any (MACO, freeze, ALCS read it).
+            pc.oracle = nullptr;
+            for (std::size_t tp = 0; tp < m_pathRoute.size(); ++tp)
+            {
+                if (m_pathRoute[tp] == route)
+                {
+                    pc.oracle = m_oracles[tp].get();
+                    break;
+                }
+            }
+            pc.topologyPath = route;
+            pc.state = MpPathState::ACTIVE;
+            flow.sender->AddPath(pc);
+            flow.receiver->AddPath(m_topo->GetClientAddress(route),
+                                   m_topo->GetServerAddress(route),
+                                   port);
+            m_monitor->AddFlowKey(flowId, m_topo->GetClientAddress(route), port);
+        }
+        flow.sender->SetScheduler(DynamicCast<MpScheduler>(
+            MpAlgorithmRegistry::Scheduler().Create(fl.scheduler,
+                                                    fl.schedulerParams,
+                                                    ff + ".scheduler",
+                                                    ff + ".scheduler_params")));
+        Ptr<Node> server = m_topo->GetRouteServer(fl.routes[0]);
+        Ptr<Node> client = m_topo->GetRouteClient(fl.routes[0]);
+        server->AddApplication(flow.sender);
+        client->AddApplication(flow.receiver);
+        flow.receiver->SetStartTime(Seconds(0));
+        flow.sender->SetStartTime(Seconds(fl.startS));
+        if (std::isfinite(fl.stopS))
+        {
+            flow.sender->SetStopTime(Seconds(fl.stopS));
+        }
+        m_monitor->Install(server);
+        m_monitor->Install(client);
+    }
+    else
+    {
+        LeoCrossTrafficSpec spec;
+        spec.kind = fl.transport == LeoFlowSpec::TCP ? LeoCrossTrafficSpec::TCP_BULK
+                                                     : LeoCrossTrafficSpec::UDP_ONOFF;
+        spec.path = fl.routes[0];
+        spec.startS = fl.startS;
+        spec.stopS = fl.stopS;
+        spec.tcpVariant = fl.cc;
+        spec.maxBytes = fl.fileBytes;
+        spec.rateBps = fl.rateBps;
+        spec.packetBytes = m_cfg.packetBytes;
+        spec.onS = fl.onS;
+        spec.offS = fl.offS;
+        flow.cross = m_topo->AddCrossTraffic(spec);
+        const auto k = static_cast<uint32_t>(flow.cross);
+        m_monitor->AddFlowKey(flowId,
+                              m_topo->GetCrossTrafficSinkAddress(k),
+                              m_topo->GetCrossTrafficPort(k));
+        m_monitor->Install(m_topo->GetRouteServer(spec.path));
+        m_monitor->Install(m_topo->GetRouteClient(spec.path));
+    }
+    m_flows.push_back(flow);
 }
 
 LeoSimulation::~LeoSimulation()
@@ -229,6 +450,8 @@ LeoSimulation::Close()
     }
     m_sender = nullptr;
     m_receiver = nullptr;
+    m_flows.clear();
+    m_monitor.reset();
     m_topo.reset();
     m_oracles.clear();
 }
@@ -252,6 +475,18 @@ uint32_t
 LeoSimulation::GetNPaths() const
 {
     return m_nPaths;
+}
+
+uint32_t
+LeoSimulation::GetNFlows() const
+{
+    return static_cast<uint32_t>(1 + m_cfg.flows.size());
+}
+
+uint32_t
+LeoSimulation::GetNLinks() const
+{
+    return m_topo ? m_topo->GetNLinks() : 0;
 }
 
 const LeoSimulationConfig&
@@ -479,10 +714,13 @@ LeoSimulation::Collect(double dtS)
         m.sendRateBps[i] = 8.0 * m.sentBytes[i] * inv;
         m.lostPackets[i] = static_cast<double>(p.lostPackets - pr.lost);
         m.retransmittedPackets[i] = static_cast<double>(p.retransmittedPackets - pr.retx);
-        const LeoDirectionCounters& dc = m_topo->GetCounters(tp, LeoDirection::DOWN);
-        m.dropsOutage[i] = static_cast<double>(dc.dropPackets[LEO_DROP_OUTAGE] - pr.drops[0]);
-        m.dropsRandom[i] = static_cast<double>(dc.dropPackets[LEO_DROP_RANDOM] - pr.drops[1]);
-        m.dropsOverflow[i] = static_cast<double>(dc.dropPackets[LEO_DROP_OVERFLOW] - pr.drops[2]);
+        const uint32_t route = m_pathRoute[tp];
+        const uint64_t drops[3] = {m_topo->GetRouteDrops(route, LEO_DROP_OUTAGE),
+                                   m_topo->GetRouteDrops(route, LEO_DROP_RANDOM),
+                                   m_topo->GetRouteDrops(route, LEO_DROP_OVERFLOW)};
+        m.dropsOutage[i] = static_cast<double>(drops[0] - pr.drops[0]);
+        m.dropsRandom[i] = static_cast<double>(drops[1] - pr.drops[1]);
+        m.dropsOverflow[i] = static_cast<double>(drops[2] - pr.drops[2]);
         m.inOutage[i] = o.InOutage(now) ? 1.0 : 0.0;
         m.pathState[i] = static_cast<double>(static_cast<uint8_t>(p.state));
         m.handovers[i] = dtS > 0 ? static_cast<double>(o.CountHandovers(t1, now)) : 0.0;
@@ -514,9 +752,9 @@ LeoSimulation::Collect(double dtS)
         pr.suppressed = sup;
         pr.pc = c.persistentCongestion;
         pr.reinjected = c.reinjectedChunks;
-        pr.drops[0] = dc.dropPackets[LEO_DROP_OUTAGE];
-        pr.drops[1] = dc.dropPackets[LEO_DROP_RANDOM];
-        pr.drops[2] = dc.dropPackets[LEO_DROP_OVERFLOW];
+        pr.drops[0] = drops[0];
+        pr.drops[1] = drops[1];
+        pr.drops[2] = drops[2];
     }
     uint64_t goodput = m_receiver->GetDeliveredBytes();
     double hol = m_receiver->GetHolByteSeconds();
@@ -536,7 +774,111 @@ LeoSimulation::Collect(double dtS)
         m.crossTrafficRxBytes[k] = static_cast<double>(rx - m_prevCross[k]);
         m_prevCross[k] = rx;
     }
+    CollectFlows();
+    CollectLinks(dtS);
     m_lastStepEndS = now;
+}
+
+void
+LeoSimulation::CollectFlows()
+{
+    LeoSimulationMeasurements& m = m_meas;
+    const uint32_t n = GetNFlows();
+    for (auto* v : {&m.flowGoodputBytes,
+                    &m.flowPackets,
+                    &m.flowOwdMeanS,
+                    &m.flowOwdP50S,
+                    &m.flowOwdP99S,
+                    &m.flowOwdMaxS,
+                    &m.flowQueueDelayS})
+    {
+        v->assign(n, 0.0);
+    }
+    m.flowGoodputBytes[0] = m.goodputBytes;
+    for (uint32_t f = 1; f < n; ++f)
+    {
+        Flow& fl = m_flows[f - 1];
+        uint64_t rx = fl.receiver ? fl.receiver->GetDeliveredBytes()
+                                  : m_topo->GetCrossTrafficRxBytes(static_cast<uint32_t>(fl.cross));
+        m.flowGoodputBytes[f] = static_cast<double>(rx - fl.prevRx);
+        fl.prevRx = rx;
+    }
+    for (uint32_t f = 0; f < n; ++f)
+    {
+        const LeoFlowMonitor::Summary s = m_monitor->TakeInterval(f);
+        m.flowPackets[f] = static_cast<double>(s.packets);
+        m.flowOwdMeanS[f] = s.owdMeanS;
+        m.flowOwdP50S[f] = s.owdP50S;
+        m.flowOwdP99S[f] = s.owdP99S;
+        m.flowOwdMaxS[f] = s.owdMaxS;
+        m.flowQueueDelayS[f] = s.queueMeanS;
+    }
+}
+
+void
+LeoSimulation::CollectLinks(double dtS)
+{
+    LeoSimulationMeasurements& m = m_meas;
+    const uint32_t nLinks = m_topo->GetNLinks();
+    for (auto* v : {&m.linkQueuePackets,
+                    &m.linkTxBytes,
+                    &m.linkUtilization,
+                    &m.linkDropsOutage,
+                    &m.linkDropsRandom,
+                    &m.linkDropsOverflow})
+    {
+        v->assign(2 * nLinks, 0.0);
+    }
+    const double t0 = m_lastStepEndS;
+    for (uint32_t l = 0; l < nLinks; ++l)
+    {
+        Ptr<LeoChannel> ch = m_topo->GetLink(l);
+        Ptr<const LeoPathSchedule> sch = ch->GetSchedule();
+        for (LeoDirection dir : {LeoDirection::DOWN, LeoDirection::UP})
+        {
+            const auto d = static_cast<uint32_t>(dir);
+            const uint32_t k = 2 * l + d;
+            Ptr<LeoNetDevice> dev =
+                dir == LeoDirection::DOWN ? ch->GetServerDevice() : ch->GetClientDevice();
+            const LeoDirectionCounters& c = ch->GetCounters(dir);
+            LinkPrev& pv = m_linkPrev[k];
+            m.linkQueuePackets[k] = static_cast<double>(dev->GetQueue()->GetNPackets());
+            m.linkTxBytes[k] = static_cast<double>(c.txBytes - pv.tx);
+            m.linkDropsOutage[k] =
+                static_cast<double>(c.dropPackets[LEO_DROP_OUTAGE] - pv.drops[LEO_DROP_OUTAGE]);
+            m.linkDropsRandom[k] =
+                static_cast<double>(c.dropPackets[LEO_DROP_RANDOM] - pv.drops[LEO_DROP_RANDOM]);
+            m.linkDropsOverflow[k] =
+                static_cast<double>(c.dropPackets[LEO_DROP_OVERFLOW] - pv.drops[LEO_DROP_OVERFLOW]);
+            // Utilisation: bits sent over the capacity offered in the interval (midpoint rule
+            // on up to 100 sub-intervals of at most one schedule step each).
+            if (dtS > 0)
+            {
+                const int n =
+                    static_cast<int>(std::clamp(std::ceil(dtS / sch->GetDt()), 1.0, 100.0));
+                double capacityBits = 0;
+                for (int j = 0; j < n; ++j)
+                {
+                    capacityBits += sch->RateAt(dir, t0 + (j + 0.5) * dtS / n) * dtS / n;
+                }
+                m.linkUtilization[k] =
+                    capacityBits > 0 ? 8.0 * m.linkTxBytes[k] / capacityBits : 0.0;
+            }
+            pv.tx = c.txBytes;
+            for (std::size_t j = 0; j < LEO_N_DROP_CAUSES; ++j)
+            {
+                pv.drops[j] = c.dropPackets[j];
+            }
+        }
+    }
+    auto* hop = dynamic_cast<LeoHopTopology*>(m_topo.get());
+    m.routeNoRouteDrops.assign(hop ? hop->GetNRoutes() : 0, 0.0);
+    for (std::size_t r = 0; r < m.routeNoRouteDrops.size(); ++r)
+    {
+        const uint64_t v = hop->GetRouteNoRouteDrops(static_cast<uint32_t>(r));
+        m.routeNoRouteDrops[r] = static_cast<double>(v - m_prevNoRoute[r]);
+        m_prevNoRoute[r] = v;
+    }
 }
 
 } // namespace ns3

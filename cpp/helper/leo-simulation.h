@@ -6,6 +6,9 @@
 #ifndef LEO_SIMULATION_H
 #define LEO_SIMULATION_H
 
+#include "helper/leo-flow-monitor.h"
+#include "helper/leo-hop-topology.h"
+#include "helper/leo-network.h"
 #include "helper/leo-schedule-oracle.h"
 #include "helper/leo-topology.h"
 #include "helper/sim-context.h"
@@ -14,13 +17,47 @@
 #include "model/transport/mp-quic-sender.h"
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace ns3
 {
+
+/**
+ * @ingroup leo-helper
+ * A flow beside the connection under study (the config's "flows"). It runs natively: leogym's
+ * multipath transport with a named congestion control and scheduler (MPQUIC), ns-3's TCP with
+ * a TcpCongestionOps (TCP) or an on/off UDP source (UDP_ONOFF), server -> client.
+ */
+struct LeoFlowSpec
+{
+    enum Transport
+    {
+        MPQUIC,
+        TCP,
+        UDP_ONOFF,
+    };
+
+    /// Most routes (subflows) of one MPQUIC flow.
+    static constexpr std::size_t kMaxRoutes = 8;
+
+    Transport transport{TCP};
+    std::string cc{"NewReno"}; //!< MPQUIC: registry name; TCP: TcpCongestionOps name
+    std::map<std::string, double> ccParams;
+    std::string scheduler{"minrtt"}; //!< MPQUIC only
+    std::map<std::string, double> schedulerParams;
+    std::vector<uint32_t> routes; //!< route indices (hop topology) or path indices (path)
+    double startS{0.0};
+    double stopS{std::numeric_limits<double>::infinity()};
+    uint64_t fileBytes{0}; //!< 0 = bulk
+    double rateBps{1e6};   //!< UDP_ONOFF
+    double onS{1.0};
+    double offS{0.0};
+};
 
 /**
  * @ingroup leo-helper
@@ -58,6 +95,7 @@ struct LeoSimulationConfig
      * limited by the link, not by its window (as the reference flows do).
      */
     uint32_t tcpBufferBytes{0};
+    std::vector<LeoFlowSpec> flows; //!< flows beside the connection (flow 0 in measurements)
 };
 
 /**
@@ -86,6 +124,14 @@ struct LeoSimulationMeasurements
     bool completed{false};
     double completionTimeS{0};               //!< NaN until completed
     std::vector<double> crossTrafficRxBytes; //!< per cross-traffic flow, interval
+    // per flow (0: the connection, then the config's flows), interval
+    std::vector<double> flowGoodputBytes, flowPackets;
+    std::vector<double> flowOwdMeanS, flowOwdP50S, flowOwdP99S, flowOwdMaxS, flowQueueDelayS;
+    // per link and direction, index 2 * link + dir (DOWN = a -> b = 0, UP = 1)
+    std::vector<double> linkQueuePackets;             //!< snapshot at the end of the step
+    std::vector<double> linkTxBytes, linkUtilization; //!< interval
+    std::vector<double> linkDropsOutage, linkDropsRandom, linkDropsOverflow; //!< interval
+    std::vector<double> routeNoRouteDrops; //!< hop topology, per route, interval
 };
 
 /**
@@ -107,13 +153,18 @@ class LeoSimulation
      * @param paths the paths' timeline arrays (validated by LeoPathSchedule)
      * @param slantRangeM per path, optional slant-range samples (may be empty)
      * @param satellite per path, true for satellite paths (empty: decided by finite SNR)
+     * @param network the hop topology (none: the path topology, one link per path); the
+     *        paths are then the connection's routes collapsed end to end (oracle, features)
+     * @param pathRoutes hop topology: the route of each path
      * @throws std::invalid_argument for bad input (naming the field)
      * @throws std::runtime_error if another simulation is open in this process
      */
     LeoSimulation(const LeoSimulationConfig& cfg,
                   std::vector<LeoPathArrays> paths,
                   std::vector<std::vector<double>> slantRangeM = {},
-                  std::vector<bool> satellite = {});
+                  std::vector<bool> satellite = {},
+                  std::optional<LeoHopNetworkSpec> network = std::nullopt,
+                  std::vector<uint32_t> pathRoutes = {});
     ~LeoSimulation();
     LeoSimulation(const LeoSimulation&) = delete;
     LeoSimulation& operator=(const LeoSimulation&) = delete;
@@ -138,6 +189,9 @@ class LeoSimulation
     bool Done() const;
     bool IsClosed() const;
     uint32_t GetNPaths() const;
+    /// 1 + the config's flows.
+    uint32_t GetNFlows() const;
+    uint32_t GetNLinks() const;
     const LeoSimulationConfig& GetConfig() const;
     /// Destroy the simulator and free the process (idempotent).
     void Close();
@@ -148,10 +202,37 @@ class LeoSimulation
   private:
     void CheckOpen() const;
     void Collect(double dtS);
+    void CollectFlows();
+    void CollectLinks(double dtS);
+    /// Build one extra flow (config "flows"[index]).
+    void AddFlow(const LeoFlowSpec& flow, uint32_t index);
+    /// A sender and receiver of the multipath transport with the config's transport options.
+    std::pair<Ptr<MpQuicSender>, Ptr<MpQuicReceiver>> MakeConnection(uint64_t fileBytes) const;
+
+    /// What an extra flow is made of.
+    struct Flow
+    {
+        Ptr<MpQuicSender> sender;     //!< MPQUIC
+        Ptr<MpQuicReceiver> receiver; //!< MPQUIC
+        int64_t cross{-1};            //!< TCP / UDP_ONOFF: native flow index in m_topo
+        uint64_t prevRx{0};
+    };
 
     LeoSimulationConfig m_cfg;
     std::unique_ptr<SimLease> m_lease;
-    std::unique_ptr<LeoTopology> m_topo;
+    std::unique_ptr<LeoNetwork> m_topo;
+    std::vector<uint32_t> m_pathRoute; //!< route of each topology path
+    std::vector<Flow> m_flows;
+    std::unique_ptr<LeoFlowMonitor> m_monitor;
+
+    struct LinkPrev
+    {
+        uint64_t tx{0};
+        uint64_t drops[LEO_N_DROP_CAUSES]{};
+    };
+
+    std::vector<LinkPrev> m_linkPrev; //!< per link and direction
+    std::vector<uint64_t> m_prevNoRoute;
     std::vector<std::unique_ptr<LeoScheduleOracle>> m_oracles; //!< per topology path
     Ptr<MpQuicSender> m_sender;
     Ptr<MpQuicReceiver> m_receiver;

@@ -31,7 +31,13 @@ class Simulation:
         (0.333), ``mtu`` (1500), ``tcp_buffer_bytes`` (0 = automatic: 2 x (BDP + queue) of the
         largest path, for TCP cross traffic)
     :param paths: PathTimeline dicts (NumPy arrays plus ``t0_s``, ``dt_s``, ``queue_packets``;
-        optional ``kind`` and ``slant_range_m``)
+        optional ``kind`` and ``slant_range_m``); in the hop topology, the connection's routes
+        collapsed end to end
+    :param network: ``None`` (the path topology: one link per path) or the hop topology's dict:
+        ``nodes`` (names), ``links`` (dicts with ``a``, ``b`` and the PathTimeline arrays, down =
+        a -> b), ``routes`` (dicts with ``times_s``, ``nodes``, ``offsets``) and ``path_routes``
+        (route of each path); config ``flows`` then name routes (``cross_traffic`` still names
+        paths: each runs over its path's route)
     :raises ValueError: for any invalid key or value (the message names it)
     :raises RuntimeError: if another simulation is open in this process
     """
@@ -39,7 +45,7 @@ class Simulation:
         ...
     def __exit__(self, *args) -> None:
         ...
-    def __init__(self, config: typing.Any, paths: typing.Any) -> None:
+    def __init__(self, config: typing.Any, paths: typing.Any, network: typing.Any = None) -> None:
         ...
     def close(self) -> None:
         """
@@ -83,7 +89,13 @@ class Simulation:
             ``reinjected_packets``, ``time_to_next_handover_s``, ``snr_db``, ``elevation_deg``) and
             0-d connection arrays (``goodput_bytes``, ``reorder_buffer_bytes``, ``hol_delay_s``,
             ``completed``, ``completion_time_s``, ``time_s``, ``interval_s``), plus
-            ``cross_traffic_rx_bytes`` (one entry per cross-traffic flow)
+            ``cross_traffic_rx_bytes`` (one entry per cross-traffic flow); per flow (0: the
+            connection, then config ``flows``) ``flow_goodput_bytes``, ``flow_packets``,
+            ``flow_owd_mean_s``, ``flow_owd_p50_s``, ``flow_owd_p99_s``, ``flow_owd_max_s``,
+            ``flow_queue_delay_s`` (NaN without packets); per link ``(n_links, 2)`` arrays (column 0:
+            down = a -> b, 1: up) ``link_queue_packets``, ``link_tx_bytes``, ``link_utilization``,
+            ``link_drops_outage``, ``link_drops_random``, ``link_drops_overflow``; per route (hop
+            topology) ``route_drops_no_route``
         """
     @property
     def closed(self) -> bool:

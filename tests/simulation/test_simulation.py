@@ -15,6 +15,8 @@ from leogym.native import core
 from leogym.scenario import build_timeline, load_scenario
 from leogym.simulation import (
     CONNECTION_KEYS,
+    FLOW_KEYS,
+    LINK_KEYS,
     PER_PATH_KEYS,
     Simulation,
     SimulationClosedError,
@@ -38,7 +40,7 @@ def test_measurements_name_every_entry_the_core_returns() -> None:
         keys = set(raw.step(0.1))
     finally:
         raw.close()
-    assert keys == set(PER_PATH_KEYS) | set(CONNECTION_KEYS)
+    assert keys == set(PER_PATH_KEYS) | set(CONNECTION_KEYS) | set(FLOW_KEYS) | set(LINK_KEYS)
 
 
 @pytest.mark.native

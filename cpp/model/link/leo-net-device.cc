@@ -3,6 +3,7 @@
 #include "leo-net-device.h"
 
 #include "leo-channel.h"
+#include "leo-delay-tag.h"
 
 #include "ns3/drop-tail-queue.h"
 #include "ns3/log.h"
@@ -100,7 +101,7 @@ LeoNetDevice::DoDispose()
     m_txCounters = nullptr;
     m_rxCounters = nullptr;
     m_queue = nullptr;
-    m_queueProtocols.clear();
+    m_queueMeta.clear();
     m_current = nullptr;
     m_uniform = nullptr;
     m_rxCallback.Nullify();
@@ -245,7 +246,7 @@ LeoNetDevice::OutageStart()
     {
         DropNow(m_queue->Dequeue(), LEO_DROP_OUTAGE);
     }
-    m_queueProtocols.clear();
+    m_queueMeta.clear();
     ++m_nextOutage;
     ScheduleNextOutage();
 }
@@ -275,7 +276,7 @@ LeoNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNum
         return false;
     }
     ++m_txCounters->enqueuedPackets;
-    m_queueProtocols.push_back(protocolNumber);
+    m_queueMeta.push_back({protocolNumber, Simulator::Now().GetSeconds()});
     return true;
 }
 
@@ -345,9 +346,15 @@ LeoNetDevice::TransmitComplete()
     if (!m_queue->IsEmpty())
     {
         Ptr<Packet> next = m_queue->Dequeue();
-        const uint16_t protocol = m_queueProtocols.front();
-        m_queueProtocols.pop_front();
-        StartTransmission(next, protocol);
+        const QueuedMeta meta = m_queueMeta.front();
+        m_queueMeta.pop_front();
+        LeoDelayTag tag;
+        if (next->RemovePacketTag(tag))
+        {
+            tag.queueS += Simulator::Now().GetSeconds() - meta.enqueuedS;
+            next->AddPacketTag(tag);
+        }
+        StartTransmission(next, meta.protocol);
     }
 }
 

@@ -137,8 +137,16 @@ class LeoNetDevice : public NetDevice
     uint32_t m_peerContext{0};
 
     Ptr<Queue<Packet>> m_queue;
-    std::deque<uint16_t> m_queueProtocols; //!< protocol numbers, parallel to m_queue
-    Ptr<Packet> m_current;                 //!< packet being serialized
+
+    /// What the device keeps beside each queued packet.
+    struct QueuedMeta
+    {
+        uint16_t protocol; //!< protocol number
+        double enqueuedS;  //!< when it joined the queue (for LeoDelayTag's queueing time)
+    };
+
+    std::deque<QueuedMeta> m_queueMeta; //!< parallel to m_queue
+    Ptr<Packet> m_current;              //!< packet being serialized
     bool m_txBusy{false};
     double m_lastArrivalS{0.0}; //!< FIFO guard
     Ptr<UniformRandomVariable> m_uniform;

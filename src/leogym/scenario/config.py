@@ -21,6 +21,12 @@ from leogym.schema import bounded, choice, interval
 __all__ = [
     "ConstellationConfig",
     "CrossTrafficConfig",
+    "FlowConfig",
+    "HopLinkConfig",
+    "HopNodeConfig",
+    "HopRouteConfig",
+    "HopRouteStepConfig",
+    "HopsConfig",
     "GroundStationConfig",
     "HandoverConfig",
     "IslConfig",
@@ -35,6 +41,7 @@ __all__ = [
     "TerrestrialPathConfig",
     "TrafficConfig",
     "MAX_CROSS_FLOWS",
+    "MAX_FLOWS",
     "MAX_PACKET_BYTES",
     "MAX_PATHS",
     "MAX_QUEUE_PACKETS",
@@ -51,6 +58,8 @@ CORE_MAX_S = 1e7
 #: Most paths, and most cross-traffic flows, the native core builds.
 MAX_PATHS = 254
 MAX_CROSS_FLOWS = 15_000
+#: Most flows beside the connection under study (``traffic.flows``, counted after ``count``).
+MAX_FLOWS = 1024
 
 POSITIVE = bounded(0.0, lo_open=True)
 NON_NEGATIVE = bounded(0.0)
@@ -316,6 +325,40 @@ class CrossTrafficConfig:
 
 
 @dataclass
+class FlowConfig:
+    """A flow beside the connection under study (docs/scenario.md, "Flows").
+
+    It runs natively (no agent): leogym's multipath transport with a named congestion control
+    and scheduler, ns-3's own TCP with any ``TcpCongestionOps``, or an on/off UDP source.
+    """
+
+    #: Name in measurements and results; empty = ``flow<i>``.
+    name: str = ""
+    #: ``mpquic`` (leogym's transport), ``tcp`` (ns-3 TCP) or ``udp_onoff``.
+    transport: str = field(default="tcp", metadata=choice("mpquic", "tcp", "udp_onoff"))
+    #: Congestion control: a core name for ``mpquic`` (``cubic``, ``lia``, ...), an ns-3
+    #: ``TcpCongestionOps`` for ``tcp`` (``NewReno``, ``TcpCubic``, ``ns3::TcpBbr``, ...).
+    cc: str = "NewReno"
+    #: Scheduler of an ``mpquic`` flow.
+    scheduler: str = "minrtt"
+    #: The paths (path topology) or routes (hop topology) it uses, by name; ``mpquic`` may use
+    #: several (one subflow each), ``tcp`` and ``udp_onoff`` exactly one.
+    routes: list[str] = field(default_factory=list)
+    #: ``bulk`` (until ``stop_s``) or ``file`` (``file_bytes``, then done).
+    workload: str = field(default="bulk", metadata=choice("bulk", "file"))
+    file_bytes: int = field(default=10_000_000, metadata=bounded(1, 2**50))
+    start_s: float = field(default=0.0, metadata=bounded(0.0, CORE_MAX_S))
+    #: ``None`` = until the end.
+    stop_s: float | None = field(default=None, metadata=bounded(0.0, CORE_MAX_S, lo_open=True))
+    #: This many identical flows (named ``<name>.<j>`` when more than one).
+    count: int = field(default=1, metadata=bounded(1, MAX_FLOWS))
+    #: ``udp_onoff``: sending rate while on (Mbit/s), on and off durations (s).
+    rate_mbps: float = field(default=1.0, metadata=bounded(0.0, 1e6, lo_open=True))
+    on_s: float = field(default=1.0, metadata=bounded(0.0, CORE_MAX_S, lo_open=True))
+    off_s: float = field(default=0.0, metadata=bounded(0.0, CORE_MAX_S))
+
+
+@dataclass
 class TrafficConfig:
     """The workload of an episode."""
 
@@ -327,6 +370,80 @@ class TrafficConfig:
     packet_bytes: int = field(default=1400, metadata=bounded(64, MAX_PACKET_BYTES))
     start_s: float = field(default=0.0, metadata=NON_NEGATIVE)
     cross_traffic: list[CrossTrafficConfig] = field(default_factory=list)
+    #: Flows beside the connection under study, each with its own transport, congestion
+    #: control, routes and timing (both topologies).
+    flows: list[FlowConfig] = field(default_factory=list)
+
+
+@dataclass
+class HopNodeConfig:
+    """A node of a controlled hop network."""
+
+    name: str = ""
+    #: ``terminal``, ``satellite``, ``ground_station``, ``server`` or ``router``.
+    kind: str = field(
+        default="router",
+        metadata=choice("terminal", "satellite", "ground_station", "server", "router"),
+    )
+
+
+@dataclass
+class HopLinkConfig:
+    """A link of a controlled hop network: constant rate, delay and loss per direction.
+
+    Direction ``down`` is ``a -> b``, ``up`` is ``b -> a``; ``*_up_*`` fields left at ``None``
+    take the ``down`` value.
+    """
+
+    a: str = ""
+    b: str = ""
+    #: Empty = ``"<a>-<b>"``.
+    name: str = ""
+    rate_mbps: float = field(default=10.0, metadata=POSITIVE)
+    rate_up_mbps: float | None = field(default=None, metadata=POSITIVE)
+    delay_ms: float = field(default=10.0, metadata=bounded(0.0, 10_000.0))
+    delay_up_ms: float | None = field(default=None, metadata=bounded(0.0, 10_000.0))
+    loss: float = field(default=0.0, metadata=PROBABILITY)
+    loss_up: float | None = field(default=None, metadata=PROBABILITY)
+    #: Drop-tail queue of each of its two transmitters; ``bdp`` is the link's rate times the
+    #: propagation RTT of the longest route through it.
+    queue: QueueConfig = field(default_factory=QueueConfig)
+    #: ``[start, end)`` intervals (s) in which the link drops everything.
+    outages: list[list[float]] = field(default_factory=list)
+
+
+@dataclass
+class HopRouteStepConfig:
+    """The node list of a route from ``t_s`` on (until the next step)."""
+
+    t_s: float = field(default=0.0, metadata=NON_NEGATIVE)
+    nodes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class HopRouteConfig:
+    """A route: a fixed node list (``nodes``) or a timetable (``steps``), source first."""
+
+    name: str = ""
+    nodes: list[str] = field(default_factory=list)
+    steps: list[HopRouteStepConfig] = field(default_factory=list)
+
+
+@dataclass
+class HopsConfig:
+    """The hop topology (``topology: hops``).
+
+    Empty ``nodes``: the graph is built from the scenario's geometry (its satellite and
+    terrestrial paths become chains of terminal, satellites, ground station and server).
+    Otherwise it is this controlled network, and ``paths`` names the routes of the
+    connection under study (the scenario's ``paths`` list is then empty).
+    """
+
+    nodes: list[HopNodeConfig] = field(default_factory=list)
+    links: list[HopLinkConfig] = field(default_factory=list)
+    routes: list[HopRouteConfig] = field(default_factory=list)
+    #: Routes of the connection under study, in path order (controlled networks only).
+    paths: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -381,6 +498,10 @@ class ScenarioConfig:
     link_budget: LinkBudgetConfig = field(default_factory=LinkBudgetConfig)
     rain: RainConfig = field(default_factory=RainConfig)
     paths: list[PathConfig] = field(default_factory=list)
+    #: ``path`` (each path one link: fast, the default) or ``hops`` (nodes and links: shared
+    #: queues, ISL contention; see ``hops``).
+    topology: str = field(default="path", metadata=choice("path", "hops"))
+    hops: HopsConfig = field(default_factory=HopsConfig)
     traffic: TrafficConfig = field(default_factory=TrafficConfig)
     sampling: SamplingConfig = field(default_factory=SamplingConfig)
     #: Fidelity knob: divide every link rate, cross-traffic rate, file size and queue by this

@@ -15,11 +15,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from leogym.scenario.forecast import HandoverForecast, HandoverOracle
 from leogym.scenario.handover import HandoverEvent
+
+if TYPE_CHECKING:
+    from leogym.scenario.network import HopNetwork
 
 __all__ = ["PathTimeline", "Timeline", "HandoverForecast", "NATIVE_ARRAYS"]
 
@@ -107,6 +111,9 @@ class Timeline:
     settle_s: float = 0.0
     #: The scenario's ``rate_scale``: the rates above are the real ones divided by it.
     rate_scale: float = 1.0
+    #: The hop graph of a ``topology: hops`` scenario (``None`` in path mode); its routes,
+    #: collapsed end to end, are ``paths`` (:mod:`leogym.scenario.network`).
+    network: HopNetwork | None = None
     _oracle: HandoverOracle | None = field(default=None, init=False, repr=False, compare=False)
 
     @property

@@ -8,13 +8,26 @@ the paper reproductions and the benchmarks all open their simulations here
 
 from __future__ import annotations
 
-from leogym.simulation.measurements import CONNECTION_KEYS, PER_PATH_KEYS, Measurements
-from leogym.simulation.native_config import native_config, native_paths
+from leogym.simulation.measurements import (
+    CONNECTION_KEYS,
+    FLOW_KEYS,
+    LINK_KEYS,
+    PER_PATH_KEYS,
+    Measurements,
+)
+from leogym.simulation.native_config import (
+    native_config,
+    native_flows,
+    native_network,
+    native_paths,
+)
 from leogym.simulation.simulation import Simulation, SimulationClosedError, check_settings
 from leogym.simulation.transport import TransportOptions
 
 __all__ = [
     "CONNECTION_KEYS",
+    "FLOW_KEYS",
+    "LINK_KEYS",
     "Measurements",
     "PER_PATH_KEYS",
     "Simulation",
@@ -22,5 +35,7 @@ __all__ = [
     "TransportOptions",
     "check_settings",
     "native_config",
+    "native_flows",
+    "native_network",
     "native_paths",
 ]

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Measurements", "PER_PATH_KEYS", "CONNECTION_KEYS"]
+__all__ = ["Measurements", "PER_PATH_KEYS", "CONNECTION_KEYS", "FLOW_KEYS", "LINK_KEYS"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +73,32 @@ class Measurements:
     interval_s: float
     #: Bytes received by each cross-traffic flow in the interval, shape ``(n_flows,)``.
     cross_traffic_rx_bytes: np.ndarray
+    # ---- per flow, shape (n_flows,): 0 is the connection, then the scenario's traffic.flows
+    # (leogym.scenario.flows.flow_names). Delays are over the data packets each flow's sink
+    # received in the interval, measured per packet in the core; NaN without packets.
+    #: Bytes delivered to each flow's application (the connection: its goodput_bytes).
+    flow_goodput_bytes: np.ndarray
+    #: Data packets whose one-way delay was measured.
+    flow_packets: np.ndarray
+    flow_owd_mean_s: np.ndarray
+    #: Nearest-rank percentiles and maximum of the one-way delay.
+    flow_owd_p50_s: np.ndarray
+    flow_owd_p99_s: np.ndarray
+    flow_owd_max_s: np.ndarray
+    #: Mean time the packets waited in link queues (OWD less propagation and serialisation).
+    flow_queue_delay_s: np.ndarray
+    # ---- per link, shape (n_links, 2): column 0 the link's down direction (a -> b), 1 up.
+    # Path topology: one link per path (down = server -> client).
+    #: Packets in the transmitter's drop-tail queue at the end of the interval.
+    link_queue_packets: np.ndarray
+    link_tx_bytes: np.ndarray
+    #: Bits sent over the capacity the link offered in the interval.
+    link_utilization: np.ndarray
+    link_drops_outage: np.ndarray
+    link_drops_random: np.ndarray
+    link_drops_overflow: np.ndarray
+    #: Hop topology, per route: transit packets without a next hop (empty in path mode).
+    route_drops_no_route: np.ndarray
 
     @classmethod
     def from_native(cls, values: dict[str, Any]) -> Measurements:
@@ -87,6 +113,7 @@ class Measurements:
             time_s=float(values["time_s"]),
             interval_s=float(values["interval_s"]),
             cross_traffic_rx_bytes=values["cross_traffic_rx_bytes"],
+            **{k: values[k] for k in FLOW_KEYS + LINK_KEYS},
         )
 
     def per_path(self, name: str) -> np.ndarray:
@@ -107,9 +134,17 @@ _CONNECTION = (
     "interval_s",
     "cross_traffic_rx_bytes",
 )
+#: Names of the per-flow entries.
+FLOW_KEYS: tuple[str, ...] = tuple(f.name for f in fields(Measurements) if f.name[:5] == "flow_")
+#: Names of the per-link (and per-route) entries.
+LINK_KEYS: tuple[str, ...] = tuple(
+    f.name for f in fields(Measurements) if f.name[:5] in ("link_", "route")
+)
 #: Names of the per-path entries, in field order.
 PER_PATH_KEYS: tuple[str, ...] = tuple(
-    f.name for f in fields(Measurements) if f.name not in _CONNECTION
+    f.name
+    for f in fields(Measurements)
+    if f.name not in _CONNECTION and f.name not in FLOW_KEYS and f.name not in LINK_KEYS
 )
 #: Names of the connection entries, in field order.
 CONNECTION_KEYS: tuple[str, ...] = _CONNECTION

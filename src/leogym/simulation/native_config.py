@@ -15,10 +15,19 @@ from typing import Any, Protocol
 import numpy as np
 
 from leogym.scenario.config import ScenarioConfig
-from leogym.scenario.timeline import NATIVE_ARRAYS, Timeline
+from leogym.scenario.flows import expanded_flows, route_index
+from leogym.scenario.network import HopNetwork
+from leogym.scenario.timeline import NATIVE_ARRAYS, PathTimeline, Timeline
 from leogym.simulation.transport import TransportOptions
 
-__all__ = ["AlgorithmSettings", "native_config", "native_paths", "native_cross_traffic"]
+__all__ = [
+    "AlgorithmSettings",
+    "native_config",
+    "native_paths",
+    "native_cross_traffic",
+    "native_flows",
+    "native_network",
+]
 
 #: The ns-3 RngSeedManager seed; the episode seed becomes the RngRun (ns-3's recommended way to
 #: get independent replications).
@@ -71,6 +80,9 @@ def native_config(settings: AlgorithmSettings, scenario: ScenarioConfig, seed: i
         "start_s": float(traffic.start_s),
         "cross_traffic": native_cross_traffic(scenario),
     }
+    flows = native_flows(scenario)
+    if flows:
+        config["flows"] = flows
     if traffic.workload == "file":
         config["file_bytes"] = _scaled_bytes(int(traffic.file_bytes), float(scenario.rate_scale))
     config.update(settings.transport.native())
@@ -99,27 +111,93 @@ def native_cross_traffic(scenario: ScenarioConfig) -> list[dict[str, Any]]:
     return flows
 
 
+def native_flows(scenario: ScenarioConfig) -> list[dict[str, Any]]:
+    """The scenario's ``traffic.flows`` as the core's flow dicts, ``count`` expanded (the order
+    of :func:`leogym.scenario.flows.flow_names` after the connection); routes by index, rates
+    and file sizes at the scenario's ``rate_scale``."""
+    k = float(scenario.rate_scale)
+    out: list[dict[str, Any]] = []
+    for name, fc in expanded_flows(scenario):
+        spec: dict[str, Any] = {
+            "name": name,
+            "transport": fc.transport,
+            "cc": fc.cc,
+            "routes": [route_index(scenario, r) for r in fc.routes],
+            "start_s": float(fc.start_s),
+        }
+        if fc.transport == "mpquic":
+            spec["scheduler"] = fc.scheduler
+        if fc.stop_s is not None:
+            spec["stop_s"] = float(fc.stop_s)
+        if fc.workload == "file":
+            spec["file_bytes"] = _scaled_bytes(int(fc.file_bytes), k)
+        if fc.transport == "udp_onoff":
+            spec.update(
+                rate_bps=float(fc.rate_mbps) * 1e6 / k, on_s=float(fc.on_s), off_s=float(fc.off_s)
+            )
+        out.append(spec)
+    return out
+
+
+def native_network(timeline: Timeline) -> dict[str, Any] | None:
+    """The hop topology's ``network`` dict of ``_core.Simulation`` (``None`` in path mode):
+    node names, one dict per link (its two node indices and its arrays, as
+    :func:`native_paths` marshals a path), one dict per route (step start times and the node
+    lists flattened with offsets) and the route of each path."""
+    net: HopNetwork | None = timeline.network
+    if net is None:
+        return None
+    links = []
+    for ln in net.links:
+        d = _path_dict(ln.arrays, timeline)
+        d["a"] = int(ln.a)
+        d["b"] = int(ln.b)
+        links.append(d)
+    routes = []
+    for r in net.routes:
+        lengths = [len(n) for n in r.nodes]
+        routes.append(
+            {
+                "times_s": np.array(r.step_times_s, dtype=np.float64, order="C", copy=True),
+                "nodes": np.concatenate([np.asarray(n, dtype=np.int64) for n in r.nodes]),
+                "offsets": np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
+            }
+        )
+    return {
+        "nodes": [nd.name for nd in net.nodes],
+        "links": links,
+        "routes": routes,
+        "path_routes": [int(i) for i in net.path_routes],
+    }
+
+
 def native_paths(timeline: Timeline) -> list[dict[str, Any]]:
     """The per-path dicts of ``_core.Simulation``: the timeline arrays (float64, ``serving_sat``
     int32, ``outages`` ``(k, 2)``; C-contiguous copies), ``t0_s``, ``dt_s``, ``queue_packets``,
     ``name``, ``kind`` and, where the timeline has it, ``slant_range_m``."""
     out = []
     for p in timeline.paths:
-        d: dict[str, Any] = {
-            "name": p.name,
-            "kind": p.kind,
-            "t0_s": float(timeline.t0_s),
-            "dt_s": float(timeline.dt_s),
-            "queue_packets": int(p.queue_packets),
-        }
-        for key in NATIVE_ARRAYS:
-            dtype = np.int32 if key == "serving_sat" else np.float64
-            d[key] = np.array(getattr(p, key), dtype=dtype, order="C", copy=True)
-        d["outages"] = d["outages"].reshape(-1, 2)
+        d = _path_dict(p, timeline)
         if p.slant_range_m is not None:
             d["slant_range_m"] = np.array(p.slant_range_m, dtype=np.float64, order="C", copy=True)
         out.append(d)
     return out
+
+
+def _path_dict(p: PathTimeline, timeline: Timeline) -> dict[str, Any]:
+    """One path's (or hop link's) arrays as the core takes them."""
+    d: dict[str, Any] = {
+        "name": p.name,
+        "kind": p.kind,
+        "t0_s": float(timeline.t0_s),
+        "dt_s": float(timeline.dt_s),
+        "queue_packets": int(p.queue_packets),
+    }
+    for key in NATIVE_ARRAYS:
+        dtype = np.int32 if key == "serving_sat" else np.float64
+        d[key] = np.array(getattr(p, key), dtype=dtype, order="C", copy=True)
+    d["outages"] = d["outages"].reshape(-1, 2)
+    return d
 
 
 def _scaled_bytes(n: int, rate_scale: float) -> int:

@@ -21,11 +21,17 @@ import numpy as np
 
 from leogym.native import core
 from leogym.scenario.config import ScenarioConfig
+from leogym.scenario.flows import flow_names
 from leogym.scenario.timeline import Timeline
 from leogym.scenario.timeline_builder import build_timeline
 from leogym.schema import FieldError
 from leogym.simulation.measurements import Measurements
-from leogym.simulation.native_config import AlgorithmSettings, native_config, native_paths
+from leogym.simulation.native_config import (
+    AlgorithmSettings,
+    native_config,
+    native_network,
+    native_paths,
+)
 from leogym.simulation.transport import TransportOptions
 
 __all__ = ["Simulation", "SimulationClosedError", "check_settings"]
@@ -59,6 +65,8 @@ class Simulation:
         self.seed = seed
         #: Transport paths.
         self.n_paths = int(native.n_paths)
+        #: Flow names, the connection first (the order of ``Measurements.flow_*``).
+        self.flow_names = flow_names(scenario)
         self._taken_over = False
 
     # ------------------------------------------------------------------ lifecycle
@@ -89,11 +97,12 @@ class Simulation:
             timeline = build_timeline(scenario, seed=seed)
         config = native_config(settings, scenario, seed)
         paths = native_paths(timeline)
+        network = native_network(timeline)
         previous = _LIVE() if _LIVE is not None else None
         if previous is not None:
             previous._close(taken_over=True)
         try:
-            native = core().Simulation(config, paths)
+            native = core().Simulation(config, paths, network)
         except ValueError as exc:
             raise FieldError(_user_field(str(exc), prefix)) from None
         sim = cls(native, scenario, timeline, seed)

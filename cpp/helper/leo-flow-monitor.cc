@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0-only
+
+#include "leo-flow-monitor.h"
+
+#include "model/link/leo-delay-tag.h"
+
+#include "ns3/ipv4-l3-protocol.h"
+#include "ns3/simulator.h"
+#include "ns3/tcp-l4-protocol.h"
+#include "ns3/udp-l4-protocol.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ns3
+{
+
+LeoFlowMonitor::LeoFlowMonitor(uint32_t nFlows)
+    : m_owd(nFlows),
+      m_queueSum(nFlows, 0.0)
+{
+}
+
+uint64_t
+LeoFlowMonitor::Key(Ipv4Address address, uint16_t port)
+{
+    return (static_cast<uint64_t>(address.Get()) << 16) | port;
+}
+
+void
+LeoFlowMonitor::AddFlowKey(uint32_t flow, Ipv4Address sink, uint16_t port)
+{
+    if (flow < m_owd.size())
+    {
+        m_flows[Key(sink, port)] = flow;
+    }
+}
+
+void
+LeoFlowMonitor::Install(Ptr<Node> node)
+{
+    if (!m_installed.insert(node->GetId()).second)
+    {
+        return;
+    }
+    Ptr<Ipv4L3Protocol> ip = node->GetObject<Ipv4L3Protocol>();
+    ip->TraceConnectWithoutContext("SendOutgoing", MakeCallback(&LeoFlowMonitor::OnSend, this));
+    ip->TraceConnectWithoutContext("LocalDeliver", MakeCallback(&LeoFlowMonitor::OnDeliver, this));
+}
+
+int64_t
+LeoFlowMonitor::FlowOf(const Ipv4Header& header, Ptr<const Packet> packet) const
+{
+    const uint8_t proto = header.GetProtocol();
+    if (proto != UdpL4Protocol::PROT_NUMBER && proto != TcpL4Protocol::PROT_NUMBER)
+    {
+        return -1;
+    }
+    uint8_t ports[4];
+    if (packet->CopyData(ports, 4) < 4)
+    {
+        return -1;
+    }
+    const auto dstPort = static_cast<uint16_t>((ports[2] << 8) | ports[3]);
+    auto it = m_flows.find(Key(header.GetDestination(), dstPort));
+    return it == m_flows.end() ? -1 : static_cast<int64_t>(it->second);
+}
+
+void
+LeoFlowMonitor::OnSend(const Ipv4Header& header, Ptr<const Packet> packet, uint32_t iface)
+{
+    if (FlowOf(header, packet) < 0)
+    {
+        return;
+    }
+    LeoDelayTag tag;
+    tag.sentS = Simulator::Now().GetSeconds();
+    Ptr<Packet> p = ConstCast<Packet>(packet); // packet tags are metadata, as in FlowMonitor
+    LeoDelayTag old;
+    p->RemovePacketTag(old); // a packet sent again (e.g. a retransmitted copy) is timed anew
+    p->AddPacketTag(tag);
+}
+
+void
+LeoFlowMonitor::OnDeliver(const Ipv4Header& header, Ptr<const Packet> packet, uint32_t iface)
+{
+    const int64_t flow = FlowOf(header, packet);
+    if (flow < 0)
+    {
+        return;
+    }
+    LeoDelayTag tag;
+    if (!packet->PeekPacketTag(tag))
+    {
+        return;
+    }
+    m_owd[flow].push_back(Simulator::Now().GetSeconds() - tag.sentS);
+    m_queueSum[flow] += tag.queueS;
+}
+
+LeoFlowMonitor::Summary
+LeoFlowMonitor::TakeInterval(uint32_t flow)
+{
+    Summary s;
+    std::vector<double>& v = m_owd.at(flow);
+    s.packets = v.size();
+    if (v.empty())
+    {
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        s.owdMeanS = s.owdP50S = s.owdP99S = s.owdMaxS = s.queueMeanS = nan;
+        return s;
+    }
+    double sum = 0;
+    for (double x : v)
+    {
+        sum += x;
+    }
+    const auto n = static_cast<double>(v.size());
+    s.owdMeanS = sum / n;
+    s.queueMeanS = m_queueSum[flow] / n;
+    // Nearest-rank percentiles: the ceil(q n)-th smallest sample.
+    auto rank = [&](double q) {
+        auto k = static_cast<std::size_t>(std::ceil(q * n));
+        k = std::min(std::max<std::size_t>(k, 1), v.size()) - 1;
+        std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+        return v[k];
+    };
+    s.owdP50S = rank(0.50);
+    s.owdP99S = rank(0.99);
+    s.owdMaxS = *std::max_element(v.begin(), v.end());
+    v.clear();
+    m_queueSum[flow] = 0.0;
+    return s;
+}
+
+uint32_t
+LeoFlowMonitor::GetNFlows() const
+{
+    return static_cast<uint32_t>(m_owd.size());
+}
+
+} // namespace ns3
