@@ -6,6 +6,7 @@
 
 #include "bindings/leo-python-inputs.h"
 #include "bindings/registry.h"
+#include "helper/chain-flow.h"
 #include "helper/link-probe.h"
 #include "helper/reference-flows.h"
 #include "model/link/leo-path-schedule.h"
@@ -302,6 +303,54 @@ SamplePathPy(py::handle path, py::handle times)
 LEOGYM_REGISTER_BINDINGS(network_testing)
 {
     py::module_ t = m.def_submodule("testing", "Probes for unit tests of native components.");
+
+    t.def(
+        "run_chain_flow",
+        [](const std::string& link,
+           uint32_t hops,
+           double rateBps,
+           double delayS,
+           double durationS,
+           uint32_t queuePackets,
+           uint32_t payloadBytes,
+           double offeredBps) {
+            ns3::ChainFlowOptions o;
+            o.link = link;
+            o.hops = hops;
+            o.rateBps = rateBps;
+            o.delayS = delayS;
+            o.durationS = durationS;
+            o.queuePackets = queuePackets;
+            o.payloadBytes = payloadBytes;
+            o.offeredBps = offeredBps;
+            ns3::ChainFlowResult r;
+            {
+                py::gil_scoped_release release;
+                r = ns3::RunChainFlow(o);
+            }
+            py::dict d;
+            d["rx_packets"] = r.rxPackets;
+            d["wall_seconds"] = r.wallSeconds;
+            d["cpu_seconds"] = r.cpuSeconds;
+            d["events"] = r.events;
+            return d;
+        },
+        py::arg("link"),
+        py::arg("hops"),
+        py::arg("rate_bps") = 10e6,
+        py::arg("delay_s") = 0.001,
+        py::arg("duration_s") = 10.0,
+        py::arg("queue_packets") = 100,
+        py::arg("payload_bytes") = 1372,
+        py::arg("offered_bps") = 0.0,
+        R"doc(A UDP flow over a chain of ``hops`` identical links, for `make bench`.
+
+:param link: ``"leo"`` (leogym's hop topology: LeoChannel links, timetable routing) or
+    ``"p2p"`` (ns-3's PointToPointNetDevice chain with IPv4 static host routes)
+:param offered_bps: UDP source rate (0 = 0.95 x ``rate_bps``)
+:return: dict with ``rx_packets``, ``wall_seconds``, ``cpu_seconds`` (of Simulator::Run) and
+    ``events``
+:raises ValueError: on invalid input)doc");
 
     t.def("run_reference_flow",
           &RunReferenceFlowPy,

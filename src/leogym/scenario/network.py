@@ -240,7 +240,8 @@ class HopNetwork:
 
     # ------------------------------------------------------------------ end-to-end view
     def collapse(self, route: int, times: np.ndarray) -> CollapsedRoute:
-        """The end-to-end arrays of route ``route`` on the sample times ``times``.
+        """The end-to-end arrays of route ``route`` on the timeline grid ``times`` (the link
+        arrays' own sample times: they are indexed sample by sample).
 
         At each time, the step in force gives the node list; delays add up along it, loss
         probabilities compound as independent Bernoulli drops (``1 - prod(1 - p)``), the rate

@@ -52,6 +52,15 @@ class SatelliteArrays:
     outages: np.ndarray
     handovers: np.ndarray
     isl_hops: np.ndarray
+    #: Parts of the arrays above kept for the hop network (:mod:`leogym.scenario.network_geometry`;
+    #: not sent to C++). The access link's (GSL's) downlink rate before the ISL and backhaul
+    #: caps and before the floor (bit/s, V-curve and noise included):
+    access_rate_down_bps: np.ndarray | None = None
+    #: The configured uplink rate before the caps (bit/s); ``None`` = as the downlink.
+    access_rate_up_bps: float | None = None
+    #: ``envelope`` delay model: modelled over geometric propagation delay at each sample (NaN
+    #: where no satellite serves), the factor on every propagation leg; ``None``: ``geometry``.
+    delay_scale: np.ndarray | None = None
 
 
 def merge_intervals(intervals: list[tuple[float, float]], end: float) -> np.ndarray:
@@ -177,7 +186,9 @@ def assemble_satellite_path(
 
     # delay
     prop = (r_ut + far) / SPEED_OF_LIGHT_KM_S
+    delay_scale: np.ndarray | None = None
     if s.delay_model == "envelope":
+        geometric = prop
         assert s.rtt_min_ms is not None and s.rtt_max_ms is not None
         h = scene.altitude_km
         ut_max = float(slant_range_at_elevation_km(h, scene.ut_mask_deg))
@@ -185,6 +196,8 @@ def assemble_satellite_path(
         lo, hi = 2.0 * h / SPEED_OF_LIGHT_KM_S, (ut_max + gs_max) / SPEED_OF_LIGHT_KM_S
         frac = np.clip((prop - lo) / max(hi - lo, 1e-12), 0.0, 1.0)
         prop = 0.5e-3 * (s.rtt_min_ms + frac * (s.rtt_max_ms - s.rtt_min_ms))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            delay_scale = prop / geometric
     spike = np.zeros(n)
     if handover.delay_spike_ms > 0:
         for te in effect_times:
@@ -289,6 +302,9 @@ def assemble_satellite_path(
         outages=outages,
         handovers=np.ascontiguousarray(all_times, dtype=np.float64),
         isl_hops=hops,
+        access_rate_down_bps=rate,
+        access_rate_up_bps=None if s.rate_up_mbps is None else s.rate_up_mbps * 1e6,
+        delay_scale=delay_scale,
     )
 
 

@@ -31,10 +31,14 @@ from leogym.scenario.handover import (
     slot_instants,
 )
 from leogym.scenario.isl import ShortestPaths, plus_grid
+from leogym.scenario.network import HopNetwork
+from leogym.scenario.network_controlled import build_controlled_network
+from leogym.scenario.network_geometry import GeometrySources, build_geometry_network
 from leogym.scenario.presets import resolve_constellation
 from leogym.scenario.queues import resolve_queue_packets
-from leogym.scenario.satpath import assemble_satellite_path
+from leogym.scenario.satpath import SatelliteArrays, assemble_satellite_path
 from leogym.scenario.scene import (
+    GroundSide,
     SceneGeometry,
     make_constellation,
     max_pass_s,
@@ -182,6 +186,11 @@ def build_timeline(cfg: ScenarioConfig, seed: int, *, keep_geometry: bool = Fals
     arrays: dict[int, dict[str, Any]] = {}
     events: dict[int, list[HandoverEvent]] = {}
     scene: SceneGeometry | None = None
+    router: ShortestPaths | None = None
+    sides: dict[int, GroundSide] = {}
+    preds: dict[int, list[np.ndarray]] = {}
+    plans: dict[int, ServingPlan] = {}
+    assembled: dict[int, SatelliteArrays] = {}
     if sat_idx:
         horizon = duration + cfg.geometry_dt_s
         if h.policy == "longest_visibility":
@@ -192,7 +201,6 @@ def build_timeline(cfg: ScenarioConfig, seed: int, *, keep_geometry: bool = Fals
         scene = SceneGeometry(cfg, horizon)
         rain_on = _rain_process(cfg, times, _stream(seed, _S_RAIN))
         route_steps = min(scene.num_steps, int(math.floor(duration / scene.dt_s + 1e-9)) + 2)
-        router: ShortestPaths | None = None
         if any(cfg.paths[i].satellite.routing == "isl" for i in sat_idx):
             params = resolve_constellation(cfg.constellation)
             topo = plus_grid(
@@ -205,9 +213,6 @@ def build_timeline(cfg: ScenarioConfig, seed: int, *, keep_geometry: bool = Fals
                 topo, scene.positions[:route_steps], cfg.constellation.isl.interplane_max_lat_deg
             )
         skies: dict[int, PathSky] = {}
-        sides = {}
-        preds: dict[int, list[np.ndarray]] = {}
-        plans: dict[int, ServingPlan] = {}
 
         def prepare(i: int) -> None:
             sp = cfg.paths[i].satellite
@@ -293,6 +298,7 @@ def build_timeline(cfg: ScenarioConfig, seed: int, *, keep_geometry: bool = Fals
                 _stream(seed, _S_NOISE, i),
             )
             arrays[i] = dict(res.__dict__)
+            assembled[i] = res
             events[i] = [e for e in plans[i].events if e.t_s <= duration]
 
     paths: list[PathTimeline] = []
@@ -340,6 +346,13 @@ def build_timeline(cfg: ScenarioConfig, seed: int, *, keep_geometry: bool = Fals
                 isl_hops=a.get("isl_hops"),
             )
         )
+    network: HopNetwork | None = None
+    if cfg.topology == "hops":
+        if cfg.hops.nodes:  # a controlled network: its routes are the paths
+            network, paths = build_controlled_network(cfg, times)
+        else:
+            sources = GeometrySources(cfg, times, dt, scene, router, sides, preds, plans, assembled)
+            network = build_geometry_network(sources, paths)
     settle = max(h.outage_s, h.delay_spike_s if h.delay_spike_ms > 0 else 0.0)
     return Timeline(
         t0_s=0.0,
@@ -351,4 +364,5 @@ def build_timeline(cfg: ScenarioConfig, seed: int, *, keep_geometry: bool = Fals
         geometry_times_s=scene.times_s if (keep_geometry and scene is not None) else None,
         settle_s=settle,
         rate_scale=float(cfg.rate_scale),
+        network=network,
     )

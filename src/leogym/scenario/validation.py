@@ -24,14 +24,18 @@ from collections import OrderedDict
 from leogym import schema
 from leogym.scenario.config import (
     MAX_CROSS_FLOWS,
+    MAX_FLOWS,
     MAX_PATHS,
     MAX_QUEUE_PACKETS,
+    HopsConfig,
     PathConfig,
+    QueueConfig,
     ScenarioConfig,
 )
 from leogym.scenario.errors import ScenarioConfigError, field_error
 from leogym.scenario.files import file_stamp, mahimahi_trace, tle_records
 from leogym.scenario.frames import parse_utc
+from leogym.scenario.network import MAX_LINKS, MAX_NODES, MAX_ROUTE_STEPS
 from leogym.scenario.presets import PRESETS, resolve_constellation
 
 __all__ = [
@@ -121,7 +125,15 @@ def check_relations(cfg: ScenarioConfig) -> None:
             ) from exc
 
     paths = cfg.paths
-    if not paths:
+    controlled = _topology(cfg)
+    if controlled and paths:
+        raise field_error(
+            f"{ROOT}.paths",
+            "must be empty for a controlled hop network (hops.nodes is set): hops.paths names "
+            "the connection's routes",
+            f"{len(paths)} paths",
+        )
+    if not paths and not controlled:
         raise ScenarioConfigError(f"{ROOT}.paths", "at least one path is required")
     if len(paths) > MAX_PATHS:
         raise field_error(f"{ROOT}.paths", f"at most {MAX_PATHS} paths", len(paths))
@@ -174,6 +186,7 @@ def check_relations(cfg: ScenarioConfig) -> None:
     trp = f"{ROOT}.traffic"
     if tr.start_s >= duration:
         raise field_error(f"{trp}.start_s", f"must be < duration_s ({duration:g})", tr.start_s)
+    n_paths = len(cfg.hops.paths) if controlled else len(paths)
     flows = sum(x.count for x in tr.cross_traffic)
     if flows > MAX_CROSS_FLOWS:
         raise field_error(
@@ -187,15 +200,210 @@ def check_relations(cfg: ScenarioConfig) -> None:
                 f"must be >= 1 bit/s after rate_scale ({cfg.rate_scale:g})",
                 x.rate_mbps,
             )
-        if x.path >= len(paths):
-            raise field_error(f"{xp}.path", f"must be a path index in [0, {len(paths)})", x.path)
+        if x.path >= n_paths:
+            raise field_error(f"{xp}.path", f"must be a path index in [0, {n_paths})", x.path)
         if x.start_s > duration:
             raise field_error(f"{xp}.start_s", f"must be <= duration_s ({duration:g})", x.start_s)
         if x.stop_s is not None and x.stop_s <= x.start_s:
             raise field_error(f"{xp}.stop_s", f"must be > start_s ({x.start_s:g})", x.stop_s)
 
+    _flows(cfg, controlled)
+
     for j, f in enumerate(cfg.sampling.trace_choices):
         mahimahi_trace(f, f"{ROOT}.sampling.trace_choices[{j}]")
+
+
+def path_names(cfg: ScenarioConfig) -> list[str]:
+    """The names of the scenario's paths as the timeline gives them (``<kind><i>`` if unset)."""
+    return [p.name or f"{p.kind}{i}" for i, p in enumerate(cfg.paths)]
+
+
+def _topology(cfg: ScenarioConfig) -> bool:
+    """Check ``topology`` against ``hops``; for a controlled network (``hops.nodes`` set), its
+    nodes, links, routes and paths.
+
+    :return: whether the scenario is a controlled hop network.
+    """
+    hops = cfg.hops
+    hp = f"{ROOT}.hops"
+    if cfg.topology == "path":
+        for name in ("nodes", "links", "routes", "paths"):
+            if getattr(hops, name):
+                raise field_error(f"{hp}.{name}", "needs topology 'hops'", cfg.topology)
+        return False
+    if not hops.nodes:
+        for name in ("links", "routes", "paths"):
+            if getattr(hops, name):
+                raise ScenarioConfigError(
+                    f"{hp}.{name}",
+                    "needs hops.nodes (a controlled network); leave hops empty to derive the "
+                    "network from the scenario's paths",
+                )
+        seen: set[str] = set()
+        for i, name in enumerate(path_names(cfg)):
+            if name in seen:
+                raise field_error(
+                    f"{ROOT}.paths[{i}].name", "duplicate path name (the route names)", name
+                )
+            seen.add(name)
+        return False
+    _controlled(cfg, hops, hp)
+    return True
+
+
+def _controlled(cfg: ScenarioConfig, hops: HopsConfig, hp: str) -> None:
+    """The rules of a controlled hop network (see ``docs/scenario.md``)."""
+    if len(hops.nodes) < 2:
+        raise field_error(f"{hp}.nodes", "a hop network needs at least two nodes", len(hops.nodes))
+    if len(hops.nodes) > MAX_NODES:
+        raise field_error(f"{hp}.nodes", f"at most {MAX_NODES} nodes", len(hops.nodes))
+    if len(hops.links) > MAX_LINKS:
+        raise field_error(f"{hp}.links", f"at most {MAX_LINKS} links", len(hops.links))
+    nodes: set[str] = set()
+    for i, nd in enumerate(hops.nodes):
+        if not nd.name:
+            raise field_error(f"{hp}.nodes[{i}].name", "must be a non-empty string", nd.name)
+        if nd.name in nodes:
+            raise field_error(f"{hp}.nodes[{i}].name", "duplicate node name", nd.name)
+        nodes.add(nd.name)
+
+    pairs: dict[frozenset[str], int] = {}
+    link_names: set[str] = set()
+    for i, ln in enumerate(hops.links):
+        lp = f"{hp}.links[{i}]"
+        for end in ("a", "b"):
+            name = getattr(ln, end)
+            if name not in nodes:
+                raise field_error(f"{lp}.{end}", "unknown node", name)
+        if ln.a == ln.b:
+            raise field_error(f"{lp}.b", "must differ from a (a link joins two nodes)", ln.b)
+        pair = frozenset((ln.a, ln.b))
+        if pair in pairs:
+            raise field_error(
+                lp,
+                f"a second link between {ln.a!r} and {ln.b!r} (links[{pairs[pair]}] joins them; "
+                "links are keyed by their two nodes)",
+                f"{ln.a}-{ln.b}",
+            )
+        pairs[pair] = i
+        name = ln.name or f"{ln.a}-{ln.b}"
+        if name in link_names:
+            raise field_error(f"{lp}.name", "duplicate link name", name)
+        link_names.add(name)
+        _queue(f"{lp}.queue", ln.queue)
+        for j, iv in enumerate(ln.outages):
+            op = f"{lp}.outages[{j}]"
+            if len(iv) != 2:
+                raise field_error(op, "must be [start_s, end_s]", list(iv))
+            t0, t1 = float(iv[0]), float(iv[1])
+            if not 0.0 <= t0 < t1:
+                raise field_error(
+                    op, "must be [start_s, end_s) with 0 <= start_s < end_s", list(iv)
+                )
+
+    routes: set[str] = set()
+    for i, rc in enumerate(hops.routes):
+        rp = f"{hp}.routes[{i}]"
+        if not rc.name:
+            raise field_error(f"{rp}.name", "must be a non-empty string", rc.name)
+        if rc.name in routes:
+            raise field_error(f"{rp}.name", "duplicate route name", rc.name)
+        routes.add(rc.name)
+        if rc.nodes and rc.steps:
+            raise ScenarioConfigError(rp, "give nodes (a fixed route) or steps, not both")
+        if not rc.nodes and not rc.steps:
+            raise ScenarioConfigError(rp, "needs nodes (a fixed route) or steps")
+        if rc.nodes:
+            _route_nodes(f"{rp}.nodes", list(rc.nodes), nodes, pairs)
+            continue
+        if len(rc.steps) > MAX_ROUTE_STEPS:
+            raise field_error(f"{rp}.steps", f"at most {MAX_ROUTE_STEPS} steps", len(rc.steps))
+        previous = -1.0
+        for k, st in enumerate(rc.steps):
+            sp = f"{rp}.steps[{k}]"
+            if k == 0 and st.t_s != 0.0:
+                raise field_error(f"{sp}.t_s", "the first step must start at 0", st.t_s)
+            if k > 0 and st.t_s <= previous:
+                raise field_error(
+                    f"{sp}.t_s", f"must be > the previous step's ({previous:g})", st.t_s
+                )
+            previous = st.t_s
+            _route_nodes(f"{sp}.nodes", list(st.nodes), nodes, pairs)
+
+    if not hops.paths:
+        raise ScenarioConfigError(
+            f"{hp}.paths", "at least one route is required (the connection's paths)"
+        )
+    if len(hops.paths) > MAX_PATHS:
+        raise field_error(f"{hp}.paths", f"at most {MAX_PATHS} paths", len(hops.paths))
+    for j, name in enumerate(hops.paths):
+        if name not in routes:
+            raise field_error(f"{hp}.paths[{j}]", "unknown route", name)
+
+
+def _queue(qp: str, q: QueueConfig) -> None:
+    if q.unit == "packets" and float(q.size) != int(q.size):
+        raise field_error(f"{qp}.size", "must be a whole number of packets", q.size)
+    if q.unit == "packets" and q.size > MAX_QUEUE_PACKETS:
+        raise field_error(f"{qp}.size", f"must be <= {MAX_QUEUE_PACKETS} packets", q.size)
+
+
+def _route_nodes(
+    where: str, names: list[str], nodes: set[str], pairs: dict[frozenset[str], int]
+) -> None:
+    """A route step's node list: known nodes, no node twice, a link between neighbours."""
+    if len(names) < 2:
+        raise field_error(where, "a route needs at least two nodes", names)
+    seen: set[str] = set()
+    for j, name in enumerate(names):
+        if name not in nodes:
+            raise field_error(f"{where}[{j}]", "unknown node", name)
+        if name in seen:
+            raise field_error(f"{where}[{j}]", "the route visits this node twice (a loop)", name)
+        seen.add(name)
+        if j > 0 and frozenset((names[j - 1], name)) not in pairs:
+            raise field_error(
+                f"{where}[{j}]", f"no link between {names[j - 1]!r} and this node", name
+            )
+
+
+def _flows(cfg: ScenarioConfig, controlled: bool) -> None:
+    """``traffic.flows``: routes by name, their number per transport, and the timing."""
+    tr = cfg.traffic
+    fp = f"{ROOT}.traffic.flows"
+    if not tr.flows:
+        return
+    total = sum(fl.count for fl in tr.flows)
+    if total > MAX_FLOWS:
+        raise field_error(fp, f"at most {MAX_FLOWS} flows in all (count summed)", total)
+    if controlled:
+        names, what = {rc.name for rc in cfg.hops.routes}, "route"
+    else:
+        names = set(path_names(cfg))
+        what = "route (a path's name)" if cfg.topology == "hops" else "path"
+    duration = cfg.duration_s
+    for j, fl in enumerate(tr.flows):
+        p = f"{fp}[{j}]"
+        for k, name in enumerate(fl.routes):
+            if name not in names:
+                raise field_error(f"{p}.routes[{k}]", f"unknown {what}", name)
+        if fl.transport == "mpquic":
+            if not fl.routes:
+                raise field_error(f"{p}.routes", "an mpquic flow needs at least one route", [])
+        elif len(fl.routes) != 1:
+            raise field_error(
+                f"{p}.routes", f"a {fl.transport} flow uses exactly one route", list(fl.routes)
+            )
+        if fl.start_s >= duration:
+            raise field_error(f"{p}.start_s", f"must be < duration_s ({duration:g})", fl.start_s)
+        if fl.stop_s is not None and fl.stop_s <= fl.start_s:
+            raise field_error(f"{p}.stop_s", f"must be > start_s ({fl.start_s:g})", fl.stop_s)
+        if fl.transport == "udp_onoff" and fl.rate_mbps * 1e6 / cfg.rate_scale < 1.0:
+            raise field_error(
+                f"{p}.rate_mbps",
+                f"must be >= 1 bit/s after rate_scale ({cfg.rate_scale:g})",
+                fl.rate_mbps,
+            )
 
 
 def _constellation(cfg: ScenarioConfig) -> None:

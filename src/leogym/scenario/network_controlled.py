@@ -1,0 +1,212 @@
+"""Controlled hop networks: the graph that a scenario spells out in ``hops`` (no geometry).
+
+A ``topology: hops`` scenario with a non-empty ``hops.nodes`` describes its network directly
+(``docs/scenario.md``, "Path and hop topologies"):
+
+* **nodes** by name and kind;
+* **links** with a constant rate, delay and loss per direction (``down`` = ``a -> b``, ``up`` =
+  ``b -> a``; an ``*_up`` field left at ``None`` takes the ``down`` value), outage intervals
+  and a drop-tail queue. Rates are divided by ``rate_scale`` as in path mode. A link's
+  ``bdp`` queue is its down rate times the propagation RTT (the sum of the down and up delays
+  of every link) of the *longest* route step that crosses it, so the queue holds one BDP of
+  the longest flow it carries; a link that no route uses takes its own RTT. Packet- and
+  byte-sized queues shrink with ``rate_scale`` as path mode's do;
+* **routes**: a fixed node list (``nodes``: one step at ``t = 0``) or a timetable (``steps``);
+* ``hops.paths``: the routes of the connection under study, in path order.
+
+The timeline's paths are these routes collapsed end to end (:meth:`HopNetwork.collapse`):
+delays add up, losses compound, the rate is the smallest; the outages are the link outages
+that fall in a route step in force (exact intervals, so ``in_outage`` at every grid point is
+the collapse's), the handovers are the route's step times after 0 (route changes), and the
+queue is that of the route's bottleneck (the link of step 0 with the lowest rate in the data
+direction at ``t = 0``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from leogym.scenario.config import HopLinkConfig, HopRouteConfig, ScenarioConfig
+from leogym.scenario.network import HopLink, HopNetwork, HopNode, HopRoute
+from leogym.scenario.queues import resolve_queue_packets
+from leogym.scenario.satpath import merge_intervals
+from leogym.scenario.timeline import PathTimeline
+
+__all__ = ["build_controlled_network", "route_timeline", "link_name"]
+
+ROOT = "scenario.hops"
+
+
+def link_name(link: HopLinkConfig) -> str:
+    """The name of a configured link: its own, else ``"<a>-<b>"``."""
+    return link.name or f"{link.a}-{link.b}"
+
+
+def _constant_link(
+    cfg: ScenarioConfig, link: HopLinkConfig, times: np.ndarray, duration: float
+) -> PathTimeline:
+    """The arrays of one configured link on the grid (``queue_packets`` resolved later)."""
+    n = len(times)
+    k = float(cfg.rate_scale)
+    down_s = link.delay_ms * 1e-3
+    up_s = (link.delay_up_ms if link.delay_up_ms is not None else link.delay_ms) * 1e-3
+    rate_down = link.rate_mbps * 1e6
+    rate_up = (link.rate_up_mbps if link.rate_up_mbps is not None else link.rate_mbps) * 1e6
+    loss_up = link.loss_up if link.loss_up is not None else link.loss
+    outages = merge_intervals([(float(a), float(b)) for a, b in link.outages], duration)
+    return PathTimeline(
+        name=link_name(link),
+        kind="terrestrial",
+        delay_down_s=np.full(n, down_s),
+        delay_up_s=np.full(n, up_s),
+        rate_down_bps=np.full(n, rate_down / k),
+        rate_up_bps=np.full(n, rate_up / k),
+        loss_down=np.full(n, float(link.loss)),
+        loss_up=np.full(n, float(loss_up)),
+        snr_db=np.full(n, np.nan),
+        elevation_deg=np.full(n, np.nan),
+        serving_sat=np.full(n, -1, dtype=np.int32),
+        outages=outages,
+        handovers=np.zeros(0),
+        queue_packets=0,
+    )
+
+
+def _route(route: HopRouteConfig, index: dict[str, int]) -> HopRoute:
+    """A configured route as node indices per step (the config is validated)."""
+    if route.steps:
+        times = [float(st.t_s) for st in route.steps]
+        lists = [list(st.nodes) for st in route.steps]
+    else:
+        times, lists = [0.0], [list(route.nodes)]
+    return HopRoute(
+        name=route.name,
+        step_times_s=np.asarray(times, dtype=np.float64),
+        nodes=[np.asarray([index[v] for v in names], dtype=np.int64) for names in lists],
+    )
+
+
+def _step_links(net: HopNetwork, nodes: np.ndarray) -> list[tuple[int, bool]]:
+    """``(link index, traversed a -> b)`` of each hop of a route step, in data order."""
+    out = []
+    for u, v in zip(nodes[:-1].tolist(), nodes[1:].tolist(), strict=True):
+        li = net.link_between(u, v)
+        out.append((li, net.links[li].a == u))
+    return out
+
+
+def _longest_rtt(net: HopNetwork) -> list[float]:
+    """Per link: the propagation RTT (s, at ``t = 0``) of the longest route step crossing it,
+    or the link's own RTT when no route crosses it."""
+    own = [float(ln.arrays.delay_down_s[0] + ln.arrays.delay_up_s[0]) for ln in net.links]
+    best = [-1.0] * len(net.links)
+    for route in net.routes:
+        for nodes in route.nodes:
+            hops = _step_links(net, np.asarray(nodes))
+            rtt = sum(own[li] for li, _ in hops)
+            for li, _ in hops:
+                best[li] = max(best[li], rtt)
+    return [b if b >= 0.0 else o for b, o in zip(best, own, strict=True)]
+
+
+def route_timeline(
+    net: HopNetwork, route: int, times: np.ndarray, duration: float, queue_packets: int
+) -> PathTimeline:
+    """Route ``route`` of ``net`` collapsed end to end into a terrestrial path's arrays.
+
+    :param net: a validated network.
+    :param route: the route's index.
+    :param times: the timeline grid.
+    :param duration: the time of the last sample (outages are clipped to it).
+    :param queue_packets: the path's queue.
+    """
+    r = net.routes[route]
+    c = net.collapse(route, times)
+    steps = np.asarray(r.step_times_s, dtype=np.float64)
+    pieces: list[tuple[float, float]] = []
+    for k, nodes in enumerate(r.nodes):
+        t0 = float(steps[k])
+        t1 = float(steps[k + 1]) if k + 1 < len(steps) else np.inf
+        for li, _ in _step_links(net, np.asarray(nodes)):
+            for a, b in net.links[li].arrays.outages.reshape(-1, 2).tolist():
+                lo, hi = max(a, t0), min(b, t1)
+                if hi > lo:
+                    pieces.append((lo, hi))
+    n = len(times)
+    return PathTimeline(
+        name=r.name,
+        kind="terrestrial",
+        delay_down_s=np.ascontiguousarray(c.delay_down_s, dtype=np.float64),
+        delay_up_s=np.ascontiguousarray(c.delay_up_s, dtype=np.float64),
+        rate_down_bps=np.ascontiguousarray(c.rate_down_bps, dtype=np.float64),
+        rate_up_bps=np.ascontiguousarray(c.rate_up_bps, dtype=np.float64),
+        loss_down=np.ascontiguousarray(c.loss_down, dtype=np.float64),
+        loss_up=np.ascontiguousarray(c.loss_up, dtype=np.float64),
+        snr_db=np.full(n, np.nan),
+        elevation_deg=np.full(n, np.nan),
+        serving_sat=np.full(n, -1, dtype=np.int32),
+        outages=merge_intervals(pieces, duration),
+        handovers=np.ascontiguousarray(steps[steps > 0.0], dtype=np.float64),
+        queue_packets=int(queue_packets),
+    )
+
+
+def build_controlled_network(
+    cfg: ScenarioConfig, times: np.ndarray
+) -> tuple[HopNetwork, list[PathTimeline]]:
+    """Build the network of a controlled ``topology: hops`` scenario and its paths.
+
+    :param cfg: a validated scenario with a non-empty ``hops.nodes``.
+    :param times: the timeline grid.
+    :return: the validated network and, per entry of ``hops.paths``, its route collapsed end
+        to end (see the module docstring).
+    :raises FieldError: a link's queue that resolves beyond the core's limit, or a graph that
+        :meth:`HopNetwork.validate` refuses.
+    """
+    hops = cfg.hops
+    duration = float(times[-1])
+    nodes = [HopNode(nc.name, nc.kind) for nc in hops.nodes]
+    index = {nd.name: i for i, nd in enumerate(nodes)}
+    links = [
+        HopLink(
+            name=link_name(lc),
+            kind="link",
+            a=index[lc.a],
+            b=index[lc.b],
+            arrays=_constant_link(cfg, lc, times, duration),
+        )
+        for lc in hops.links
+    ]
+    routes = [_route(rc, index) for rc in hops.routes]
+    by_name = {r.name: i for i, r in enumerate(routes)}
+    net = HopNetwork(nodes, links, routes, [by_name[name] for name in hops.paths])
+    net.validate(ROOT)
+
+    rtts = _longest_rtt(net)
+    for i, (lc, ln) in enumerate(zip(hops.links, links, strict=True)):
+        a = ln.arrays
+        queue = resolve_queue_packets(
+            lc.queue,
+            cfg.traffic.packet_bytes,
+            a.rate_down_bps,
+            np.full(len(times), rtts[i]),
+            a.outages,
+            times,
+            field=f"{ROOT}.links[{i}].queue.size",
+        )
+        if cfg.rate_scale != 1.0 and lc.queue.unit != "bdp":
+            # The same queueing delay at 1/k of the rate (a BDP queue follows the rates).
+            queue = max(int(round(queue / cfg.rate_scale)), int(lc.queue.min_packets))
+        a.queue_packets = queue
+
+    paths = []
+    for r in net.path_routes:
+        first = _step_links(net, np.asarray(net.routes[r].nodes[0]))
+        rates = [
+            (net.links[li].arrays.rate_down_bps if fwd else net.links[li].arrays.rate_up_bps)[0]
+            for li, fwd in first
+        ]
+        bottleneck = first[int(np.argmin(rates))][0]
+        queue = net.links[bottleneck].arrays.queue_packets
+        paths.append(route_timeline(net, r, times, duration, queue))
+    return net, paths
