@@ -825,6 +825,117 @@ class SimPathsTarget(Target):
                 sim.close()
 
 
+# --------------------------------------------------------------------------- native hop network
+def _hop_network() -> dict[str, Any]:
+    """A valid hop network over the tiny path's grid: server(0) - r1(1) | r2(2) - client(3)."""
+    base = _tiny_paths()[0]
+
+    def link(a: int, b: int) -> dict[str, Any]:
+        d = copy.deepcopy(base)
+        d.update(a=a, b=b)
+        return d
+
+    return {
+        "nodes": ["server", "r1", "r2", "client"],
+        "links": [link(0, 1), link(1, 3), link(0, 2), link(2, 3)],
+        "routes": [
+            {
+                "times_s": np.array([0.0, 1.0]),
+                "nodes": np.array([0, 1, 3, 0, 2, 3]),
+                "offsets": np.array([0, 3, 6]),
+            }
+        ],
+        "path_routes": [0],
+    }
+
+
+class SimNetworkTarget(Target):
+    description = "native Simulation hop network (nodes, links, routes, path routes) and flows"
+
+    CONFIG = {"seed": 1, "cc": "cubic", "scheduler": "minrtt"}
+
+    def __init__(self) -> None:
+        self.paths = _tiny_paths()[:1]
+        self.network = _hop_network()
+
+    def strategy(self) -> st.SearchStrategy[Any]:
+        ints = st.lists(st.integers(-2, 6), max_size=7)
+        values = st.one_of(ints, junk(), st.lists(junk(), max_size=3))
+        times = st.one_of(
+            st.lists(st.one_of(st.floats(-1.0, 5.0), numeric_junk()), max_size=4), junk()
+        )
+        flows = st.lists(
+            st.fixed_dictionaries(
+                {
+                    "transport": st.sampled_from(["mpquic", "tcp", "udp_onoff", "x"]),
+                    "routes": st.one_of(ints, junk()),
+                },
+                optional={
+                    "cc": st.sampled_from(["cubic", "lia", "NewReno", "TcpCubic", "external", ""]),
+                    "start_s": st.one_of(st.floats(-1.0, 5.0), junk()),
+                    "stop_s": st.one_of(st.floats(-1.0, 5.0), junk()),
+                    "rate_bps": st.one_of(st.floats(0.0, 1e13), junk()),
+                    "file_bytes": st.one_of(st.integers(-5, 10**6), junk()),
+                },
+            ),
+            max_size=3,
+        )
+        edits = st.one_of(
+            st.tuples(st.just("route_nodes"), values),
+            st.tuples(st.just("route_offsets"), values),
+            st.tuples(st.just("route_times"), times),
+            st.tuples(st.just("link_a"), st.one_of(st.integers(-2, 6), junk())),
+            st.tuples(st.just("link_b"), st.one_of(st.integers(-2, 6), junk())),
+            st.tuples(st.just("path_routes"), values),
+            st.tuples(
+                st.just("nodes"), st.one_of(st.lists(st.text(max_size=3), max_size=6), junk())
+            ),
+            st.tuples(st.just("network"), junk()),
+            st.tuples(st.just("flows"), flows),
+        )
+        return st.lists(edits, min_size=1, max_size=3)
+
+    def describe(self, example: Any) -> str:
+        return "; ".join(f"{k}={_short(v, 80)}" for k, v in example)
+
+    def run(self, example: Any) -> Outcome:
+        net: Any = copy.deepcopy(self.network)
+        config = dict(self.CONFIG)
+        for key, value in example:
+            if key == "network":
+                net = value
+            elif not isinstance(net, dict):
+                continue
+            elif key == "route_nodes":
+                net["routes"][0]["nodes"] = value
+            elif key == "route_offsets":
+                net["routes"][0]["offsets"] = value
+            elif key == "route_times":
+                net["routes"][0]["times_s"] = value
+            elif key in ("link_a", "link_b"):
+                net["links"][0][key[-1]] = value
+            elif key == "flows":
+                config["flows"] = value
+            else:
+                net[key] = value
+        sim = None
+        try:
+            try:
+                sim = _core().Simulation(config, self.paths, net)
+            except ValueError as e:
+                return Outcome("clear_error" if _names_a_field(e) else "unclear_error", _exc(e))
+            except Exception as e:  # noqa: BLE001 - classified
+                return Outcome("unclear_error", _exc(e))
+            try:
+                _step_native(sim)
+            except Exception as e:  # noqa: BLE001 - classified
+                return _late(e)
+            return Outcome("accepted")
+        finally:
+            if sim is not None:
+                sim.close()
+
+
 # --------------------------------------------------------------------------- native methods
 _METHODS = (
     "step",
@@ -1236,6 +1347,7 @@ TARGETS: dict[str, type[Target]] = {
     "reset": ResetTarget,
     "sim_config": SimConfigTarget,
     "sim_paths": SimPathsTarget,
+    "sim_network": SimNetworkTarget,
     "sim_methods": SimMethodsTarget,
     "trace_file": TraceFileTarget,
     "tle_file": TleFileTarget,

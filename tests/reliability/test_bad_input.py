@@ -23,6 +23,7 @@ TARGETS = {
     "reset": (300, 3000, 180, "bad input"),
     "sim_config": (500, 5000, 180, "bad input"),
     "sim_paths": (500, 5000, 180, "bad input"),
+    "sim_network": (300, 3000, 180, "bad input"),
     "sim_methods": (500, 5000, 180, "bad input"),
     "trace_file": (300, 3000, 180, "corrupt file"),
     "tle_file": (300, 3000, 180, "corrupt file"),
