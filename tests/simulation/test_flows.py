@@ -1,0 +1,95 @@
+"""Several flows in one simulation (``traffic.flows``), in both topologies.
+
+Flow 0 is the connection under study; the scenario's flows follow in config order, ``count``
+expanded. Each transport runs natively and delivers data; per-flow one-way delays are at least
+the propagation delay of the flow's path (arithmetic from the timeline); bytes delivered to a
+flow's application never exceed what its bottleneck could carry.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+from leogym.envs.config import EnvConfig
+
+from leogym.scenario import load_scenario
+from leogym.scenario.config import FlowConfig
+from leogym.simulation import Simulation
+
+pytestmark = pytest.mark.native
+
+DURATION_S = 8.0
+
+
+def scenario(topology: str):
+    sc = load_scenario("tiny")
+    flows = [
+        FlowConfig(name="reno", transport="tcp", cc="NewReno", routes=["terrestrial"]),
+        FlowConfig(
+            name="olia",
+            transport="mpquic",
+            cc="olia",
+            scheduler="minrtt",
+            routes=["sat", "terrestrial"],
+            start_s=1.0,
+        ),
+        FlowConfig(
+            name="cbr", transport="udp_onoff", routes=["sat"], rate_mbps=0.2, count=2, stop_s=6.0
+        ),
+    ]
+    traffic = dataclasses.replace(sc.traffic, flows=flows)
+    return dataclasses.replace(sc, topology=topology, duration_s=DURATION_S, traffic=traffic)
+
+
+@pytest.fixture(scope="module", params=["path", "hops"])
+def run(request):
+    sc = scenario(request.param)
+    with Simulation.open(EnvConfig(cc="cubic"), sc, seed=3) as sim:
+        steps = [sim.step(1.0) for _ in range(int(DURATION_S))]
+        return request.param, sim.flow_names, sim.timeline, steps
+
+
+def test_flows_are_named_in_order(run) -> None:
+    _, names, _, steps = run
+    assert names == ["connection", "reno", "olia", "cbr.0", "cbr.1"]
+    assert all(m.flow_goodput_bytes.shape == (5,) for m in steps)
+
+
+def test_every_flow_delivers(run) -> None:
+    _, _, _, steps = run
+    total = np.sum([m.flow_goodput_bytes for m in steps], axis=0)
+    assert np.all(total > 0), total
+    # flow 0 is the connection's own goodput
+    assert total[0] == sum(m.goodput_bytes for m in steps)
+    # The two on/off UDP sources send 0.2 Mbit/s each for 6 s: what arrives is at most that
+    # (UDP payload bytes at the sink).
+    assert total[3] <= 0.2e6 / 8 * 6.0 * 1.001
+    assert total[3] >= 0.2e6 / 8 * 6.0 * 0.8
+
+
+def test_one_way_delay_is_at_least_propagation(run) -> None:
+    topology, _, timeline, steps = run
+    sat, terr = timeline.paths
+    for m in steps[2:]:
+        t = m.time_s
+        k = timeline.index_at(t)
+        # the TCP flow crosses the terrestrial path, the UDP flows the satellite path
+        assert m.flow_owd_mean_s[1] >= terr.delay_down_s[k] - 1e-9
+        if m.flow_packets[3] > 0:
+            lo = float(np.min(sat.delay_down_s[max(k - 100, 0) : k + 1]))
+            assert m.flow_owd_p50_s[3] >= lo - 1e-9
+        assert np.all(m.flow_owd_max_s[m.flow_packets > 0] >= m.flow_owd_p99_s[m.flow_packets > 0])
+        assert np.all(m.flow_queue_delay_s[m.flow_packets > 0] >= 0.0)
+
+
+def test_links_report_their_traffic(run) -> None:
+    topology, _, timeline, steps = run
+    n_links = len(timeline.paths) if topology == "path" else len(timeline.network.links)
+    for m in steps:
+        assert m.link_tx_bytes.shape == (n_links, 2)
+        assert np.all(m.link_utilization >= 0.0)
+        # a link cannot carry more than its capacity (small slack: the step's first packet may
+        # have started in the previous step)
+        assert np.all(m.link_utilization <= 1.02), m.link_utilization
