@@ -55,18 +55,9 @@ from typing import Any
 
 import numpy as np
 
+from leogym.simulation.fairness import jain_index
+
 __all__ = ["EpisodeRecorder", "convergence_time", "jain_index", "percentile_key"]
-
-
-def jain_index(x: Any) -> float:
-    """Jain's fairness index of the non-negative values ``x`` (NaN if all are zero or empty)."""
-    v = np.asarray(x, dtype=np.float64).ravel()
-    if v.size == 0 or not np.isfinite(v).all():
-        return math.nan
-    s2 = float(np.sum(v * v))
-    if s2 <= 0.0:
-        return math.nan
-    return float(np.sum(v) ** 2 / (v.size * s2))
 
 
 def percentile_key(p: float) -> str:

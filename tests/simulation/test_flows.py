@@ -16,7 +16,7 @@ from leogym.envs.config import EnvConfig
 
 from leogym.scenario import load_scenario
 from leogym.scenario.config import FlowConfig
-from leogym.simulation import Simulation
+from leogym.simulation import Simulation, bottleneck_shares, flow_routes, flows_on_link, jain_index
 
 pytestmark = pytest.mark.native
 
@@ -93,3 +93,23 @@ def test_links_report_their_traffic(run) -> None:
         # a link cannot carry more than its capacity (small slack: the step's first packet may
         # have started in the previous step)
         assert np.all(m.link_utilization <= 1.02), m.link_utilization
+
+
+def test_shares_of_the_terrestrial_bottleneck(run) -> None:
+    topology, _, timeline, steps = run
+    sc = scenario(topology)
+    routes = flow_routes(sc)
+    assert routes == [[0, 1], [1], [0, 1], [0], [0]]
+    if topology == "path":
+        link = 1
+    else:
+        net = timeline.network
+        link = net.link_between(net.node_index("server"), net.node_index("isp:terrestrial"))
+    on = flows_on_link(timeline, routes, link)
+    assert on.tolist() == [True, True, True, False, False]
+    total = np.sum([m.flow_goodput_bytes for m in steps], axis=0)
+    shares = bottleneck_shares(total, on)
+    assert np.nansum(shares) == pytest.approx(1.0)
+    assert np.isnan(shares[3:]).all()
+    assert jain_index([1.0, 1.0, 1.0]) == pytest.approx(1.0)
+    assert jain_index([1.0, 0.0, 0.0]) == pytest.approx(1.0 / 3.0)

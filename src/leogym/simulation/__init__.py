@@ -8,6 +8,7 @@ the paper reproductions and the benchmarks all open their simulations here
 
 from __future__ import annotations
 
+from leogym.simulation.fairness import bottleneck_shares, flow_routes, flows_on_link, jain_index
 from leogym.simulation.measurements import (
     CONNECTION_KEYS,
     FLOW_KEYS,
@@ -25,6 +26,10 @@ from leogym.simulation.simulation import Simulation, SimulationClosedError, chec
 from leogym.simulation.transport import TransportOptions
 
 __all__ = [
+    "bottleneck_shares",
+    "flow_routes",
+    "flows_on_link",
+    "jain_index",
     "CONNECTION_KEYS",
     "FLOW_KEYS",
     "LINK_KEYS",
