@@ -76,10 +76,9 @@ LeoFlowMonitor::OnSend(const Ipv4Header& header, Ptr<const Packet> packet, uint3
     }
     LeoDelayTag tag;
     tag.sentS = Simulator::Now().GetSeconds();
-    Ptr<Packet> p = ConstCast<Packet>(packet); // packet tags are metadata, as in FlowMonitor
-    LeoDelayTag old;
-    p->RemovePacketTag(old); // a packet sent again (e.g. a retransmitted copy) is timed anew
-    p->AddPacketTag(tag);
+    // Packet tags are metadata (ns-3's FlowMonitor tags const packets too). ReplacePacketTag
+    // adds the tag, or overwrites it on a packet sent again, which is then timed anew.
+    ConstCast<Packet>(packet)->ReplacePacketTag(tag);
 }
 
 void

@@ -349,10 +349,11 @@ LeoNetDevice::TransmitComplete()
         const QueuedMeta meta = m_queueMeta.front();
         m_queueMeta.pop_front();
         LeoDelayTag tag;
-        if (next->RemovePacketTag(tag))
+        const double waitS = Simulator::Now().GetSeconds() - meta.enqueuedS;
+        if (waitS > 0 && next->PeekPacketTag(tag))
         {
-            tag.queueS += Simulator::Now().GetSeconds() - meta.enqueuedS;
-            next->AddPacketTag(tag);
+            tag.queueS += waitS;
+            next->ReplacePacketTag(tag);
         }
         StartTransmission(next, meta.protocol);
     }
