@@ -38,15 +38,25 @@ LeoFlowMonitor::AddFlowKey(uint32_t flow, Ipv4Address sink, uint16_t port)
 }
 
 void
-LeoFlowMonitor::Install(Ptr<Node> node)
+LeoFlowMonitor::InstallSource(Ptr<Node> node)
 {
-    if (!m_installed.insert(node->GetId()).second)
+    if (m_sources.insert(node->GetId()).second)
     {
-        return;
+        node->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
+            "SendOutgoing",
+            MakeCallback(&LeoFlowMonitor::OnSend, this));
     }
-    Ptr<Ipv4L3Protocol> ip = node->GetObject<Ipv4L3Protocol>();
-    ip->TraceConnectWithoutContext("SendOutgoing", MakeCallback(&LeoFlowMonitor::OnSend, this));
-    ip->TraceConnectWithoutContext("LocalDeliver", MakeCallback(&LeoFlowMonitor::OnDeliver, this));
+}
+
+void
+LeoFlowMonitor::InstallSink(Ptr<Node> node)
+{
+    if (m_sinks.insert(node->GetId()).second)
+    {
+        node->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
+            "LocalDeliver",
+            MakeCallback(&LeoFlowMonitor::OnDeliver, this));
+    }
 }
 
 int64_t
@@ -75,7 +85,7 @@ LeoFlowMonitor::OnSend(const Ipv4Header& header, Ptr<const Packet> packet, uint3
         return;
     }
     LeoDelayTag tag;
-    tag.sentS = Simulator::Now().GetSeconds();
+    tag.sentTicks = Simulator::Now().GetTimeStep();
     // Packet tags are metadata (ns-3's FlowMonitor tags const packets too). ReplacePacketTag
     // adds the tag, or overwrites it on a packet sent again, which is then timed anew.
     ConstCast<Packet>(packet)->ReplacePacketTag(tag);
@@ -94,8 +104,8 @@ LeoFlowMonitor::OnDeliver(const Ipv4Header& header, Ptr<const Packet> packet, ui
     {
         return;
     }
-    m_owd[flow].push_back(Simulator::Now().GetSeconds() - tag.sentS);
-    m_queueSum[flow] += tag.queueS;
+    m_owd[flow].push_back(Time(Simulator::Now().GetTimeStep() - tag.sentTicks).GetSeconds());
+    m_queueSum[flow] += Time(tag.queueTicks).GetSeconds();
 }
 
 LeoFlowMonitor::Summary

@@ -28,6 +28,8 @@ namespace ns3
  * queue; when the sink node's IPv4 layer delivers it ("LocalDeliver"), the monitor records
  * OWD = now - send time and the queueing delay. Retransmissions are packets too: each
  * transmission is measured. TakeInterval() summarises and clears the samples of a step.
+ * Only sources' sends and sinks' deliveries are hooked, so the reverse traffic (ACKs) costs
+ * nothing.
  */
 class LeoFlowMonitor
 {
@@ -44,8 +46,10 @@ class LeoFlowMonitor
 
     /// Data packets to (@p sink, @p port) belong to @p flow.
     void AddFlowKey(uint32_t flow, Ipv4Address sink, uint16_t port);
-    /// Hook a node's IPv4 layer (each node once; call for every source and sink node).
-    void Install(Ptr<Node> node);
+    /// Hook the IPv4 layer of a flow's source node (its sends are timed). Once per node.
+    void InstallSource(Ptr<Node> node);
+    /// Hook the IPv4 layer of a flow's sink node (its deliveries are measured). Once per node.
+    void InstallSink(Ptr<Node> node);
 
     /// The interval's summary of @p flow; its samples are cleared.
     Summary TakeInterval(uint32_t flow);
@@ -59,7 +63,8 @@ class LeoFlowMonitor
     void OnDeliver(const Ipv4Header& header, Ptr<const Packet> packet, uint32_t iface);
 
     std::unordered_map<uint64_t, uint32_t> m_flows;
-    std::set<uint32_t> m_installed; //!< node ids
+    std::set<uint32_t> m_sources; //!< node ids hooked as sources
+    std::set<uint32_t> m_sinks;   //!< node ids hooked as sinks
     std::vector<std::vector<double>> m_owd;
     std::vector<double> m_queueSum;
 };

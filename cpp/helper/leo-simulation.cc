@@ -308,8 +308,8 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
         Ptr<Node> client = m_topo->GetRouteClient(m_pathRoute[0]);
         server->AddApplication(m_sender);
         client->AddApplication(m_receiver);
-        m_monitor->Install(server);
-        m_monitor->Install(client);
+        m_monitor->InstallSource(server);
+        m_monitor->InstallSink(client);
         m_receiver->SetStartTime(Seconds(0));
         m_sender->SetStartTime(Seconds(m_cfg.startS));
         for (uint32_t f = 0; f < m_cfg.flows.size(); ++f)
@@ -407,8 +407,8 @@ LeoSimulation::AddFlow(const LeoFlowSpec& fl, uint32_t index)
         {
             flow.sender->SetStopTime(Seconds(fl.stopS));
         }
-        m_monitor->Install(server);
-        m_monitor->Install(client);
+        m_monitor->InstallSource(server);
+        m_monitor->InstallSink(client);
     }
     else
     {
@@ -429,8 +429,8 @@ LeoSimulation::AddFlow(const LeoFlowSpec& fl, uint32_t index)
         m_monitor->AddFlowKey(flowId,
                               m_topo->GetCrossTrafficSinkAddress(k),
                               m_topo->GetCrossTrafficPort(k));
-        m_monitor->Install(m_topo->GetRouteServer(spec.path));
-        m_monitor->Install(m_topo->GetRouteClient(spec.path));
+        m_monitor->InstallSource(m_topo->GetRouteServer(spec.path));
+        m_monitor->InstallSink(m_topo->GetRouteClient(spec.path));
     }
     m_flows.push_back(flow);
 }

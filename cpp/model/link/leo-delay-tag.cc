@@ -26,27 +26,27 @@ LeoDelayTag::GetInstanceTypeId() const
 uint32_t
 LeoDelayTag::GetSerializedSize() const
 {
-    return 2 * sizeof(double);
+    return 2 * sizeof(int64_t);
 }
 
 void
 LeoDelayTag::Serialize(TagBuffer buf) const
 {
-    buf.WriteDouble(sentS);
-    buf.WriteDouble(queueS);
+    buf.WriteU64(static_cast<uint64_t>(sentTicks));
+    buf.WriteU64(static_cast<uint64_t>(queueTicks));
 }
 
 void
 LeoDelayTag::Deserialize(TagBuffer buf)
 {
-    sentS = buf.ReadDouble();
-    queueS = buf.ReadDouble();
+    sentTicks = static_cast<int64_t>(buf.ReadU64());
+    queueTicks = static_cast<int64_t>(buf.ReadU64());
 }
 
 void
 LeoDelayTag::Print(std::ostream& os) const
 {
-    os << "sent=" << sentS << "s queue=" << queueS << "s";
+    os << "sent=" << sentTicks << " queue=" << queueTicks << " (Time steps)";
 }
 
 } // namespace ns3

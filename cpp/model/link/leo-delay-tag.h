@@ -7,6 +7,8 @@
 
 #include "ns3/tag.h"
 
+#include <cstdint>
+
 namespace ns3
 {
 
@@ -15,8 +17,9 @@ namespace ns3
  * A packet tag for one-way-delay measurement. The flow monitor (LeoFlowMonitor) adds it when
  * the source's IPv4 layer sends a data packet of a monitored flow; every LeoNetDevice that
  * held the packet in its drop-tail queue adds the wait (dequeue time - enqueue time) to
- * queueS; the monitor reads both when the packet is delivered at the sink.
- * Serialization and propagation are not queueing: OWD = propagation + serialization + queueS.
+ * queueTicks; the monitor reads both when the packet is delivered at the sink. Times are
+ * kept in ns-3 Time steps (integers: no conversion to seconds per packet).
+ * Serialization and propagation are not queueing: OWD = propagation + serialization + queueing.
  */
 class LeoDelayTag : public Tag
 {
@@ -28,8 +31,8 @@ class LeoDelayTag : public Tag
     void Deserialize(TagBuffer buf) override;
     void Print(std::ostream& os) const override;
 
-    double sentS{0.0};  //!< simulation time the source sent the packet (s)
-    double queueS{0.0}; //!< total time spent waiting in device queues so far (s)
+    int64_t sentTicks{0};  //!< simulation time the source sent the packet (Time steps)
+    int64_t queueTicks{0}; //!< time spent waiting in device queues so far (Time steps)
 };
 
 } // namespace ns3

@@ -276,7 +276,7 @@ LeoNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNum
         return false;
     }
     ++m_txCounters->enqueuedPackets;
-    m_queueMeta.push_back({protocolNumber, Simulator::Now().GetSeconds()});
+    m_queueMeta.push_back({protocolNumber, Simulator::Now().GetTimeStep()});
     return true;
 }
 
@@ -349,10 +349,10 @@ LeoNetDevice::TransmitComplete()
         const QueuedMeta meta = m_queueMeta.front();
         m_queueMeta.pop_front();
         LeoDelayTag tag;
-        const double waitS = Simulator::Now().GetSeconds() - meta.enqueuedS;
-        if (waitS > 0 && next->PeekPacketTag(tag))
+        const int64_t wait = Simulator::Now().GetTimeStep() - meta.enqueued;
+        if (wait > 0 && next->PeekPacketTag(tag))
         {
-            tag.queueS += waitS;
+            tag.queueTicks += wait;
             next->ReplacePacketTag(tag);
         }
         StartTransmission(next, meta.protocol);

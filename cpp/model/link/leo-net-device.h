@@ -142,7 +142,7 @@ class LeoNetDevice : public NetDevice
     struct QueuedMeta
     {
         uint16_t protocol; //!< protocol number
-        double enqueuedS;  //!< when it joined the queue (for LeoDelayTag's queueing time)
+        int64_t enqueued;  //!< Time step it joined the queue (LeoDelayTag's queueing time)
     };
 
     std::deque<QueuedMeta> m_queueMeta; //!< parallel to m_queue
