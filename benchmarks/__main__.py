@@ -26,7 +26,17 @@ from pathlib import Path
 
 from benchmarks.common import Row, format_table, load_snapshot, write_csv
 
-SECTIONS = ("env", "transport", "overhead", "vector", "training", "memory", "fidelity", "sweep")
+SECTIONS = (
+    "env",
+    "transport",
+    "overhead",
+    "vector",
+    "training",
+    "memory",
+    "fidelity",
+    "hops",
+    "sweep",
+)
 DEFAULT_OUT = Path(__file__).resolve().parent / "results"
 
 
@@ -63,6 +73,10 @@ def _section_runner(
         from benchmarks.bench_env import fidelity_rows
 
         return lambda: fidelity_rows(quick, seeds=repeats)
+    if name == "hops":
+        from benchmarks.bench_hops import rows
+
+        return lambda: rows(quick, 1 if quick else repeats)
     if name == "sweep":
         from benchmarks.bench_sweep import rows
 

@@ -23,6 +23,7 @@ SECTIONS = {
     "training",
     "memory",
     "fidelity",
+    "hops",
     "sweep",
 }
 
@@ -100,6 +101,11 @@ def test_quick_suite_writes_a_well_formed_table(tmp_path: Path) -> None:
         "PPO",
         "rate_scale=4",
         "results identical",
+        "hop topology / ns-3 chain, CPU per packet-hop",
+        "leotp_starlink (hop mode): sim_s per CPU s",
+        "beam16: sim_s per CPU s",
+        "default (hop mode): sim_s per wall_s",
+        "Simulation open/step/close cycles",
     ):
         assert needle in metrics, needle
     # the printed table has one line per CSV row, between its header and the summary
