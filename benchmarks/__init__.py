@@ -12,6 +12,8 @@ Modules (each also runs on its own with ``python -m benchmarks.<module>``):
   (:mod:`benchmarks.bench_ns3gym` drives the bridge);
 * :mod:`benchmarks.bench_vec`: vectorised scaling and PPO training throughput;
 * :mod:`benchmarks.bench_sweep`: a Hydra multirun locally and on Ray, results compared;
+* :mod:`benchmarks.bench_hops`: the hop topology against ns-3's own point-to-point chain, hop
+  scenarios' speed, and memory over repeated resets;
 * :mod:`benchmarks.bench_network`: link-level packet rates (not part of the suite's table);
 * :mod:`benchmarks.common`: rows, medians, machine load, CSV and table output.
 """

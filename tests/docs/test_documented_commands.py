@@ -59,7 +59,7 @@ SKIP: list[tuple[str, str]] = [
     (r"^make test\b", "runs the whole test suite (12+ min), this test included"),
     (
         r"^make bench\b",
-        "the full benchmark suite (4-7 min); tests/benchmarks/test_bench_smoke.py runs its "
+        "the full benchmark suite (5-10 min); tests/benchmarks/test_bench_smoke.py runs its "
         "--quick size",
     ),
     (
