@@ -115,6 +115,26 @@ def _step_native(sim: Any) -> None:
             break
 
 
+def _build_and_step(config: Any, paths: Any, network: Any = None) -> Outcome:
+    """Build a native Simulation from fuzzed inputs and, if it is accepted, step it."""
+    sim = None
+    try:
+        try:
+            sim = _core().Simulation(config, paths, network)
+        except ValueError as e:
+            return Outcome("clear_error" if _names_a_field(e) else "unclear_error", _exc(e))
+        except Exception as e:  # noqa: BLE001 - classified
+            return Outcome("unclear_error", _exc(e))
+        try:
+            _step_native(sim)
+        except Exception as e:  # noqa: BLE001 - classified
+            return _late(e)
+        return Outcome("accepted")
+    finally:
+        if sim is not None:
+            sim.close()
+
+
 def _core() -> Any:
     from leogym.native import core
 
@@ -608,22 +628,7 @@ class SimConfigTarget(Target):
 
     def run(self, example: Any) -> Outcome:
         config, _, _ = example
-        sim = None
-        try:
-            try:
-                sim = _core().Simulation(config, self.paths)
-            except ValueError as e:
-                return Outcome("clear_error" if _names_a_field(e) else "unclear_error", _exc(e))
-            except Exception as e:  # noqa: BLE001 - classified
-                return Outcome("unclear_error", _exc(e))
-            try:
-                _step_native(sim)
-            except Exception as e:  # noqa: BLE001 - classified
-                return _late(e)
-            return Outcome("accepted")
-        finally:
-            if sim is not None:
-                sim.close()
+        return _build_and_step(config, self.paths)
 
 
 # ----------------------------------------------------------------------------- native paths
@@ -807,22 +812,7 @@ class SimPathsTarget(Target):
 
     def run(self, example: Any) -> Outcome:
         paths, _ = example
-        sim = None
-        try:
-            try:
-                sim = _core().Simulation(self.CONFIG, paths)
-            except ValueError as e:
-                return Outcome("clear_error" if _names_a_field(e) else "unclear_error", _exc(e))
-            except Exception as e:  # noqa: BLE001 - classified
-                return Outcome("unclear_error", _exc(e))
-            try:
-                _step_native(sim)
-            except Exception as e:  # noqa: BLE001 - classified
-                return _late(e)
-            return Outcome("accepted")
-        finally:
-            if sim is not None:
-                sim.close()
+        return _build_and_step(self.CONFIG, paths)
 
 
 # --------------------------------------------------------------------------- native hop network
@@ -918,22 +908,7 @@ class SimNetworkTarget(Target):
                 config["flows"] = value
             else:
                 net[key] = value
-        sim = None
-        try:
-            try:
-                sim = _core().Simulation(config, self.paths, net)
-            except ValueError as e:
-                return Outcome("clear_error" if _names_a_field(e) else "unclear_error", _exc(e))
-            except Exception as e:  # noqa: BLE001 - classified
-                return Outcome("unclear_error", _exc(e))
-            try:
-                _step_native(sim)
-            except Exception as e:  # noqa: BLE001 - classified
-                return _late(e)
-            return Outcome("accepted")
-        finally:
-            if sim is not None:
-                sim.close()
+        return _build_and_step(config, self.paths, net)
 
 
 # --------------------------------------------------------------------------- native methods
