@@ -21,6 +21,7 @@ from leogym.envs.config import EnvConfig
 from leogym.envs.features import NO_HANDOVER_HORIZON_S, FeatureTable
 from leogym.envs.rewards import RewardWeights, StepMetrics, get_reward
 
+from leogym.scenario.flows import connection_path_count
 from leogym.scenario.forecast import HandoverOracle
 from leogym.simulation import Measurements, Simulation
 
@@ -60,7 +61,7 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         self.config.scenario = self.scenario
         rc = self.config.reward
         self._weights = RewardWeights(rc.throughput, rc.delay, rc.loss, rc.scale)
-        self.n_paths = len(self.scenario.paths)
+        self.n_paths = connection_path_count(self.scenario)
         if self.n_paths > self.config.observation.max_paths:
             raise ValueError(
                 f"env.observation.max_paths: the scenario has {self.n_paths} paths, more than "

@@ -42,7 +42,7 @@ from leogym.agents.reproduce.common import (
     with_cross_traffic,
 )
 
-__all__ = ["PAPER", "SIZES", "VARIANTS", "run_task", "tasks", "summarise"]
+__all__ = ["PAPER", "SIZES", "VARIANTS", "run_task", "tasks", "summarise", "shared_friendliness"]
 
 #: The paper's numbers (docs/specs/maco.md#results-in-the-paper).
 PAPER: dict[str, Any] = {
@@ -371,3 +371,86 @@ def _yes(b: bool | float) -> str:
     if isinstance(b, float) and math.isnan(b):
         return "n/a"
     return "yes" if b else "NO"
+
+
+#: Multipath controllers of the TCP-friendliness check on ``maco_shared`` (name -> (cc,
+#: scheduler, transport paths)); ``newreno`` is the single-path reference: leogym's NewReno on
+#: one subflow, i.e. what one TCP-like flow of our transport gets beside the same NewReno flow.
+FRIENDLINESS: dict[str, tuple[str, str, list[int]]] = {
+    "maco": ("maco", "roundrobin", [0, 1]),
+    "lia": ("lia", "roundrobin", [0, 1]),
+    "olia": ("olia", "roundrobin", [0, 1]),
+    "newreno": ("newreno", "minrtt", [0]),
+}
+
+
+def shared_friendliness(
+    variant: str,
+    seed: int,
+    duration_s: float = 60.0,
+    warmup_s: float = 10.0,
+    background: str = "tcp",
+    lead_s: float = 5.0,
+) -> dict[str, Any]:
+    """MACO's TCP-friendliness in the shared state (seed paper 000, section 6.3.3): the
+    connection's two subflows and one TCP NewReno flow through one access link (scenario
+    ``maco_shared``; docs/reproduction.md, "TCP-friendliness in the shared state").
+
+    As in the paper's shared periods, the NewReno flow is already running when the subflows
+    arrive: it starts at 0 and the connection ``lead_s`` later (seed 0), or at a uniform time in
+    ``[lead_s, lead_s + 1)`` (other seeds). Both then run together for ``duration_s``.
+    ``background="tcp"`` is the scenario's flow (ns-3's TCP NewReno); ``"mpquic"`` replaces it
+    by leogym's own transport with NewReno on one subflow, so that both sides share the
+    transport and only the congestion control differs.
+
+    :return: the mean goodputs (Mbit/s) of the connection and the NewReno flow over the
+        ``duration_s`` together and over that span less its first ``warmup_s``, and their
+        ratios connection / NewReno (the paper's criterion: at most about 1).
+    """
+    import dataclasses
+
+    from leogym.scenario import load_scenario
+    from leogym.simulation import Simulation
+
+    if background not in ("tcp", "mpquic"):
+        raise ValueError(f"background: must be 'tcp' or 'mpquic' (got {background!r})")
+    cc, sched, subflows = FRIENDLINESS[variant]
+    sc = load_scenario("maco_shared")
+    rng = np.random.default_rng(2000 + seed)
+    start = lead_s + (0.0 if seed == 0 else float(rng.uniform(0.0, 1.0)))
+    flows = [
+        dataclasses.replace(f, start_s=0.0)
+        if background == "tcp"
+        else dataclasses.replace(f, start_s=0.0, transport="mpquic", cc="newreno")
+        for f in sc.traffic.flows
+    ]
+    end = start + duration_s
+    sc = dataclasses.replace(
+        sc,
+        duration_s=math.ceil(end),
+        traffic=dataclasses.replace(sc.traffic, flows=flows, start_s=start),
+    )
+    per_s: list[np.ndarray] = []
+    with Simulation.open(algorithms(cc, sched, subflow_paths=subflows), sc, seed + 1) as sim:
+        for _ in range(int(math.ceil(end))):
+            m = sim.step(1.0)
+            per_s.append(np.asarray(m.flow_goodput_bytes, dtype=np.float64) * 8e-6)
+    g = np.vstack(per_s)  # (seconds, flows): connection, newreno; row i ends at i + 1 s
+    t_end = np.arange(1, len(g) + 1, dtype=np.float64)
+    both = t_end > math.ceil(start)  # whole seconds with both flows running
+    late = t_end > math.ceil(start) + warmup_s
+    if not late.any():
+        late = both
+    whole, after = g[both].mean(axis=0), g[late].mean(axis=0)
+    return {
+        "variant": variant,
+        "seed": seed,
+        "background": background,
+        "connection_start_s": start,
+        "connection_mbps": float(whole[0]),
+        "newreno_mbps": float(whole[1]),
+        "ratio": float(whole[0] / whole[1]) if whole[1] > 0 else math.inf,
+        "connection_late_mbps": float(after[0]),
+        "newreno_late_mbps": float(after[1]),
+        "ratio_late": float(after[0] / after[1]) if after[1] > 0 else math.inf,
+    }

@@ -29,6 +29,10 @@ BUNDLED = [
     "iridium_omsr",
     "leotp_starlink",
     "highrate",
+    "maco_shared",
+    "beam16",
+    "isl_shared",
+    "mptcp_leo_hops",
 ]
 
 

@@ -13,10 +13,23 @@ from __future__ import annotations
 
 from leogym.scenario.config import FlowConfig, ScenarioConfig
 
-__all__ = ["CONNECTION_FLOW", "expanded_flows", "flow_names", "route_names", "route_index"]
+__all__ = [
+    "CONNECTION_FLOW",
+    "connection_path_count",
+    "expanded_flows",
+    "flow_names",
+    "route_names",
+    "route_index",
+]
 
 #: Name of flow 0 in results.
 CONNECTION_FLOW = "connection"
+
+
+def connection_path_count(scenario: ScenarioConfig) -> int:
+    """How many paths the connection under study has: the scenario's ``paths``, or, in a
+    controlled hop network (where ``paths`` is empty), the routes named by ``hops.paths``."""
+    return len(scenario.hops.paths) if scenario.hops.nodes else len(scenario.paths)
 
 
 def expanded_flows(scenario: ScenarioConfig) -> list[tuple[str, FlowConfig]]:

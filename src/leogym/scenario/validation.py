@@ -34,6 +34,7 @@ from leogym.scenario.config import (
 )
 from leogym.scenario.errors import ScenarioConfigError, field_error
 from leogym.scenario.files import file_stamp, mahimahi_trace, tle_records
+from leogym.scenario.flows import connection_path_count
 from leogym.scenario.frames import parse_utc
 from leogym.scenario.network import MAX_LINKS, MAX_NODES, MAX_ROUTE_STEPS
 from leogym.scenario.presets import PRESETS, resolve_constellation
@@ -186,7 +187,7 @@ def check_relations(cfg: ScenarioConfig) -> None:
     trp = f"{ROOT}.traffic"
     if tr.start_s >= duration:
         raise field_error(f"{trp}.start_s", f"must be < duration_s ({duration:g})", tr.start_s)
-    n_paths = len(cfg.hops.paths) if controlled else len(paths)
+    n_paths = connection_path_count(cfg)
     flows = sum(x.count for x in tr.cross_traffic)
     if flows > MAX_CROSS_FLOWS:
         raise field_error(

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from leogym.scenario.config import ScenarioConfig
-from leogym.scenario.flows import expanded_flows, route_index
+from leogym.scenario.flows import connection_path_count, expanded_flows, route_index
 from leogym.scenario.timeline import Timeline
 
 __all__ = ["jain_index", "flow_routes", "flows_on_link", "bottleneck_shares"]
@@ -39,7 +39,7 @@ def flow_routes(
 ) -> list[list[int]]:
     """The route (hop topology) or path (path topology) indices of every flow, the connection
     first: its paths (``subflow_paths``, default all), then each of ``traffic.flows``."""
-    n_paths = len(scenario.hops.paths) if scenario.hops.nodes else len(scenario.paths)
+    n_paths = connection_path_count(scenario)
     own = list(subflow_paths) if subflow_paths is not None else list(range(n_paths))
     out = [own]
     for _, fc in expanded_flows(scenario):
