@@ -27,7 +27,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import Row, measure  # noqa: E402
+from benchmarks.common import Row, measure, run_json_child  # noqa: E402
 
 __all__ = ["run_episode", "speed_rows", "fidelity_rows", "memory_rows"]
 
@@ -241,39 +241,21 @@ if mode == "peak":
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     print(json.dumps({"base": base, "rss": rss, "peak": peak}))
 else:
+    from benchmarks.common import rss_over_cycles
     env = gym.make("leogym/LeoCC-v0", scenario=scenario, cc="cubic", step_ms=50)
     a = np.zeros(env.action_space.shape, np.float32)
     def cycle(seed):
         env.reset(seed=seed)
         for _ in range(3):
             env.step(a)
-    for i in range(20):
-        cycle(i)
-    r0 = proc.memory_info().rss
-    t0 = time.perf_counter()
-    samples = []
-    for i in range(n):
-        cycle(1000 + i)
-        if (i + 1) % max(n // 10, 1) == 0:
-            samples.append(proc.memory_info().rss)
-    wall = time.perf_counter() - t0
-    r1 = proc.memory_info().rss
+    result = rss_over_cycles(cycle, n, 20)
     env.close()
-    print(json.dumps({"r0": r0, "r1": r1, "samples": samples, "wall": wall}))
+    print(json.dumps(result))
 """
 
 
 def _child(*args: str) -> dict[str, Any]:
-    proc = subprocess.run(
-        [sys.executable, "-c", _MEM_CHILD, *args],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
-    if proc.returncode != 0:
-        raise RuntimeError(f"memory child {args} failed:\n{proc.stderr[-3000:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return run_json_child(_MEM_CHILD, args, f"memory child {args}")
 
 
 def memory_rows(quick: bool = False) -> list[Row]:

@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -36,7 +35,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import Row, measure, ratio_row  # noqa: E402
+from benchmarks.common import Row, measure, ratio_row, run_json_child  # noqa: E402
 
 __all__ = ["chain_cost", "sim_speed", "rows", "chain_rows", "speed_rows", "memory_rows"]
 
@@ -302,8 +301,8 @@ def speed_rows(quick: bool, repeats: int) -> list[Row]:
 # ---------------------------------------------------------------------------- memory
 
 _MEM_CHILD = r"""
-import dataclasses, gc, json, sys, time
-import psutil
+import dataclasses, json, sys
+from benchmarks.common import rss_over_cycles
 from leogym.envs.config import EnvConfig
 from leogym.scenario import load_scenario
 from leogym.simulation import Simulation
@@ -314,40 +313,19 @@ if spec:
     sc = dataclasses.replace(sc, **spec)
 sc = sc.validate()
 settings = EnvConfig(cc="cubic", scheduler="minrtt")
-proc = psutil.Process()
 def cycle(seed):
     sim = Simulation.open(settings, sc, seed=seed)
     for _ in range(3):
         sim.step(0.02)
     sim.close()
-for i in range(warm):
-    cycle(i)
-gc.collect()
-r0 = proc.memory_info().rss
-t0 = time.perf_counter()
-samples = []
-for i in range(n):
-    cycle(1000 + i)
-    if (i + 1) % max(n // 10, 1) == 0:
-        samples.append(proc.memory_info().rss)
-wall = time.perf_counter() - t0
-gc.collect()
-r1 = proc.memory_info().rss
-print(json.dumps({"r0": r0, "r1": r1, "samples": samples, "wall": wall}))
+print(json.dumps(rss_over_cycles(cycle, n, warm)))
 """
 
 
 def _memory_child(spec: dict[str, Any], cycles: int, warm: int) -> dict[str, Any]:
-    proc = subprocess.run(
-        [sys.executable, "-c", _MEM_CHILD, json.dumps(spec), str(cycles), str(warm)],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
+    return run_json_child(
+        _MEM_CHILD, [json.dumps(spec), str(cycles), str(warm)], f"hop memory child {spec}"
     )
-    if proc.returncode != 0:
-        raise RuntimeError(f"hop memory child {spec} failed:\n{proc.stderr[-3000:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
 def memory_rows(quick: bool) -> list[Row]:

@@ -19,6 +19,8 @@ from typing import Any
 
 __all__ = [
     "Row",
+    "rss_over_cycles",
+    "run_json_child",
     "measure",
     "ratio_row",
     "load_snapshot",
@@ -236,3 +238,54 @@ def format_table(rows: Sequence[Row], markdown: bool = False) -> str:
     width[-1] = len(head[-1])  # the note is left unpadded
     fmt = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, width, strict=True)).rstrip()  # noqa: E731
     return "\n".join([fmt(head), fmt(["-" * w for w in width])] + [fmt(b) for b in body])
+
+
+def rss_over_cycles(cycle: Callable[[int], None], n: int, warm: int) -> dict[str, Any]:
+    """RSS of this process over ``n`` calls of ``cycle(seed)`` after ``warm`` warm-up calls.
+
+    :return: ``r0`` and ``r1`` (bytes, before and after the measured calls, each after a
+        garbage collection), ``samples`` (RSS after every tenth of the calls) and ``wall`` (s).
+    """
+    import gc
+
+    import psutil
+
+    proc = psutil.Process()
+    for i in range(warm):
+        cycle(i)
+    gc.collect()
+    r0 = proc.memory_info().rss
+    t0 = time.perf_counter()
+    samples = []
+    for i in range(n):
+        cycle(1000 + i)
+        if (i + 1) % max(n // 10, 1) == 0:
+            samples.append(proc.memory_info().rss)
+    wall = time.perf_counter() - t0
+    gc.collect()
+    r1 = proc.memory_info().rss
+    return {"r0": r0, "r1": r1, "samples": samples, "wall": wall}
+
+
+def run_json_child(script: str, args: Sequence[str], what: str) -> dict[str, Any]:
+    """Run ``python -c script *args`` in a fresh process (the repository root on its path)
+    and return the JSON object its last output line holds.
+
+    :raises RuntimeError: the child failed (its stderr's end in the message, named ``what``).
+    """
+    import json
+    import subprocess
+    import sys
+
+    root = str(Path(__file__).resolve().parents[1])
+    proc = subprocess.run(
+        [sys.executable, "-c", f"import sys; sys.path.insert(0, {root!r})\n" + script, *args],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(f"{what} failed:\n{proc.stderr[-3000:]}")
+    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
