@@ -802,6 +802,8 @@ class PySimulation
         d[Key("flow_owd_p99_s")] = F64(m.flowOwdP99S);
         d[Key("flow_owd_max_s")] = F64(m.flowOwdMaxS);
         d[Key("flow_queue_delay_s")] = F64(m.flowQueueDelayS);
+        d[Key("flow_cwnd_bytes")] = F64(m.flowCwndBytes);
+        d[Key("flow_rtt_s")] = F64(m.flowRttS);
         d[Key("link_queue_packets")] = Links(I64(m.linkQueuePackets));
         d[Key("link_tx_bytes")] = Links(I64(m.linkTxBytes));
         d[Key("link_utilization")] = Links(F64(m.linkUtilization));
@@ -1134,7 +1136,8 @@ RuntimeError. ``close()`` (idempotent, also on ``with`` exit) destroys the simul
     ``cross_traffic_rx_bytes`` (one entry per cross-traffic flow); per flow (0: the
     connection, then config ``flows``) ``flow_goodput_bytes``, ``flow_packets``,
     ``flow_owd_mean_s``, ``flow_owd_p50_s``, ``flow_owd_p99_s``, ``flow_owd_max_s``,
-    ``flow_queue_delay_s`` (NaN without packets); per link ``(n_links, 2)`` arrays (column 0:
+    ``flow_queue_delay_s`` (NaN without packets), ``flow_cwnd_bytes``, ``flow_rtt_s``
+    (snapshots; NaN for UDP); per link ``(n_links, 2)`` arrays (column 0:
     down = a -> b, 1: up) ``link_queue_packets``, ``link_tx_bytes``, ``link_utilization``,
     ``link_drops_outage``, ``link_drops_random``, ``link_drops_overflow``; per route (hop
     topology) ``route_drops_no_route``)doc")

@@ -2,6 +2,7 @@
 
 #include "leo-simulation.h"
 
+#include "model/apps/leo-tcp-bulk-sender.h"
 #include "model/registry/mp-algorithm-registry.h"
 
 #include "ns3/boolean.h"
@@ -790,11 +791,28 @@ LeoSimulation::CollectFlows()
                     &m.flowOwdP50S,
                     &m.flowOwdP99S,
                     &m.flowOwdMaxS,
-                    &m.flowQueueDelayS})
+                    &m.flowQueueDelayS,
+                    &m.flowCwndBytes,
+                    &m.flowRttS})
     {
         v->assign(n, 0.0);
     }
     m.flowGoodputBytes[0] = m.goodputBytes;
+    auto connectionState = [](Ptr<MpQuicSender> sender, double& cwnd, double& rtt) {
+        cwnd = 0;
+        rtt = std::numeric_limits<double>::quiet_NaN();
+        for (uint32_t i = 0; i < sender->GetNPaths(); ++i)
+        {
+            const MpPathInfo& p = sender->GetPath(i);
+            cwnd += static_cast<double>(p.cwnd);
+            if (p.HasRttSample())
+            {
+                const double s = p.rtt->GetSmoothed().GetSeconds();
+                rtt = std::isnan(rtt) ? s : std::min(rtt, s);
+            }
+        }
+    };
+    connectionState(m_sender, m.flowCwndBytes[0], m.flowRttS[0]);
     for (uint32_t f = 1; f < n; ++f)
     {
         Flow& fl = m_flows[f - 1];
@@ -802,6 +820,21 @@ LeoSimulation::CollectFlows()
                                   : m_topo->GetCrossTrafficRxBytes(static_cast<uint32_t>(fl.cross));
         m.flowGoodputBytes[f] = static_cast<double>(rx - fl.prevRx);
         fl.prevRx = rx;
+        if (fl.sender)
+        {
+            connectionState(fl.sender, m.flowCwndBytes[f], m.flowRttS[f]);
+        }
+        else if (auto tcp = DynamicCast<LeoTcpBulkSender>(
+                     m_topo->GetCrossTrafficSender(static_cast<uint32_t>(fl.cross))))
+        {
+            m.flowCwndBytes[f] = static_cast<double>(tcp->GetCwnd());
+            m.flowRttS[f] = tcp->GetLatestRttS();
+        }
+        else
+        {
+            m.flowCwndBytes[f] = std::numeric_limits<double>::quiet_NaN();
+            m.flowRttS[f] = std::numeric_limits<double>::quiet_NaN();
+        }
     }
     for (uint32_t f = 0; f < n; ++f)
     {

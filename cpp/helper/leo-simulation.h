@@ -127,6 +127,9 @@ struct LeoSimulationMeasurements
     // per flow (0: the connection, then the config's flows), interval
     std::vector<double> flowGoodputBytes, flowPackets;
     std::vector<double> flowOwdMeanS, flowOwdP50S, flowOwdP99S, flowOwdMaxS, flowQueueDelayS;
+    /// Snapshots: congestion window (bytes; mpquic: summed over subflows; NaN for UDP) and
+    /// RTT (s; mpquic: smallest smoothed RTT of its subflows; ns-3 TCP: latest sample).
+    std::vector<double> flowCwndBytes, flowRttS;
     // per link and direction, index 2 * link + dir (DOWN = a -> b = 0, UP = 1)
     std::vector<double> linkQueuePackets;             //!< snapshot at the end of the step
     std::vector<double> linkTxBytes, linkUtilization; //!< interval

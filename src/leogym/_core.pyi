@@ -92,7 +92,8 @@ class Simulation:
             ``cross_traffic_rx_bytes`` (one entry per cross-traffic flow); per flow (0: the
             connection, then config ``flows``) ``flow_goodput_bytes``, ``flow_packets``,
             ``flow_owd_mean_s``, ``flow_owd_p50_s``, ``flow_owd_p99_s``, ``flow_owd_max_s``,
-            ``flow_queue_delay_s`` (NaN without packets); per link ``(n_links, 2)`` arrays (column 0:
+            ``flow_queue_delay_s`` (NaN without packets), ``flow_cwnd_bytes``, ``flow_rtt_s``
+            (snapshots; NaN for UDP); per link ``(n_links, 2)`` arrays (column 0:
             down = a -> b, 1: up) ``link_queue_packets``, ``link_tx_bytes``, ``link_utilization``,
             ``link_drops_outage``, ``link_drops_random``, ``link_drops_overflow``; per route (hop
             topology) ``route_drops_no_route``

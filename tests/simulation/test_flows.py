@@ -113,3 +113,21 @@ def test_shares_of_the_terrestrial_bottleneck(run) -> None:
     assert np.isnan(shares[3:]).all()
     assert jain_index([1.0, 1.0, 1.0]) == pytest.approx(1.0)
     assert jain_index([1.0, 0.0, 0.0]) == pytest.approx(1.0 / 3.0)
+
+
+def test_flows_report_their_transport_state(run) -> None:
+    _, _, timeline, steps = run
+    m = steps[-1]
+    # connection, TCP and mpquic flows have a window of at least a few packets and an RTT no
+    # shorter than their fastest path's propagation RTT; the UDP flows have neither
+    k = timeline.index_at(m.time_s)
+    fastest = min(p.delay_down_s[k] + p.delay_up_s[k] for p in timeline.paths)
+    terr = timeline.paths[1]
+    for f in (0, 1, 2):
+        assert m.flow_cwnd_bytes[f] >= 2 * 1400, (f, m.flow_cwnd_bytes)
+        assert m.flow_rtt_s[f] >= fastest - 1e-9, (f, m.flow_rtt_s)
+    # the TCP flow runs over the terrestrial path only
+    assert m.flow_rtt_s[1] >= terr.delay_down_s[k] + terr.delay_up_s[k] - 1e-9
+    assert np.isnan(m.flow_cwnd_bytes[3:]).all() and np.isnan(m.flow_rtt_s[3:]).all()
+    # flow 0's window is the connection's, summed over its paths
+    assert m.flow_cwnd_bytes[0] == pytest.approx(float(np.sum(m.cwnd_bytes)))

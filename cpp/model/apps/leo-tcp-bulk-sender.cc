@@ -105,6 +105,33 @@ LeoTcpBulkSender::StartApplication()
     m_socket->SetConnectCallback(MakeCallback(&LeoTcpBulkSender::ConnectionSucceeded, this),
                                  MakeCallback(&LeoTcpBulkSender::ConnectionFailed, this));
     m_socket->SetSendCallback(MakeCallback(&LeoTcpBulkSender::DataSend, this));
+    m_socket->TraceConnectWithoutContext("CongestionWindow",
+                                         MakeCallback(&LeoTcpBulkSender::OnCwnd, this));
+    m_socket->TraceConnectWithoutContext("RTT", MakeCallback(&LeoTcpBulkSender::OnRtt, this));
+}
+
+void
+LeoTcpBulkSender::OnCwnd(uint32_t oldValue, uint32_t newValue)
+{
+    m_cwnd = newValue;
+}
+
+void
+LeoTcpBulkSender::OnRtt(Time oldValue, Time newValue)
+{
+    m_latestRttS = newValue.GetSeconds();
+}
+
+uint32_t
+LeoTcpBulkSender::GetCwnd() const
+{
+    return m_cwnd;
+}
+
+double
+LeoTcpBulkSender::GetLatestRttS() const
+{
+    return m_latestRttS;
 }
 
 void

@@ -7,8 +7,11 @@
 
 #include "ns3/address.h"
 #include "ns3/application.h"
+#include "ns3/nstime.h"
 #include "ns3/socket.h"
 #include "ns3/type-id.h"
+
+#include <limits>
 
 namespace ns3
 {
@@ -31,6 +34,10 @@ class LeoTcpBulkSender : public Application
     uint64_t GetTotalTx() const;
     /// The socket (null before start).
     Ptr<Socket> GetSocket() const;
+    /// The socket's congestion window (bytes; 0 before start), from its trace source.
+    uint32_t GetCwnd() const;
+    /// The socket's latest RTT sample (s; NaN before the first), from its "RTT" trace.
+    double GetLatestRttS() const;
 
   protected:
     void DoDispose() override;
@@ -42,6 +49,8 @@ class LeoTcpBulkSender : public Application
     void ConnectionFailed(Ptr<Socket> socket);
     void DataSend(Ptr<Socket> socket, uint32_t available);
     void SendData();
+    void OnCwnd(uint32_t oldValue, uint32_t newValue);
+    void OnRtt(Time oldValue, Time newValue);
 
     Address m_remote;
     TypeId m_congestionTid;
@@ -53,6 +62,8 @@ class LeoTcpBulkSender : public Application
     uint64_t m_totalTx{0};
     bool m_connected{false};
     bool m_closed{false};
+    uint32_t m_cwnd{0};
+    double m_latestRttS{std::numeric_limits<double>::quiet_NaN()};
 };
 
 } // namespace ns3

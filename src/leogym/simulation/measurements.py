@@ -87,6 +87,12 @@ class Measurements:
     flow_owd_max_s: np.ndarray
     #: Mean time the packets waited in link queues (OWD less propagation and serialisation).
     flow_queue_delay_s: np.ndarray
+    #: Congestion window at the end of the interval (bytes; an mpquic flow's summed over its
+    #: subflows; NaN for on/off UDP).
+    flow_cwnd_bytes: np.ndarray
+    #: RTT at the end of the interval (s): an mpquic flow's smallest smoothed RTT over its
+    #: subflows, an ns-3 TCP flow's latest RTT sample; NaN before the first and for UDP.
+    flow_rtt_s: np.ndarray
     # ---- per link, shape (n_links, 2): column 0 the link's down direction (a -> b), 1 up.
     # Path topology: one link per path (down = server -> client).
     #: Packets in the transmitter's drop-tail queue at the end of the interval.
