@@ -513,6 +513,13 @@ def env_kwargs(env: Any) -> dict[str, Any]:
     if not str(data["id"]).startswith("leogym/"):
         return dict(data.get("kwargs") or {})
     out = {f.name: data[f.name] for f in fields(EnvOptions) if f.name in data}
-    if all(v is None for v in (out.get("transport") or {}).values()):
+    if _all_unset(out.get("transport")):
         out.pop("transport", None)  # all unset: the core's defaults (episode keys unchanged)
     return out
+
+
+def _all_unset(section: Any) -> bool:
+    """Whether every option of a (nested) options mapping is ``None``."""
+    if isinstance(section, dict):
+        return all(_all_unset(v) for v in section.values())
+    return section is None

@@ -19,6 +19,10 @@ CLASSIC: dict[str, tuple[str, dict[str, str]]] = {
         "Cardwell et al., BBR: Congestion-Based Congestion Control, ACM Queue 14(5), 2016",
         {"cc": "bbr"},
     ),
+    "bbr3": (
+        "Cardwell, Swett, Beshay, BBR Congestion Control, draft-ietf-ccwg-bbr-04 (BBRv3), 2025",
+        {"cc": "bbr3"},
+    ),
     "lia": (
         "RFC 6356: Coupled Congestion Control for Multipath Transport Protocols (LIA)",
         {"cc": "lia"},

@@ -26,8 +26,9 @@ By default :math:`H` is the path oracle's handover timetable (the scenario's Sta
 its UTC phase); ``fixed_schedule=True`` uses the grid :math:`12 + 15k` s in the UTC clock
 :math:`t + \mathrm{epoch\_phase}` instead, evaluated in integer microseconds.
 
-The env selects it with ``cc="freeze+cubic"`` (or ``freeze+newreno``, ``freeze+bbr``); the
-native registry resolves ``freeze+<cc>`` to this wrapper around ``<cc>``.
+The env selects it with ``cc="freeze+cubic"`` (or ``freeze+newreno``, ``freeze+bbr``,
+``freeze+bbr3``); the native registry resolves ``freeze+<cc>`` to this wrapper around
+``<cc>``.
 """
 
 from __future__ import annotations
@@ -47,9 +48,9 @@ CITATION = (
 )
 
 #: Controllers the freeze is offered around (the paper evaluated CUBIC and BBRv3; NewReno is
-#: our main loss-based baseline, docs/specs/freeze.md#per-controller; BBR here is BBRv1, which
-#: the paper used as its reference).
-INNER_CCS = ("newreno", "cubic", "bbr")
+#: our main loss-based baseline, docs/specs/freeze.md#per-controller; "bbr" is BBRv1, which
+#: the paper used as its reference, "bbr3" the draft's BBRv3, cpp/doc/bbr3.md).
+INNER_CCS = ("newreno", "cubic", "bbr", "bbr3")
 
 
 @dataclass

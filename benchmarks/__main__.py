@@ -29,6 +29,7 @@ from benchmarks.common import Row, format_table, load_snapshot, write_csv
 SECTIONS = (
     "env",
     "transport",
+    "recovery",
     "overhead",
     "vector",
     "training",
@@ -53,6 +54,10 @@ def _section_runner(
         if quick:
             return lambda: rows(sim_s=1, repeats=1, links=["50mbps_40ms_bdp"])
         return lambda: rows(sim_s=10, repeats=repeats)
+    if name == "recovery":
+        from benchmarks.bench_recovery import rows
+
+        return lambda: rows(sim_s=2 if quick else 20, repeats=1 if quick else repeats)
     if name == "overhead":
         from benchmarks.bench_overhead import rows
 

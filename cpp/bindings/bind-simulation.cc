@@ -3,6 +3,7 @@
 // _core.Simulation: the native simulation contract of docs/architecture.md, over LeoSimulation.
 
 #include "bindings/leo-python-inputs.h"
+#include "bindings/recovery-config.h"
 #include "bindings/registry.h"
 #include "helper/leo-simulation.h"
 #include "model/registry/mp-algorithm-registry.h"
@@ -33,24 +34,10 @@ namespace py = pybind11;
 namespace
 {
 
+using leogym::ToBool;
 using leogym::ToDouble;
 using leogym::ToInt;
 using leogym::ToString;
-
-bool
-ToBool(py::handle o, const std::string& field)
-{
-    if (py::isinstance<py::bool_>(o))
-    {
-        return o.cast<bool>();
-    }
-    std::string tn = py::str(py::type::of(o).attr("__name__"));
-    if (tn == "bool_" || tn == "bool")
-    {
-        return py::bool_(py::reinterpret_borrow<py::object>(o)).cast<bool>();
-    }
-    throw std::invalid_argument(field + ": must be a bool, got " + tn);
-}
 
 ns3::MpPathState
 StateFromString(const std::string& s, const std::string& field)
@@ -271,10 +258,16 @@ ConfigFromDict(py::handle config)
                                                 "mtu",
                                                 "tcp_buffer_bytes",
                                                 "cwnd_validation",
+                                                "recovery",
+                                                "recovery_params",
+                                                "hystart",
                                                 "flows"};
     ns3::LeoSimulationConfig c;
     std::string workload = "bulk";
     bool haveFileBytes = false;
+    std::string recovery = "rfc9002";
+    py::object recoveryParams = py::none();
+    int hystart = -1; // -1: the controller's default
     for (auto item : py::reinterpret_borrow<py::dict>(config))
     {
         if (!py::isinstance<py::str>(item.first))
@@ -419,6 +412,18 @@ ConfigFromDict(py::handle config)
         {
             c.tcpBufferBytes = static_cast<uint32_t>(ToInt(v, f, 0, 1LL << 30));
         }
+        else if (key == "recovery")
+        {
+            recovery = ToString(v, f);
+        }
+        else if (key == "recovery_params")
+        {
+            recoveryParams = py::reinterpret_borrow<py::object>(v);
+        }
+        else if (key == "hystart")
+        {
+            hystart = ToBool(v, f) ? 1 : 0;
+        }
         else if (key == "flows")
         {
             if (py::isinstance<py::str>(v) || !py::isinstance<py::sequence>(v))
@@ -442,6 +447,30 @@ ConfigFromDict(py::handle config)
         throw std::invalid_argument("config.packet_bytes: " + std::to_string(c.packetBytes) +
                                     " + 28 bytes of IPv4/UDP headers exceeds mtu " +
                                     std::to_string(c.mtu));
+    }
+    c.recovery = leogym::RecoveryFromPython(recovery, recoveryParams, "config.recovery");
+    if (hystart >= 0)
+    {
+        // HyStart++ is an attribute of the controllers that have it (cubic, newreno).
+        try
+        {
+            ns3::MpAlgorithmRegistry::Cc().Validate(c.cc,
+                                                    {{"HyStart", double(hystart)}},
+                                                    "config.cc",
+                                                    "config.cc_params");
+        }
+        catch (const std::invalid_argument&)
+        {
+            throw std::invalid_argument("config.hystart: cc '" + c.cc +
+                                        "' has no HyStart option (cubic and newreno have it)");
+        }
+        auto it = c.ccParams.find("HyStart");
+        if (it != c.ccParams.end() && (it->second != 0) != (hystart == 1))
+        {
+            throw std::invalid_argument(
+                "config.hystart: contradicts config.cc_params.HyStart; set one of them");
+        }
+        c.ccParams["HyStart"] = double(hystart);
     }
     ns3::MpAlgorithmRegistry::Cc().Validate(c.cc, c.ccParams, "config.cc", "config.cc_params");
     ns3::MpAlgorithmRegistry::Scheduler().Validate(c.scheduler,
@@ -786,6 +815,9 @@ class PySimulation
         d[Key("time_to_next_handover_s")] = F64(m.timeToNextHandoverS);
         d[Key("snr_db")] = F64(m.snrDb);
         d[Key("elevation_deg")] = F64(m.elevationDeg);
+        d[Key("rto_count")] = I64(m.rtoCount);
+        d[Key("in_loss_state")] = Bool(m.inLossState);
+        d[Key("time_to_rto_s")] = F64(m.timeToRtoS);
         d[Key("goodput_bytes")] = Scalar<int64_t>(static_cast<int64_t>(m.goodputBytes));
         d[Key("reorder_buffer_bytes")] =
             Scalar<int64_t>(static_cast<int64_t>(m.reorderBufferBytes));
@@ -1103,7 +1135,10 @@ RuntimeError. ``close()`` (idempotent, also on ``with`` exit) destroys the simul
     (True), ``cwnd_validation`` ("rfc9002": an under-used window never grows; "linux": slow
     start grows while the window's peak flight is at least half of cwnd), ``initial_rtt_s``
     (0.333), ``mtu`` (1500), ``tcp_buffer_bytes`` (0 = automatic: 2 x (BDP + queue) of the
-    largest path, for TCP cross traffic)
+    largest path, for TCP cross traffic), ``recovery`` ("rfc9002"; "tcp", "quic-draft",
+    "picoquic": the loss-recovery preset, ``recovery_presets()``), ``recovery_params``
+    ({setting: value} overriding the timer preset's values), ``hystart`` (HyStart++, RFC 9406,
+    for cc "cubic" and "newreno"; default off)
 :param paths: PathTimeline dicts (NumPy arrays plus ``t0_s``, ``dt_s``, ``queue_packets``;
     optional ``kind`` and ``slant_range_m``); in the hop topology, the connection's routes
     collapsed end to end
@@ -1130,7 +1165,8 @@ RuntimeError. ``close()`` (idempotent, also on ``with`` exit) destroys the simul
     ``drops_random``, ``drops_overflow``, ``in_outage``, ``path_state``, ``handovers``,
     ``ssthresh_bytes``, ``pacing_rate_bps``, ``pto_count``, ``rate_sample_bps``,
     ``spurious_losses``, ``suppressed_losses``, ``persistent_congestion``,
-    ``reinjected_packets``, ``time_to_next_handover_s``, ``snr_db``, ``elevation_deg``) and
+    ``reinjected_packets``, ``time_to_next_handover_s``, ``snr_db``, ``elevation_deg``,
+    ``rto_count``, ``in_loss_state``, ``time_to_rto_s``) and
     0-d connection arrays (``goodput_bytes``, ``reorder_buffer_bytes``, ``hol_delay_s``,
     ``completed``, ``completion_time_s``, ``time_s``, ``interval_s``), plus
     ``cross_traffic_rx_bytes`` (one entry per cross-traffic flow); per flow (0: the
@@ -1204,6 +1240,20 @@ RuntimeError. ``close()`` (idempotent, also on ``with`` exit) destroys the simul
         },
         "Every name config['cc'] accepts: the controllers, then each wrapper around each "
         "controller ('freeze+cubic').");
+    m.def(
+        "recovery_presets",
+        []() {
+            py::dict out;
+            for (const auto& name : ns3::MpRecoveryConfig::Names())
+            {
+                ns3::MpLossRecovery::Recovery r;
+                ns3::MpRecoveryConfig::Parse(name, r);
+                out[py::str(name)] = leogym::RecoveryToDict(ns3::MpRecoveryConfig::Preset(r));
+            }
+            return out;
+        },
+        "The loss-recovery presets config['recovery'] accepts, each with the values that "
+        "config['recovery_params'] may override (cpp/doc/transport.md, 'Recovery presets').");
     m.def(
         "schedulers",
         []() {

@@ -4,9 +4,13 @@
 // detection, congestion controllers) with constructed inputs, for unit tests.
 
 #include "bindings/probe-connection.h"
+#include "bindings/probe-inputs.h"
+#include "bindings/recovery-config.h"
 #include "bindings/registry.h"
 #include "model/cc/mp-congestion-ops.h"
 #include "model/cc/mp-cubic.h"
+#include "model/cc/mp-hystart.h"
+#include "model/cc/mp-new-reno.h"
 #include "model/registry/mp-algorithm-registry.h"
 #include "model/transport/mp-loss-recovery.h"
 
@@ -25,16 +29,7 @@ namespace
 {
 
 using namespace ns3;
-
-Time
-SecondsChecked(double s, const char* field)
-{
-    if (!std::isfinite(s) || s < 0)
-    {
-        throw std::invalid_argument(std::string(field) + " must be finite and >= 0");
-    }
-    return Seconds(s);
-}
+using leogym::SecondsChecked;
 
 const char*
 LossKindName(uint8_t k)
@@ -47,6 +42,8 @@ LossKindName(uint8_t k)
         return "time_threshold";
     case MpLossKind::LOSS_TIMER:
         return "loss_timer";
+    case MpLossKind::RETRANSMISSION_TIMEOUT:
+        return "retransmission_timeout";
     }
     return "unknown";
 }
@@ -60,9 +57,12 @@ class LossDetectorProbe
                       uint32_t packetThreshold,
                       double timeThreshold,
                       double granularityS,
-                      uint32_t pcThreshold)
+                      uint32_t pcThreshold,
+                      const std::string& recovery,
+                      py::handle recoveryParams)
     {
-        MpLossRecovery::Params p;
+        MpLossRecovery::Params p =
+            leogym::RecoveryFromPython(recovery, recoveryParams, "recovery").lr;
         p.maxAckDelay = SecondsChecked(maxAckDelayS, "max_ack_delay_s");
         p.initialRtt = SecondsChecked(initialRttS, "initial_rtt_s");
         if (packetThreshold < 1)
@@ -84,9 +84,14 @@ class LossDetectorProbe
         m_lr = std::make_unique<MpLossRecovery>(p);
     }
 
-    void OnPacketSent(uint64_t pn, double timeS, uint32_t bytes, bool ackEliciting)
+    void OnPacketSent(uint64_t pn,
+                      double timeS,
+                      uint32_t bytes,
+                      bool ackEliciting,
+                      bool retransmission)
     {
         MpSentPacket p;
+        p.retransmission = retransmission;
         p.pn = pn;
         p.sentTime = SecondsChecked(timeS, "time_s");
         p.bytes = bytes;
@@ -125,6 +130,8 @@ class LossDetectorProbe
         FillLost(d);
         d["rtt_sampled"] = out.rttSampled;
         d["persistent_congestion"] = out.persistentCongestion;
+        d["rto_episode_ended"] = out.rtoEpisodeEnded;
+        d["rto_spurious"] = out.rtoSpurious;
         return d;
     }
 
@@ -133,7 +140,7 @@ class LossDetectorProbe
         auto kind = m_lr->OnLossDetectionTimeout(SecondsChecked(nowS, "now_s"));
         py::dict d;
         d["kind"] = KindName(kind);
-        if (kind == MpLossRecovery::TimerKind::LOSS_TIME)
+        if (kind == MpLossRecovery::TimerKind::LOSS_TIME || kind == MpLossRecovery::TimerKind::RTO)
         {
             FillLost(d);
             d["persistent_congestion"] = m_lr->Outcome().persistentCongestion;
@@ -174,6 +181,10 @@ class LossDetectorProbe
             return "loss_time";
         case MpLossRecovery::TimerKind::PTO:
             return "pto";
+        case MpLossRecovery::TimerKind::TLP:
+            return "tlp";
+        case MpLossRecovery::TimerKind::RTO:
+            return "rto";
         }
         return "none";
     }
@@ -201,12 +212,7 @@ class CongestionProbe : public leogym::ProbeCcDriver<leogym::ProbeConnectionView
     CongestionProbe(const std::string& name, uint32_t nPaths, const py::dict& params, uint32_t mss)
         : ProbeCcDriver(nPaths, mss)
     {
-        MpAlgorithmRegistry::Params ps;
-        for (auto item : params)
-        {
-            ps[py::cast<std::string>(item.first)] = py::cast<double>(item.second);
-        }
-        CreateControllers(name, ps);
+        CreateControllers(name, leogym::ProbeParams(params));
     }
 
     void RttSample(uint32_t i, double rttS, double ackDelayS, double nowS)
@@ -279,20 +285,31 @@ LEOGYM_REGISTER_BINDINGS(transport_testing)
 
     py::class_<LossDetectorProbe>(t,
                                   "LossDetectorProbe",
-                                  "RFC 9002 loss detection of one path, driven by hand.")
-        .def(py::init<double, double, uint32_t, double, double, uint32_t>(),
+                                  "Loss detection of one path (RFC 9002 or a timer-based "
+                                  "recovery preset), driven by hand.")
+        .def(py::init<double,
+                      double,
+                      uint32_t,
+                      double,
+                      double,
+                      uint32_t,
+                      const std::string&,
+                      py::handle>(),
              py::arg("max_ack_delay_s") = 0.025,
              py::arg("initial_rtt_s") = 0.333,
              py::arg("packet_threshold") = 3,
              py::arg("time_threshold") = 9.0 / 8.0,
              py::arg("granularity_s") = 0.001,
-             py::arg("persistent_congestion_threshold") = 3)
+             py::arg("persistent_congestion_threshold") = 3,
+             py::arg("recovery") = "rfc9002",
+             py::arg("recovery_params") = py::none())
         .def("on_packet_sent",
              &LossDetectorProbe::OnPacketSent,
              py::arg("pn"),
              py::arg("time_s"),
              py::arg("bytes") = 1200,
              py::arg("ack_eliciting") = true,
+             py::arg("retransmission") = false,
              "Record a sent packet (packet numbers consecutive from 0).")
         .def("on_ack",
              &LossDetectorProbe::OnAck,
@@ -304,7 +321,8 @@ LEOGYM_REGISTER_BINDINGS(transport_testing)
         .def("on_timeout",
              &LossDetectorProbe::OnTimeout,
              py::arg("now_s"),
-             "Fire the loss-detection timer: kind 'none' | 'loss_time' | 'pto', lost, ...")
+             "Fire the loss-detection timer: kind 'none' | 'loss_time' | 'pto' | 'tlp' | 'rto', "
+             "lost, ...")
         .def("timer", &LossDetectorProbe::Timer, "(kind, deadline_s) of the timer.")
         .def_property_readonly(
             "smoothed_rtt",
@@ -320,6 +338,18 @@ LEOGYM_REGISTER_BINDINGS(transport_testing)
             [](const LossDetectorProbe& p) { return p.Lr().Rtt().GetLatest().GetSeconds(); })
         .def_property_readonly("pto_count",
                                [](const LossDetectorProbe& p) { return p.Lr().GetPtoCount(); })
+        .def_property_readonly("rto_count",
+                               [](const LossDetectorProbe& p) { return p.Lr().GetRtoCount(); })
+        .def_property_readonly("tlp_count",
+                               [](const LossDetectorProbe& p) { return p.Lr().GetTlpCount(); })
+        .def_property_readonly(
+            "rto",
+            [](const LossDetectorProbe& p) { return p.Lr().GetRto().GetSeconds(); },
+            "Retransmission timeout without backoff (s; timer-based recovery).")
+        .def_property_readonly(
+            "backed_off_rto",
+            [](const LossDetectorProbe& p) { return p.Lr().GetBackedOffRto().GetSeconds(); },
+            "Retransmission timeout with the current backoff (s).")
         .def_property_readonly("bytes_in_flight",
                                [](const LossDetectorProbe& p) { return p.Lr().GetBytesInFlight(); })
         .def_property_readonly("largest_acked",
@@ -376,6 +406,45 @@ LEOGYM_REGISTER_BINDINGS(transport_testing)
                  p.Cc(i)->SetExternalCwnd(b);
                  p.Sync(i);
              })
+        .def(
+            "hystart_state",
+            [](CongestionProbe& p, uint32_t i) -> py::object {
+                Ptr<MpCongestionOps> cc = p.Cc(i);
+                const MpHyStart* h = nullptr;
+                if (auto c = DynamicCast<MpCubic>(cc))
+                {
+                    h = c->GetHyStart();
+                }
+                else if (auto n = DynamicCast<MpNewReno>(cc))
+                {
+                    h = n->GetHyStart();
+                }
+                if (h == nullptr)
+                {
+                    return py::none();
+                }
+                auto sec = [](Time t) {
+                    return t == Time::Max() ? std::numeric_limits<double>::infinity()
+                                            : t.GetSeconds();
+                };
+                static const char* phases[] = {"slow_start", "css", "done"};
+                py::dict d;
+                d["phase"] = phases[static_cast<int>(h->GetPhase())];
+                d["round"] = h->GetRound();
+                d["rtt_sample_count"] = h->GetRttSampleCount();
+                d["last_round_min_rtt_s"] = sec(h->GetLastRoundMinRtt());
+                d["current_round_min_rtt_s"] = sec(h->GetCurrentRoundMinRtt());
+                d["css_baseline_min_rtt_s"] = sec(h->GetCssBaselineMinRtt());
+                d["css_rounds_done"] = h->GetCssRoundsDone();
+                d["css_entries"] = h->GetCssEntries();
+                d["css_returns"] = h->GetCssReturns();
+                return d;
+            },
+            py::arg("path"),
+            "HyStart++ (RFC 9406) state of a newreno/cubic path: phase ('slow_start' | 'css' | "
+            "'done'), round, rtt_sample_count, last/current round and CSS baseline minimum RTTs "
+            "(s, inf while unknown), css_rounds_done, css_entries, css_returns; None when "
+            "HyStart is off.")
         .def("cubic_state", [](CongestionProbe& p, uint32_t i) {
             Ptr<MpCubic> c = DynamicCast<MpCubic>(p.Cc(i));
             if (!c)

@@ -105,6 +105,21 @@ IsComplex(py::handle o)
     return raw.dtype().kind() == 'c';
 }
 
+bool
+ToBool(py::handle o, const std::string& field)
+{
+    if (py::isinstance<py::bool_>(o))
+    {
+        return o.cast<bool>();
+    }
+    std::string tn = py::str(py::type::of(o).attr("__name__"));
+    if (tn == "bool_" || tn == "bool")
+    {
+        return py::bool_(py::reinterpret_borrow<py::object>(o)).cast<bool>();
+    }
+    throw std::invalid_argument(field + ": must be a bool, got " + tn);
+}
+
 double
 ToDouble(py::handle o, const std::string& field)
 {

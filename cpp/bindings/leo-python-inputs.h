@@ -60,6 +60,7 @@ pybind11::dict CountersToDict(const ns3::LeoDirectionCounters& c);
 bool IsComplex(pybind11::handle o);
 
 // Scalar helpers (errors name @p field; str and bool are rejected for numbers).
+bool ToBool(pybind11::handle o, const std::string& field);
 double ToDouble(pybind11::handle o, const std::string& field);
 long long ToInt(pybind11::handle o, const std::string& field, long long lo, long long hi);
 std::string ToString(pybind11::handle o, const std::string& field);

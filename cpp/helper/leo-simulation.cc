@@ -344,6 +344,7 @@ LeoSimulation::MakeConnection(uint64_t fileBytes) const
     sender->SetAttribute("SendBufferBytes", UintegerValue(m_cfg.sendBufferBytes));
     sender->SetAttribute("FileBytes", UintegerValue(fileBytes));
     sender->SetAttribute("InitialMaxData", UintegerValue(m_cfg.receiveWindowBytes));
+    sender->SetRecovery(m_cfg.recovery);
     Ptr<MpQuicReceiver> receiver = CreateObject<MpQuicReceiver>();
     receiver->SetAttribute("AckEvery", UintegerValue(m_cfg.ackEvery));
     receiver->SetAttribute("MaxAckDelay", TimeValue(Seconds(m_cfg.maxAckDelayS)));
@@ -688,7 +689,10 @@ LeoSimulation::Collect(double dtS)
                     &m.reinjected,
                     &m.timeToNextHandoverS,
                     &m.snrDb,
-                    &m.elevationDeg})
+                    &m.elevationDeg,
+                    &m.rtoCount,
+                    &m.inLossState,
+                    &m.timeToRtoS})
     {
         resize(*v);
     }
@@ -742,6 +746,11 @@ LeoSimulation::Collect(double dtS)
         MpPathOracle::LinkState ls = o.StateAt(now);
         m.snrDb[i] = ls.snrDb;
         m.elevationDeg[i] = ls.elevationDeg;
+        m.rtoCount[i] = static_cast<double>(c.rtoEvents - pr.rto);
+        m.inLossState[i] = p.inLossState ? 1.0 : 0.0;
+        Time toRto = m_sender->GetTimeToRetransmissionTimer(i);
+        m.timeToRtoS[i] =
+            toRto.IsNegative() ? std::numeric_limits<double>::infinity() : toRto.GetSeconds();
 
         pr.delivered = p.deliveredBytes;
         pr.sent = p.sentBytes;
@@ -753,6 +762,7 @@ LeoSimulation::Collect(double dtS)
         pr.suppressed = sup;
         pr.pc = c.persistentCongestion;
         pr.reinjected = c.reinjectedChunks;
+        pr.rto = c.rtoEvents;
         pr.drops[0] = drops[0];
         pr.drops[1] = drops[1];
         pr.drops[2] = drops[2];

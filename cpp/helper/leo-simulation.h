@@ -88,6 +88,8 @@ struct LeoSimulationConfig
     bool reinjectOnPto{true};
     uint32_t cwndValidation{0}; //!< 0 = RFC 9002, 1 = Linux (MpQuicSender::CwndValidation)
     double initialRttS{0.333};
+    /// Loss recovery of every leogym connection (the preset and its values).
+    MpRecoveryConfig recovery{MpRecoveryConfig::Preset(MpLossRecovery::Recovery::RFC9002)};
     uint16_t mtu{1500};
     /**
      * ns-3 TCP send and receive buffers of the cross traffic (bytes); 0 = automatic:
@@ -117,6 +119,9 @@ struct LeoSimulationMeasurements
     std::vector<double> ssthreshBytes, pacingRateBps, ptoCount, rateSampleBps;
     std::vector<double> spuriousLosses, suppressedLosses, persistentCongestion, reinjected;
     std::vector<double> timeToNextHandoverS, snrDb, elevationDeg;
+    /// Timer-based recovery: retransmission timeouts in the interval; in RTO recovery at the
+    /// end (0/1); time left until the retransmission timer fires (inf: none runs).
+    std::vector<double> rtoCount, inLossState, timeToRtoS;
     // connection
     double goodputBytes{0};
     double reorderBufferBytes{0};
@@ -247,7 +252,7 @@ class LeoSimulation
     {
         uint64_t delivered{0}, sent{0}, sentPackets{0}, lost{0}, retx{0}, pto{0}, spurious{0};
         uint64_t suppressed{0};
-        uint64_t pc{0}, reinjected{0};
+        uint64_t pc{0}, reinjected{0}, rto{0};
         uint64_t drops[3]{0, 0, 0};
     };
 

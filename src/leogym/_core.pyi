@@ -6,7 +6,7 @@ leogym native core: ns-3 3.44 LEO multipath scenario, transport and algorithms
 """
 from __future__ import annotations
 import typing
-__all__: list[str] = ['COMPONENTS', 'DROP_CAUSES', 'NS3_VERSION', 'Simulation', 'SimulatorLease', 'algorithm_parameters', 'cc_algorithms', 'hold_simulator', 'live_node_count', 'reset_simulator', 'schedulers', 'simulation_busy', 'simulator_now', 'tcp_variants', 'validate_path', 'validate_simulation_config']
+__all__: list[str] = ['COMPONENTS', 'DROP_CAUSES', 'NS3_VERSION', 'Simulation', 'SimulatorLease', 'algorithm_parameters', 'cc_algorithms', 'hold_simulator', 'live_node_count', 'recovery_presets', 'reset_simulator', 'schedulers', 'simulation_busy', 'simulator_now', 'tcp_variants', 'validate_path', 'validate_simulation_config']
 class Simulation:
     """
     One packet-level simulation: LEO paths, a multipath QUIC-like
@@ -29,7 +29,10 @@ class Simulation:
         (True), ``cwnd_validation`` ("rfc9002": an under-used window never grows; "linux": slow
         start grows while the window's peak flight is at least half of cwnd), ``initial_rtt_s``
         (0.333), ``mtu`` (1500), ``tcp_buffer_bytes`` (0 = automatic: 2 x (BDP + queue) of the
-        largest path, for TCP cross traffic)
+        largest path, for TCP cross traffic), ``recovery`` ("rfc9002"; "tcp", "quic-draft",
+        "picoquic": the loss-recovery preset, ``recovery_presets()``), ``recovery_params``
+        ({setting: value} overriding the timer preset's values), ``hystart`` (HyStart++, RFC 9406,
+        for cc "cubic" and "newreno"; default off)
     :param paths: PathTimeline dicts (NumPy arrays plus ``t0_s``, ``dt_s``, ``queue_packets``;
         optional ``kind`` and ``slant_range_m``); in the hop topology, the connection's routes
         collapsed end to end
@@ -86,7 +89,8 @@ class Simulation:
             ``drops_random``, ``drops_overflow``, ``in_outage``, ``path_state``, ``handovers``,
             ``ssthresh_bytes``, ``pacing_rate_bps``, ``pto_count``, ``rate_sample_bps``,
             ``spurious_losses``, ``suppressed_losses``, ``persistent_congestion``,
-            ``reinjected_packets``, ``time_to_next_handover_s``, ``snr_db``, ``elevation_deg``) and
+            ``reinjected_packets``, ``time_to_next_handover_s``, ``snr_db``, ``elevation_deg``,
+            ``rto_count``, ``in_loss_state``, ``time_to_rto_s``) and
             0-d connection arrays (``goodput_bytes``, ``reorder_buffer_bytes``, ``hol_delay_s``,
             ``completed``, ``completion_time_s``, ``time_s``, ``interval_s``), plus
             ``cross_traffic_rx_bytes`` (one entry per cross-traffic flow); per flow (0: the
@@ -157,6 +161,10 @@ def hold_simulator(seed: typing.SupportsInt | typing.SupportsIndex = 1, run: typ
 def live_node_count() -> int:
     """
     Number of ns-3 nodes alive in this process (0 after a simulation is closed).
+    """
+def recovery_presets() -> dict:
+    """
+    The loss-recovery presets config['recovery'] accepts, each with the values that config['recovery_params'] may override (cpp/doc/transport.md, 'Recovery presets').
     """
 def reset_simulator(seed: typing.SupportsInt | typing.SupportsIndex = 1, run: typing.SupportsInt | typing.SupportsIndex = 1) -> None:
     """

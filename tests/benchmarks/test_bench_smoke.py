@@ -18,6 +18,7 @@ SECTIONS = {
     "machine",
     "env",
     "transport",
+    "recovery",
     "overhead",
     "vector",
     "training",

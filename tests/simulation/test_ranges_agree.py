@@ -5,19 +5,24 @@ The Python fields that become native config entries (``env.transport.*``,
 metadata; the core checks the same keys again (``ConfigFromDict`` in
 ``cpp/bindings/bind-simulation.cc``). These tests probe the core at every Python bound: the
 bound passes, the nearest value beyond it fails naming the key, so neither side can drift.
+``env.transport.recovery_params.*`` (``RecoveryParams``) are probed the same way inside the
+native ``recovery_params`` dict, under the ``tcp`` preset (``rfc9002`` takes none).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+import re
+from collections.abc import Callable
 
 import pytest
 
 from leogym.native import core
 from leogym.scenario.config import MAX_PACKET_BYTES, TrafficConfig
 from leogym.schema import FieldError, check
-from leogym.simulation import TransportOptions
+from leogym.simulation import RecoveryParams, TransportOptions
+from leogym.simulation.transport import RECOVERIES
 
 #: Native config keys that need another key to be checked alone.
 COMPANIONS = {"packet_bytes": lambda v: {"mtu": max(1500, int(v) + 28)}}
@@ -34,19 +39,39 @@ def _native(key: str, value: object, is_list: bool) -> dict:
     return cfg
 
 
-def _probe(key: str, meta: dict, integer: bool, is_list: bool) -> None:
+def _recovery_param(key: str, value: object) -> dict:
+    """A native config that sets ``recovery_params[key]`` under a timer-based preset."""
+    return {"recovery": "tcp", "recovery_params": {key: value}}
+
+
+def _probe(
+    key: str,
+    meta: dict,
+    integer: bool,
+    is_list: bool,
+    config: Callable[[object], dict] | None = None,
+    field: str | None = None,
+) -> None:
+    """The core accepts both bounds of ``meta`` and refuses the nearest values beyond them,
+    naming ``config.<field>``; ``config`` builds the native config of a value (default: the
+    top-level key ``key``)."""
     c = core()
+    make = config or (lambda v: _native(key, v, is_list))
     lo, hi, lo_open, hi_open = meta["range"]
     assert not lo_open and not hi_open  # the core's ranges are closed
     for bound, direction in ((lo, -1.0), (hi, 1.0)):
         assert bound is not None, f"{key}: the core bounds it on both sides"
-        c.validate_simulation_config(_native(key, bound, is_list))
+        c.validate_simulation_config(make(bound))
         outside = _outside(bound, direction, integer)
-        with pytest.raises(ValueError, match=rf"config\.{key}"):
-            c.validate_simulation_config(_native(key, outside, is_list))
+        with pytest.raises(ValueError, match=rf"config\.{field or key}\b"):
+            c.validate_simulation_config(make(outside))
 
 
-@pytest.mark.parametrize("f", dataclasses.fields(TransportOptions), ids=lambda f: f.name)
+#: TransportOptions fields probed as top-level native keys (recovery_params: the next test).
+TOP_LEVEL = [f for f in dataclasses.fields(TransportOptions) if f.name != "recovery_params"]
+
+
+@pytest.mark.parametrize("f", TOP_LEVEL, ids=lambda f: f.name)
 def test_transport_options_have_the_cores_ranges(f: dataclasses.Field) -> None:
     hint = str(f.type)
     is_list = hint.startswith("list[")
@@ -64,6 +89,77 @@ def test_transport_options_have_the_cores_ranges(f: dataclasses.Field) -> None:
             core().validate_simulation_config(_native(f.name, "yes", is_list))
         with pytest.raises(FieldError, match=rf"env\.transport\.{f.name}"):
             check(TransportOptions(**{f.name: "yes"}), "env.transport")
+
+
+@pytest.mark.parametrize("f", dataclasses.fields(RecoveryParams), ids=lambda f: f.name)
+def test_recovery_params_have_the_cores_ranges(f: dataclasses.Field) -> None:
+    hint = str(f.type)
+    key = f.name
+    field = rf"recovery_params\.{key}"
+    where = "env.transport.recovery_params"
+    c = core()
+    if "range" in f.metadata:
+        integer = "int" in hint
+        _probe(key, f.metadata, integer, False, lambda v: _recovery_param(key, v), field)
+        lo, hi, _, _ = f.metadata["range"]
+        for bound, direction in ((lo, -1.0), (hi, 1.0)):  # and the Python side agrees
+            check(RecoveryParams(**{key: bound}), where)
+            outside = _outside(bound, direction, integer)
+            outside = int(outside) if integer else outside
+            with pytest.raises(FieldError, match=rf"^{re.escape(where)}\.{key}: must be in"):
+                check(RecoveryParams(**{key: outside}), where)
+    elif "choices" in f.metadata:
+        for option in f.metadata["choices"]:
+            c.validate_simulation_config(_recovery_param(key, option))
+        with pytest.raises(ValueError, match=rf"config\.{field}"):
+            c.validate_simulation_config(_recovery_param(key, "no-such-option"))
+        with pytest.raises(FieldError, match=rf"^{re.escape(where)}\.{key}: must be one of"):
+            check(RecoveryParams(**{key: "no-such-option"}), where)
+    else:  # booleans: anything else (1 included) is refused on both sides
+        assert "bool" in hint, key
+        c.validate_simulation_config(_recovery_param(key, False))
+        for bad in ("yes", 1):
+            with pytest.raises(ValueError, match=rf"config\.{field}"):
+                c.validate_simulation_config(_recovery_param(key, bad))
+            with pytest.raises(FieldError, match=rf"^{re.escape(where)}\.{key}"):
+                check(RecoveryParams(**{key: bad}), where)
+
+
+def test_recovery_presets_are_the_cores() -> None:
+    """The preset names (the core's default first), the keys of ``recovery_params`` and every
+    preset's values fit the Python schema."""
+    presets = core().recovery_presets()
+    assert tuple(presets) == RECOVERIES and RECOVERIES[0] == "rfc9002"
+    names = {f.name for f in dataclasses.fields(RecoveryParams)}
+    for name, values in presets.items():
+        assert set(values) == names, name
+        check(RecoveryParams(**values), f"recovery_presets()[{name!r}]")
+
+
+def test_recovery_relations_agree() -> None:
+    """Both sides refuse timer settings under RFC 9002 (set or by default) and a cap below the
+    floor; a cap of 0 means none."""
+    c = core()
+    for recovery in ({}, {"recovery": "rfc9002"}):
+        with pytest.raises(ValueError, match=r"config\.recovery_params"):
+            c.validate_simulation_config({**recovery, "recovery_params": {"min_rto_s": 1.0}})
+        options = TransportOptions(**recovery, recovery_params=RecoveryParams(min_rto_s=1.0))
+        with pytest.raises(FieldError, match=r"^env\.transport\.recovery_params: "):
+            check(options, "env.transport")
+    crossed = {"min_rto_s": 2.0, "max_rto_s": 1.0}
+    with pytest.raises(ValueError, match=r"config\.recovery_params\.max_rto_s"):
+        c.validate_simulation_config({"recovery": "tcp", "recovery_params": crossed})
+    with pytest.raises(FieldError, match=r"^env\.transport\.recovery_params\.max_rto_s: "):
+        check(
+            TransportOptions(recovery="tcp", recovery_params=RecoveryParams(**crossed)),
+            "env.transport",
+        )
+    uncapped = {"min_rto_s": 2.0, "max_rto_s": 0.0}
+    c.validate_simulation_config({"recovery": "tcp", "recovery_params": uncapped})
+    check(
+        TransportOptions(recovery="tcp", recovery_params=RecoveryParams(**uncapped)),
+        "env.transport",
+    )
 
 
 def test_packet_bytes_is_a_jumbo_frames_udp_payload() -> None:

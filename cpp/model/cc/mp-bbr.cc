@@ -102,54 +102,6 @@ MpBbr::GetRtProp() const
 }
 
 void
-MpBbr::MaxFilter::Reset(double v, uint64_t t)
-{
-    s[0] = s[1] = s[2] = Sample{v, t};
-}
-
-double
-MpBbr::MaxFilter::Update(double v, uint64_t t, uint64_t window)
-{
-    Sample val{v, t};
-    if (v >= s[0].v || t - s[2].t > window)
-    {
-        Reset(v, t);
-        return s[0].v;
-    }
-    if (v >= s[1].v)
-    {
-        s[2] = s[1] = val;
-    }
-    else if (v >= s[2].v)
-    {
-        s[2] = val;
-    }
-    // Age out the best samples (Nichols' three-sample windowed filter).
-    uint64_t dt = t - s[0].t;
-    if (dt > window)
-    {
-        s[0] = s[1];
-        s[1] = s[2];
-        s[2] = val;
-        if (t - s[0].t > window)
-        {
-            s[0] = s[1];
-            s[1] = s[2];
-            s[2] = val;
-        }
-    }
-    else if (s[1].t == s[0].t && dt > window / 4)
-    {
-        s[2] = s[1] = val;
-    }
-    else if (s[2].t == s[1].t && dt > window / 2)
-    {
-        s[2] = val;
-    }
-    return s[0].v;
-}
-
-void
 MpBbr::Init(const MpCcContext& ctx)
 {
     MpCongestionOps::Init(ctx);

@@ -6,6 +6,7 @@
 #define MP_BBR_H
 
 #include "mp-congestion-ops.h"
+#include "mp-windowed-filter.h"
 
 #include "ns3/random-variable-stream.h"
 
@@ -66,24 +67,6 @@ class MpBbr : public MpCongestionOps
     Time GetRtProp() const;
 
   private:
-    struct MaxFilter
-    {
-        struct Sample
-        {
-            double v{0};
-            uint64_t t{0};
-        };
-
-        Sample s[3];
-        void Reset(double v, uint64_t t);
-        double Update(double v, uint64_t t, uint64_t window);
-
-        double Get() const
-        {
-            return s[0].v;
-        }
-    };
-
     double Inflight(double gain) const;
     double SendQuantum() const;
     void EnterStartup();
@@ -104,8 +87,8 @@ class MpBbr : public MpCongestionOps
 
     Ptr<UniformRandomVariable> m_uv;
     State m_state{State::STARTUP};
-    MaxFilter m_btlBwFilter;
-    double m_btlBw{0}; //!< bytes/s
+    MpWindowedMaxFilter m_btlBwFilter; //!< BtlBw over m_btlBwFilterLen rounds
+    double m_btlBw{0};                 //!< bytes/s
     Time m_rtProp;
     bool m_rtPropValid{false};
     Time m_rtPropStamp;

@@ -53,8 +53,15 @@ MpCongestionOps::MinimumWindow(uint32_t mss)
 void
 MpCongestionOps::CommitRealWindow(double& cwnd)
 {
-    cwnd = std::max(cwnd, static_cast<double>(MinimumWindow(m_mss)));
+    uint64_t floor = m_windowFloor > 0 ? m_windowFloor : MinimumWindow(m_mss);
+    cwnd = std::max(cwnd, static_cast<double>(floor));
     m_cwnd = static_cast<uint64_t>(cwnd);
+}
+
+void
+MpCongestionOps::SetWindow(uint64_t bytes)
+{
+    m_cwnd = bytes;
 }
 
 void
@@ -80,6 +87,64 @@ MpCongestionOps::OnPersistentCongestion(const MpCcContext&)
 void
 MpCongestionOps::OnPtoExpired(const MpCcContext&, uint32_t)
 {
+}
+
+void
+MpCongestionOps::OnRetransmissionTimeout(const MpCcContext&, const MpRtoEvent& ev)
+{
+    if (ev.first && !m_rtoPriorValid)
+    {
+        m_rtoPriorCwnd = ev.priorCwnd;
+        m_rtoPriorSsthresh = ev.priorSsthresh;
+        m_rtoPriorValid = ev.priorCwnd > 0;
+    }
+    else if (!ev.first && ev.lossWindow > 0)
+    {
+        // Linux tcp_enter_loss: ssthresh is set on the first expiry of an episode only.
+        m_ssthresh = ev.priorSsthresh;
+    }
+    if (ev.lossWindow > 0)
+    {
+        m_windowFloor = std::min<uint64_t>(ev.lossWindow, MinimumWindow(m_mss));
+        SetWindow(ev.lossWindow);
+    }
+}
+
+void
+MpCongestionOps::OnRtoEpisodeEnd(const MpCcContext&, const MpRtoEnd& ev)
+{
+    m_windowFloor = 0;
+    if (ev.spurious && m_rtoPriorValid)
+    {
+        m_ssthresh = m_rtoPriorSsthresh;
+        SetWindow(std::max(m_rtoPriorCwnd, m_cwnd));
+    }
+    else if (!ev.spurious && ev.verifiedWindow > 0)
+    {
+        SetWindow(ev.verifiedWindow);
+    }
+    m_rtoPriorValid = false;
+    m_rtoPriorCwnd = 0;
+}
+
+void
+MpCongestionOps::OnIdleRestart(const MpCcContext&, Time idle, Time rto)
+{
+    if (rto.IsZero() || !rto.IsStrictlyPositive())
+    {
+        return;
+    }
+    uint64_t iw = m_initialWindowPackets > 0 ? static_cast<uint64_t>(m_initialWindowPackets) * m_mss
+                                             : InitialWindow(m_mss);
+    uint64_t restart = std::min(iw, m_cwnd);
+    // tcp_current_ssthresh: remember three quarters of the window before shrinking it.
+    m_ssthresh = std::max<uint64_t>(m_ssthresh, m_cwnd / 4 * 3);
+    uint64_t cwnd = m_cwnd;
+    for (Time left = idle; left > rto && cwnd > restart; left -= rto)
+    {
+        cwnd /= 2;
+    }
+    SetWindow(std::max(cwnd, restart));
 }
 
 void
@@ -216,6 +281,24 @@ void
 MpCongestionOpsWrapper::OnPersistentCongestion(const MpCcContext& ctx)
 {
     m_inner->OnPersistentCongestion(ctx);
+}
+
+void
+MpCongestionOpsWrapper::OnRetransmissionTimeout(const MpCcContext& ctx, const MpRtoEvent& ev)
+{
+    m_inner->OnRetransmissionTimeout(ctx, ev);
+}
+
+void
+MpCongestionOpsWrapper::OnRtoEpisodeEnd(const MpCcContext& ctx, const MpRtoEnd& ev)
+{
+    m_inner->OnRtoEpisodeEnd(ctx, ev);
+}
+
+void
+MpCongestionOpsWrapper::OnIdleRestart(const MpCcContext& ctx, Time idle, Time rto)
+{
+    m_inner->OnIdleRestart(ctx, idle, rto);
 }
 
 void

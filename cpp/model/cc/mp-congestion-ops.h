@@ -79,6 +79,44 @@ struct MpLossEvent
     bool persistentCongestion{false}; //!< OnPersistentCongestion follows
 };
 
+/**
+ * @ingroup mp-cc
+ * A retransmission timeout of the timer-based recovery presets (`tcp`, `quic-draft`,
+ * `picoquic`; RFC 6298, RFC 5681 section 3.1, draft-ietf-quic-recovery's RTO, picoquic's
+ * timer). RFC 9002 recovery never raises it. When the preset marks the outstanding packets
+ * lost, OnPacketsLost has already been called with them (kind RETRANSMISSION_TIMEOUT), so a
+ * controller's own congestion response (ssthresh, W_max, recovery period) has run.
+ */
+struct MpRtoEvent
+{
+    Time now;
+    uint32_t rtoCount{1};      //!< expiries in a row, 1 for the first of an episode
+    bool first{true};          //!< the first expiry of the episode
+    uint64_t bytesInFlight{0}; //!< bytes in flight after the expiry's marking
+    Time oldestSentTime;       //!< send time of the oldest packet outstanding at the expiry
+    uint64_t priorCwnd{0};     //!< cwnd before the expiry's loss response (for undo)
+    uint64_t priorSsthresh{0}; //!< ssthresh before the expiry's loss response (for undo)
+    /// Window to collapse to (bytes): 1 mss for `tcp` (RFC 5681 loss window), kMinimumWindow
+    /// for `picoquic`, 0 for `quic-draft` (no change until the timeout is verified).
+    uint64_t lossWindow{0};
+};
+
+/**
+ * @ingroup mp-cc
+ * The end of a retransmission-timeout episode: the first ACK that acknowledges a packet after
+ * the expiry (RFC 6298 recovery goes on), or one sent before it (a spurious timeout).
+ */
+struct MpRtoEnd
+{
+    Time now;
+    /// The ACK covered a packet sent before the first expiry (F-RTO / Eifel detection,
+    /// RFC 5682 / RFC 4015) and the preset undoes spurious timeouts.
+    bool spurious{false};
+    /// Window to collapse to on a verified timeout (bytes; `quic-draft`'s
+    /// OnRetransmissionTimeoutVerified: kMinimumWindow); 0 = no change.
+    uint64_t verifiedWindow{0};
+};
+
 /// Kinds of path notifications.
 enum class MpPathEventKind : uint8_t
 {
@@ -132,6 +170,27 @@ class MpCongestionOps : public Object
     virtual void OnPersistentCongestion(const MpCcContext& ctx);
     /// A probe timeout fired (RFC 9002: no window change by default).
     virtual void OnPtoExpired(const MpCcContext& ctx, uint32_t ptoCount);
+    /**
+     * A retransmission timeout of a timer-based recovery preset fired. Default: on the first
+     * expiry of an episode remember ev.priorCwnd and ev.priorSsthresh (for undo); if
+     * ev.lossWindow > 0, set the window to it (RFC 5681 section 3.1: LW = 1 segment) through
+     * SetWindow.
+     */
+    virtual void OnRetransmissionTimeout(const MpCcContext& ctx, const MpRtoEvent& ev);
+    /**
+     * A retransmission-timeout episode ended. Default: a spurious timeout restores the cwnd
+     * and ssthresh remembered at its first expiry (RFC 5682 section 3 / RFC 4015 undo); a
+     * verified one with ev.verifiedWindow > 0 collapses the window to it.
+     */
+    virtual void OnRtoEpisodeEnd(const MpCcContext& ctx, const MpRtoEnd& ev);
+    /**
+     * The path was idle (nothing in flight) for `idle` and is about to send again, with a
+     * retransmission timeout of `rto` (RFC 5681 section 4.1, Linux tcp_cwnd_restart): the
+     * window is halved once per RTO elapsed, down to min(initial window, cwnd); ssthresh is
+     * first raised to max(ssthresh, 3/4 cwnd). Called only by presets with slow start after
+     * idle on.
+     */
+    virtual void OnIdleRestart(const MpCcContext& ctx, Time idle, Time rto);
     /// Handover / outage / state notifications.
     virtual void OnPathEvent(const MpCcContext& ctx, const MpPathEvent& ev);
     /**
@@ -172,8 +231,19 @@ class MpCongestionOps : public Object
     static uint64_t MinimumWindow(uint32_t mss);
 
   protected:
-    /// Raise a real-valued window (bytes) to kMinimumWindow and publish it as m_cwnd.
+    /// Raise a real-valued window (bytes) to the floor (kMinimumWindow, or the loss window
+    /// while a retransmission timeout holds it lower) and publish it as m_cwnd.
     void CommitRealWindow(double& cwnd);
+    /**
+     * Set the congestion window to `bytes` (retransmission timeout, undo, idle restart).
+     * Controllers that keep a real-valued window override it to set that too.
+     */
+    virtual void SetWindow(uint64_t bytes);
+
+    uint64_t m_windowFloor{0};      //!< CommitRealWindow's floor; 0 = kMinimumWindow
+    uint64_t m_rtoPriorCwnd{0};     //!< cwnd at the first expiry of the RTO episode
+    uint64_t m_rtoPriorSsthresh{0}; //!< ssthresh before the episode's congestion response
+    bool m_rtoPriorValid{false};    //!< the two above are set
 
     uint64_t m_cwnd{0};
     uint64_t m_ssthresh;
@@ -202,6 +272,9 @@ class MpCongestionOpsWrapper : public MpCongestionOps
     void OnPacketsLost(const MpCcContext& ctx, const MpLossEvent& ev) override;
     void OnPersistentCongestion(const MpCcContext& ctx) override;
     void OnPtoExpired(const MpCcContext& ctx, uint32_t ptoCount) override;
+    void OnRetransmissionTimeout(const MpCcContext& ctx, const MpRtoEvent& ev) override;
+    void OnRtoEpisodeEnd(const MpCcContext& ctx, const MpRtoEnd& ev) override;
+    void OnIdleRestart(const MpCcContext& ctx, Time idle, Time rto) override;
     void OnPathEvent(const MpCcContext& ctx, const MpPathEvent& ev) override;
     bool ConsiderForPersistentCongestion(const MpCcContext& ctx,
                                          const MpSentPacket& p) const override;

@@ -41,6 +41,14 @@ MpCubic::GetTypeId()
                           "Use the Reno-friendly region (RFC 9438 4.3).",
                           BooleanValue(true),
                           MakeBooleanAccessor(&MpCubic::m_renoFriendly),
+                          MakeBooleanChecker())
+            .AddAttribute("HyStart",
+                          "HyStart++ (RFC 9406) in the initial slow start: a delay increase "
+                          "leads to Conservative Slow Start, then congestion avoidance. Off by "
+                          "default: RFC 9002's controller has no HyStart, so every existing "
+                          "figure stands (ns-3's TcpCubic and Linux run their own HyStart).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&MpCubic::m_hyStartOn),
                           MakeBooleanChecker());
     return tid;
 }
@@ -67,6 +75,22 @@ MpCubic::Init(const MpCcContext& ctx)
     m_wMax = 0;
     m_epochValid = false;
     m_recovery.Reset();
+    m_hyStart.Reset();
+}
+
+const MpHyStart*
+MpCubic::GetHyStart() const
+{
+    return m_hyStartOn ? &m_hyStart : nullptr;
+}
+
+void
+MpCubic::OnPacketSent(const MpCcContext&, const MpSentPacket& p)
+{
+    if (m_hyStartOn && m_hyStart.IsActive())
+    {
+        m_hyStart.OnPacketSent(p.pn);
+    }
 }
 
 double
@@ -94,6 +118,25 @@ MpCubic::OnAck(const MpCcContext& ctx, const MpAckEvent& ev)
         return;
     }
     double acked = static_cast<double>(eligible);
+    if (m_cwnd < m_ssthresh && m_hyStartOn && m_hyStart.IsActive() &&
+        m_ssthresh == std::numeric_limits<uint64_t>::max())
+    {
+        // RFC 9406 (MpHyStart): slow start or CSS growth, or the CSS exit to avoidance.
+        uint64_t largest = ev.nAcked > 0 ? ev.acked[ev.nAcked - 1].pn : 0;
+        auto hs = m_hyStart.OnAck(largest,
+                                  ev.rttSampled,
+                                  ev.latestRtt,
+                                  eligible,
+                                  m_mss,
+                                  ctx.Path().pacingRateBps > 0);
+        if (!hs.enterAvoidance)
+        {
+            m_cwndD += hs.increase;
+            CommitRealWindow(m_cwndD);
+            return;
+        }
+        m_ssthresh = m_cwnd; // section 4.2: after CSS_ROUNDS rounds, ssthresh = cwnd
+    }
     if (m_cwnd < m_ssthresh)
     {
         double room = static_cast<double>(m_ssthresh) - m_cwndD;
@@ -160,6 +203,7 @@ MpCubic::OnPacketsLost(const MpCcContext&, const MpLossEvent& ev)
         return;
     }
     m_recovery.Begin(ev.now);
+    m_hyStart.OnCongestionEvent(); // RFC 9406 section 4.3: the initial slow start only
     m_cwndPrior = m_cwndD;
     if (m_fastConvergence && m_cwndD < m_wMax)
     {
@@ -178,11 +222,20 @@ MpCubic::OnPacketsLost(const MpCcContext&, const MpLossEvent& ev)
 }
 
 void
+MpCubic::SetWindow(uint64_t bytes)
+{
+    m_cwndD = static_cast<double>(bytes);
+    m_cwnd = bytes;
+    m_epochValid = false;
+}
+
+void
 MpCubic::OnPersistentCongestion(const MpCcContext&)
 {
     m_cwndD = static_cast<double>(MinimumWindow(m_mss));
     m_epochValid = false;
     m_recovery.Reset();
+    m_hyStart.OnCongestionEvent();
     CommitRealWindow(m_cwndD);
 }
 

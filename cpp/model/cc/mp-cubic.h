@@ -6,6 +6,7 @@
 #define MP_CUBIC_H
 
 #include "mp-congestion-ops.h"
+#include "mp-hystart.h"
 #include "mp-recovery-period.h"
 
 namespace ns3
@@ -29,7 +30,9 @@ namespace ns3
  *     cwnd_prior = cwnd
  *     W_max = cwnd (1 + beta) / 2   if cwnd < W_max and fast convergence, else W_max = cwnd
  *     ssthresh = max(cwnd * beta, kMinimumWindow); cwnd = ssthresh; the epoch restarts
- *   slow start: cwnd += bytes acked while cwnd < ssthresh (no HyStart).
+ *   slow start: cwnd += bytes acked while cwnd < ssthresh (no HyStart by default; HyStart =
+ *   true adds RFC 9406's HyStart++ to the initial slow start, see MpHyStart: min(N, L mss) per
+ *   ACK, a quarter of that in Conservative Slow Start, ssthresh = cwnd when CSS ends).
  *   persistent congestion (RFC 9002 7.6.2): cwnd = kMinimumWindow, the epoch restarts.
  *
  * C = 0.4 and beta = 0.7 (attributes C and Beta). The epoch (t = 0) starts at the first ACK
@@ -43,6 +46,7 @@ class MpCubic : public MpCongestionOps
 
     std::string GetName() const override;
     void Init(const MpCcContext& ctx) override;
+    void OnPacketSent(const MpCcContext& ctx, const MpSentPacket& p) override;
     void OnAck(const MpCcContext& ctx, const MpAckEvent& ev) override;
     void OnPacketsLost(const MpCcContext& ctx, const MpLossEvent& ev) override;
     void OnPersistentCongestion(const MpCcContext& ctx) override;
@@ -51,6 +55,12 @@ class MpCubic : public MpCongestionOps
     double GetWMax() const;
     /// K in seconds of the current epoch.
     double GetK() const;
+    /// The HyStart++ state, or null when HyStart is off.
+    const MpHyStart* GetHyStart() const;
+
+  protected:
+    /// Also sets the real-valued window and starts a new cubic epoch.
+    void SetWindow(uint64_t bytes) override;
 
   private:
     double m_c;
@@ -66,6 +76,8 @@ class MpCubic : public MpCongestionOps
     Time m_epochStart{0};
     bool m_epochValid{false};
     MpRecoveryPeriod m_recovery; //!< RFC 9002 section 7.3.2
+    bool m_hyStartOn{false};     //!< attribute HyStart
+    MpHyStart m_hyStart;         //!< RFC 9406
 };
 
 } // namespace ns3

@@ -223,6 +223,17 @@ MpFreeze::GetSuppressedLosses() const
     return m_frozen + m_inner->GetSuppressedLosses();
 }
 
+void
+MpFreeze::OnRetransmissionTimeout(const MpCcContext& ctx, const MpRtoEvent& ev)
+{
+    if (m_enabled && m_freezeTimeouts && IsFrozen(ctx, ev.oldestSentTime))
+    {
+        ++m_frozenTimeouts;
+        return;
+    }
+    m_inner->OnRetransmissionTimeout(ctx, ev);
+}
+
 uint64_t
 MpFreeze::GetFrozenLosses() const
 {

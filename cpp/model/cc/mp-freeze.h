@@ -60,6 +60,13 @@ class MpFreeze : public MpCongestionOpsWrapper
     void OnPacketsLost(const MpCcContext& ctx, const MpLossEvent& ev) override;
     bool ConsiderForPersistentCongestion(const MpCcContext& ctx,
                                          const MpSentPacket& p) const override;
+    /**
+     * A retransmission timeout of a timer preset (the TCP RTO collapse the paper's freeze
+     * targets, docs/specs/freeze.md#quic-timeouts-and-persistent-congestion): kept from the
+     * inner controller when the oldest outstanding packet was sent in a freeze window (and
+     * FreezeTimeouts is true); its lost packets were already filtered by OnPacketsLost.
+     */
+    void OnRetransmissionTimeout(const MpCcContext& ctx, const MpRtoEvent& ev) override;
     /// Frozen packets plus whatever the inner controller suppresses itself.
     uint64_t GetSuppressedLosses() const override;
 
@@ -83,6 +90,13 @@ class MpFreeze : public MpCongestionOpsWrapper
 
     /// Lost packets kept from the inner controller (cumulative).
     uint64_t GetFrozenLosses() const;
+
+    /// Retransmission timeouts kept from the inner controller (timer presets).
+    uint64_t GetFrozenTimeouts() const
+    {
+        return m_frozenTimeouts;
+    }
+
     /// Lost packets passed on to the inner controller (cumulative).
     uint64_t GetActedLosses() const;
 
@@ -98,6 +112,7 @@ class MpFreeze : public MpCongestionOpsWrapper
     bool m_freezeTimeouts;
 
     uint64_t m_frozen{0};
+    uint64_t m_frozenTimeouts{0}; //!< retransmission timeouts kept from the inner controller
     uint64_t m_acted{0};
     std::vector<MpSentPacket> m_eligible; //!< scratch: the packets passed on
 

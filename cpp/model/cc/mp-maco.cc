@@ -787,6 +787,24 @@ MpMaco::OnPtoExpired(const MpCcContext& ctx, uint32_t ptoCount)
 }
 
 void
+MpMaco::SetWindow(uint64_t bytes)
+{
+    m_w = static_cast<double>(bytes) / m_mss;
+    m_cwnd = bytes;
+}
+
+void
+MpMaco::OnRetransmissionTimeout(const MpCcContext& ctx, const MpRtoEvent& ev)
+{
+    if (m_qsOnPto && ev.first && !m_broken)
+    {
+        QuickStart(ctx, false);
+        return;
+    }
+    MpCongestionOps::OnRetransmissionTimeout(ctx, ev);
+}
+
+void
 MpMaco::OnPathEvent(const MpCcContext& ctx, const MpPathEvent& ev)
 {
     const MpPathOracle* oracle = ctx.Oracle();

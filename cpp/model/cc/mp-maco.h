@@ -74,6 +74,9 @@ class MpMaco : public MpCongestionOps
     void OnPacketsLost(const MpCcContext& ctx, const MpLossEvent& ev) override;
     void OnPersistentCongestion(const MpCcContext& ctx) override;
     void OnPtoExpired(const MpCcContext& ctx, uint32_t ptoCount) override;
+    /// A retransmission timeout (timer presets) re-enters quick start like a probe timeout
+    /// (the paper's "on timeout", eq. 16); otherwise the default loss window.
+    void OnRetransmissionTimeout(const MpCcContext& ctx, const MpRtoEvent& ev) override;
     void OnPathEvent(const MpCcContext& ctx, const MpPathEvent& ev) override;
     bool ConsiderForPersistentCongestion(const MpCcContext& ctx,
                                          const MpSentPacket& p) const override;
@@ -96,6 +99,10 @@ class MpMaco : public MpCongestionOps
     double GetHistoryMax() const;
     uint64_t GetCongestionEvents() const;
     uint64_t GetQuickStarts() const;
+
+  protected:
+    /// Also sets the window in packets (w).
+    void SetWindow(uint64_t bytes) override;
 
   private:
     /// Link parameters now: C^A and D at time t (s).

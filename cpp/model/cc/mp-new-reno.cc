@@ -32,6 +32,14 @@ MpNewReno::GetTypeId()
                           "frame as RFC 5681 eq. 3.",
                           BooleanValue(true),
                           MakeBooleanAccessor(&MpNewReno::m_byteCounting),
+                          MakeBooleanChecker())
+            .AddAttribute("HyStart",
+                          "HyStart++ (RFC 9406) in the initial slow start: a delay increase "
+                          "leads to Conservative Slow Start, then congestion avoidance. Off by "
+                          "default: RFC 9002's NewReno has no HyStart, so every existing figure "
+                          "stands. Plain NewReno only; LIA, OLIA and BALIA ignore it.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&MpNewReno::m_hyStartOn),
                           MakeBooleanChecker());
     return tid;
 }
@@ -53,12 +61,56 @@ MpNewReno::Init(const MpCcContext& ctx)
     MpCongestionOps::Init(ctx);
     m_cwndD = static_cast<double>(m_cwnd);
     m_recovery.Reset();
+    // The coupled controllers derive from NewReno and keep RFC 6356's uncoupled slow start.
+    m_hyStartAllowed = GetInstanceTypeId() == MpNewReno::GetTypeId();
+    m_hyStart.Reset();
 }
 
 bool
 MpNewReno::InRecovery(Time sentTime) const
 {
     return m_recovery.Covers(sentTime);
+}
+
+const MpHyStart*
+MpNewReno::GetHyStart() const
+{
+    return m_hyStartOn && m_hyStartAllowed ? &m_hyStart : nullptr;
+}
+
+bool
+MpNewReno::HyStartRunning() const
+{
+    return m_hyStartOn && m_hyStartAllowed && m_hyStart.IsActive() &&
+           m_ssthresh == std::numeric_limits<uint64_t>::max();
+}
+
+void
+MpNewReno::OnPacketSent(const MpCcContext&, const MpSentPacket& p)
+{
+    if (HyStartRunning())
+    {
+        m_hyStart.OnPacketSent(p.pn);
+    }
+}
+
+bool
+MpNewReno::HyStartSlowStart(const MpCcContext& ctx, const MpAckEvent& ev, uint64_t bytes)
+{
+    uint64_t largest = ev.nAcked > 0 ? ev.acked[ev.nAcked - 1].pn : 0;
+    auto out = m_hyStart.OnAck(largest,
+                               ev.rttSampled,
+                               ev.latestRtt,
+                               bytes,
+                               m_mss,
+                               ctx.Path().pacingRateBps > 0);
+    if (out.enterAvoidance)
+    {
+        m_ssthresh = m_cwnd; // RFC 9406 section 4.2: after CSS_ROUNDS, ssthresh = cwnd
+        return false;
+    }
+    m_cwndD += out.increase;
+    return true;
 }
 
 double
@@ -93,6 +145,12 @@ MpNewReno::OnAck(const MpCcContext& ctx, const MpAckEvent& ev)
     if (!m_byteCounting)
     {
         // RFC 5681: one increment per ACK frame.
+        if (InSlowStart() && HyStartRunning() &&
+            HyStartSlowStart(ctx, ev, std::min<uint64_t>(eligible, m_mss)))
+        {
+            CommitRealWindow(m_cwndD);
+            return;
+        }
         if (InSlowStart())
         {
             m_cwndD += std::min<double>(static_cast<double>(eligible), m_mss);
@@ -101,6 +159,11 @@ MpNewReno::OnAck(const MpCcContext& ctx, const MpAckEvent& ev)
         {
             m_cwndD += CongestionAvoidanceIncrease(ctx, ev, m_mss);
         }
+        CommitRealWindow(m_cwndD);
+        return;
+    }
+    if (InSlowStart() && HyStartRunning() && HyStartSlowStart(ctx, ev, eligible))
+    {
         CommitRealWindow(m_cwndD);
         return;
     }
@@ -132,6 +195,7 @@ MpNewReno::OnPacketsLost(const MpCcContext& ctx, const MpLossEvent& ev)
         return;
     }
     m_recovery.Begin(ev.now);
+    m_hyStart.OnCongestionEvent(); // RFC 9406 section 4.3: the initial slow start only
     double reduced = ReducedWindow(ctx);
     m_ssthresh = static_cast<uint64_t>(std::max(reduced, 0.0));
     m_cwndD = std::max(reduced, static_cast<double>(MinimumWindow(m_mss)));
@@ -140,10 +204,18 @@ MpNewReno::OnPacketsLost(const MpCcContext& ctx, const MpLossEvent& ev)
 }
 
 void
+MpNewReno::SetWindow(uint64_t bytes)
+{
+    m_cwndD = static_cast<double>(bytes);
+    m_cwnd = bytes;
+}
+
+void
 MpNewReno::OnPersistentCongestion(const MpCcContext&)
 {
     m_cwndD = static_cast<double>(MinimumWindow(m_mss));
     m_recovery.Reset();
+    m_hyStart.OnCongestionEvent();
     CommitRealWindow(m_cwndD);
 }
 

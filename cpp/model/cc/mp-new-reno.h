@@ -6,6 +6,7 @@
 #define MP_NEW_RENO_H
 
 #include "mp-congestion-ops.h"
+#include "mp-hystart.h"
 #include "mp-recovery-period.h"
 
 namespace ns3
@@ -36,6 +37,9 @@ namespace ns3
  * congestion avoidance adds mss * mss / cwnd (RFC 5681 eq. 3), whatever the number of packets
  * the frame acknowledges. With delayed ACKs (one ACK per two packets) the window then grows
  * half as fast, as ns-3's TcpNewReno does.
+ * HyStart = true adds HyStart++ (RFC 9406, MpHyStart) to the initial slow start: the window
+ * grows by min(N, L mss) per ACK, by a quarter of that in Conservative Slow Start, and CSS ends
+ * with ssthresh = cwnd. Off by default (RFC 9002 has no HyStart); LIA, OLIA and BALIA ignore it.
  * Subclasses (LIA, OLIA, BALIA) replace the congestion-avoidance increase and the reduction.
  */
 class MpNewReno : public MpCongestionOps
@@ -46,14 +50,19 @@ class MpNewReno : public MpCongestionOps
 
     std::string GetName() const override;
     void Init(const MpCcContext& ctx) override;
+    void OnPacketSent(const MpCcContext& ctx, const MpSentPacket& p) override;
     void OnAck(const MpCcContext& ctx, const MpAckEvent& ev) override;
     void OnPacketsLost(const MpCcContext& ctx, const MpLossEvent& ev) override;
     void OnPersistentCongestion(const MpCcContext& ctx) override;
 
     /// True while packets sent at sentTime belong to the current recovery period.
     bool InRecovery(Time sentTime) const;
+    /// The HyStart++ state, or null when HyStart is off (or the class is LIA, OLIA, BALIA).
+    const MpHyStart* GetHyStart() const;
 
   protected:
+    /// Also sets the real-valued window.
+    void SetWindow(uint64_t bytes) override;
     /**
      * The congestion-avoidance increase (bytes) for `bytes` newly acknowledged bytes.
      * NewReno: mss * bytes / cwnd.
@@ -70,6 +79,20 @@ class MpNewReno : public MpCongestionOps
     double m_lossReduction;      //!< kLossReductionFactor (attribute LossReductionFactor)
     bool m_byteCounting{true};   //!< attribute ByteCounting
     MpRecoveryPeriod m_recovery; //!< RFC 9002 section 7.3.2
+
+  private:
+    /**
+     * One ACK in slow start with HyStart++ running: grow the window as RFC 9406 says.
+     * @return false when CSS has just ended (ssthresh = cwnd now; the ACK's bytes go on to
+     *         congestion avoidance)
+     */
+    bool HyStartSlowStart(const MpCcContext& ctx, const MpAckEvent& ev, uint64_t bytes);
+    /// HyStart is on, still in its slow start or CSS, and ssthresh is still unset.
+    bool HyStartRunning() const;
+
+    bool m_hyStartOn{false};      //!< attribute HyStart
+    bool m_hyStartAllowed{false}; //!< the instance is plain NewReno (not LIA/OLIA/BALIA)
+    MpHyStart m_hyStart;          //!< RFC 9406
 };
 
 } // namespace ns3

@@ -73,7 +73,8 @@ MpScheduler::Candidates(const MpConnectionView& conn, std::vector<uint32_t>& out
 {
     out.clear();
     uint32_t n = conn.GetNPaths();
-    // Pass 0: active, not in PTO; 1: standby, not in PTO; 2: active in PTO; 3: standby in PTO.
+    // Pass 0: active, not in timeout; 1: standby, not in timeout; 2: active in timeout;
+    // 3: standby in timeout (timeout: PTO, RTO or RTO recovery, MpPathInfo::InTimeout).
     for (int pass = 0; pass < 4 && out.empty(); ++pass)
     {
         MpPathState want = (pass % 2 == 0) ? MpPathState::ACTIVE : MpPathState::STANDBY;
@@ -81,7 +82,7 @@ MpScheduler::Candidates(const MpConnectionView& conn, std::vector<uint32_t>& out
         for (uint32_t i = 0; i < n; ++i)
         {
             const MpPathInfo& p = conn.GetPath(i);
-            if (p.state == want && ((p.ptoCount > 0) == wantPto))
+            if (p.state == want && p.InTimeout() == wantPto)
             {
                 out.push_back(i);
             }

@@ -39,9 +39,11 @@ struct MpSchedRequest
  * path also makes the transport wait. A scheduler that waits while nothing is in flight must
  * RequestWakeup() to be asked again.
  *
- * Candidate paths (Candidates()): active paths that are not in probe timeout; if there are
- * none, standby paths that are not; if there are none, active and then standby paths in
- * probe timeout (so a single path keeps sending through a spurious timeout, as RFC 9002 does).
+ * Candidate paths (Candidates()): active paths that are not in timeout (a probe timeout, a
+ * retransmission timeout or the `tcp` preset's RTO recovery: MpPathInfo::InTimeout); if
+ * there are none, standby paths that are not; if there are none, active and then standby
+ * paths in timeout (so a single path keeps sending through a spurious timeout, as RFC 9002
+ * does, and a lone TCP path recovers from its loss window).
  * Deactivated paths are never candidates.
  */
 class MpScheduler : public Object

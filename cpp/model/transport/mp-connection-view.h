@@ -35,6 +35,8 @@ struct MpPathInfo
     Time minSrtt;                       //!< lifetime minimum of smoothed_rtt (BLEST)
     Time maxSrtt;                       //!< lifetime maximum of smoothed_rtt (BLEST)
     uint32_t ptoCount{0};               //!< consecutive PTOs without an ACK
+    uint32_t rtoCount{0};               //!< consecutive retransmission timeouts (timer presets)
+    bool inLossState{false};    //!< in RTO recovery: no new data (the `tcp` preset's loss state)
     bool appLimited{false};     //!< had window room but was not given data (cwnd validation)
     double deliveryRateBps{0};  //!< latest valid delivery-rate sample
     double pacingRateBps{0};    //!< current pacing rate (0: not paced)
@@ -72,10 +74,16 @@ struct MpPathInfo
         return state != MpPathState::DEACTIVATED && !pacingBlocked && HasWindowRoom(bytes);
     }
 
-    /// Not deactivated and not in probe timeout ("potentially failed").
+    /// In probe or retransmission timeout, or in RTO recovery ("potentially failed").
+    bool InTimeout() const
+    {
+        return ptoCount > 0 || rtoCount > 0 || inLossState;
+    }
+
+    /// Not deactivated and not in timeout (InTimeout).
     bool IsUsable() const
     {
-        return state != MpPathState::DEACTIVATED && ptoCount == 0;
+        return state != MpPathState::DEACTIVATED && !InTimeout();
     }
 };
 

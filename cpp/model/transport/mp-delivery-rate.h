@@ -31,6 +31,20 @@ namespace ns3
  *             rate = rs.delivered / rs.interval   (invalid if rs.interval < min_rtt)
  *   app-limited: C.app_limited = max(C.delivered + bytes_in_flight, 1) when the sender has
  *             room in the window but nothing to send; cleared once C.delivered passes it.
+ *
+ * BBRv3's loss signals (draft-ietf-ccwg-bbr, sections 2.2-2.3 and 4.1.2.2):
+ *
+ *   on send:  P.tx_in_flight = C.inflight (this packet included); P.lost = C.lost
+ *   per ACK:  RS.tx_in_flight = P.tx_in_flight, RS.lost = C.lost - P.lost of the newest
+ *             packet acknowledged (the one that sets rs.prior_delivered)
+ *
+ * C.lost, the path's cumulative in-flight bytes declared lost, is not handed to the estimator
+ * by every loss detection (losses found by the loss timer or a retransmission timeout come
+ * without an ACK). Every in-flight byte sent is delivered, lost or still in flight, so at each
+ * send the estimator takes the exact value C.lost = sent - C.delivered - bytes_in_flight
+ * (packets acknowledged after being declared lost stay lost, as in Linux's tp->lost); between
+ * sends it adds the ACKs' own lost bytes, so an ACK's RS.lost misses only losses declared
+ * without an ACK since the last send.
  */
 class MpDeliveryRate
 {
@@ -47,6 +61,18 @@ class MpDeliveryRate
         p.deliveredTime = m_deliveredTime;
         p.firstSentTime = m_firstSentTime;
         p.isAppLimited = m_appLimited != 0;
+        // sent = delivered + lost + in flight, exactly (see the class comment).
+        uint64_t accounted = m_delivered + bytesInFlight;
+        if (m_sentBytes > accounted && m_sentBytes - accounted > m_lost)
+        {
+            m_lost = m_sentBytes - accounted;
+        }
+        p.txInFlight = bytesInFlight + p.bytes;
+        p.lostAtSend = m_lost;
+        if (p.inFlight)
+        {
+            m_sentBytes += p.bytes;
+        }
     }
 
     /// Start a new ACK frame's sample.
@@ -70,6 +96,8 @@ class MpDeliveryRate
             m_sendElapsed = p.sentTime - p.firstSentTime;
             m_ackElapsed = m_deliveredTime - p.deliveredTime;
             m_rs.rtt = now - p.sentTime;
+            m_rs.txInFlight = p.txInFlight;
+            m_priorLost = p.lostAtSend;
             m_firstSentTime = p.sentTime;
         }
     }
@@ -82,11 +110,13 @@ class MpDeliveryRate
             m_appLimited = 0;
         }
         m_rs.lostBytes = lostBytes;
+        m_lost += lostBytes;
         if (!m_havePrior)
         {
             m_rs.valid = false;
             return m_rs;
         }
+        m_rs.lost = m_lost > m_priorLost ? m_lost - m_priorLost : 0;
         m_rs.delivered = m_delivered - m_rs.priorDelivered;
         m_rs.interval = m_sendElapsed > m_ackElapsed ? m_sendElapsed : m_ackElapsed;
         if (m_rs.interval.IsZero() || m_rs.interval < minRtt || m_rs.delivered == 0)
@@ -118,6 +148,12 @@ class MpDeliveryRate
         return m_delivered;
     }
 
+    /// C.lost: cumulative in-flight bytes declared lost on the path (see the class comment).
+    uint64_t GetLost() const
+    {
+        return m_lost;
+    }
+
     const MpRateSample& LastSample() const
     {
         return m_rs;
@@ -133,6 +169,9 @@ class MpDeliveryRate
     Time m_priorTime{0};
     Time m_sendElapsed{0};
     Time m_ackElapsed{0};
+    uint64_t m_sentBytes{0}; //!< cumulative in-flight bytes sent
+    uint64_t m_lost{0};      //!< C.lost
+    uint64_t m_priorLost{0}; //!< P.lost of the newest packet acknowledged by this ACK
 };
 
 } // namespace ns3

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -60,6 +61,10 @@ MpLossRecovery::OnPacketSent(const MpSentPacket& p)
     }
     if (rec.ackEliciting)
     {
+        if (m_ackElicitingInFlight == 0)
+        {
+            m_rtoAnchor = rec.sentTime; // RFC 6298 5.1: start the timer if it is not running
+        }
         ++m_ackElicitingInFlight;
         m_timeOfLastAckEliciting = rec.sentTime;
     }
@@ -155,9 +160,10 @@ MpLossRecovery::OnAckReceived(const MpAckRange* ranges, std::size_t n, Time ackD
     // m_recentLost is in packet-number order, and so in send-time order (packets are declared
     // lost front to back, and numbered in send order): each range is found by binary search,
     // and the forgotten entries (sent more than 4 RTT ago) form a prefix.
+    bool anyLate = false;
+    int64_t largestLate = -1;
     if (!m_recentLost.empty())
     {
-        bool anyLate = false;
         for (std::size_t i = 0; i < m; ++i)
         {
             auto it =
@@ -175,6 +181,7 @@ MpLossRecovery::OnAckReceived(const MpAckRange* ranges, std::size_t n, Time ackD
                 it->wasLost = true;
                 m_newlyAcked.push_back(*it);
                 anyLate = true;
+                largestLate = std::max<int64_t>(largestLate, static_cast<int64_t>(it->pn));
             }
         }
         Time keep = std::max(m_rtt.GetSmoothed(), m_rtt.GetLatest()) * 4;
@@ -204,6 +211,10 @@ MpLossRecovery::OnAckReceived(const MpAckRange* ranges, std::size_t n, Time ackD
     }
     if (largestNewly < 0)
     {
+        if (IsTimerBased())
+        {
+            OnAckTimerBased(largestLate, now);
+        }
         PopResolved();
         return m_outcome;
     }
@@ -213,18 +224,100 @@ MpLossRecovery::OnAckReceived(const MpAckRange* ranges, std::size_t n, Time ackD
     if (largestNewly == ackLargest && anyAckEliciting)
     {
         const MpSentPacket& largest = m_sent[static_cast<uint64_t>(largestNewly) - m_basePn];
-        m_rtt.Update(now - largest.sentTime, ackDelay, m_params.maxAckDelay, now);
+        m_rtt.Update(now - largest.sentTime,
+                     m_params.subtractAckDelay ? ackDelay : Time(0),
+                     m_params.maxAckDelay,
+                     now);
         m_outcome.rttSampled = true;
     }
 
     DetectLostPackets(now, MpLossKind::TIME_THRESHOLD);
-    if (!m_lost.empty())
+    if (!m_lost.empty() && m_params.persistentCongestion)
     {
         m_outcome.persistentCongestion = InPersistentCongestion();
     }
     m_ptoCount = 0;
+    if (IsTimerBased())
+    {
+        OnAckTimerBased(std::max(largestNewly, largestLate), now);
+    }
     PopResolved();
     return m_outcome;
+}
+
+void
+MpLossRecovery::OnAckTimerBased(int64_t largestAckedNow, Time now)
+{
+    if (largestAckedNow < 0)
+    {
+        return;
+    }
+    if (m_rtoEpisode)
+    {
+        m_rtoEpisode = false;
+        m_outcome.rtoEpisodeEnded = true;
+        bool verified = largestAckedNow >= static_cast<int64_t>(m_rtoEpisodeFirstPn);
+        m_outcome.rtoSpurious = !verified;
+        if (verified && m_params.recovery == Recovery::QUIC_DRAFT)
+        {
+            // OnRetransmissionTimeoutVerified: every packet before the acknowledged one is
+            // lost.
+            MarkOutstandingLost(static_cast<uint64_t>(largestAckedNow));
+        }
+    }
+    // An ACK of new data resets the backoff and the probe count (RFC 6298 section 5.7 with
+    // timestamps; the drafts' OnPacketAcked) and restarts the TCP timer (section 5.3).
+    m_rtoCount = 0;
+    m_tlpCount = 0;
+    m_rtoAnchor = now;
+}
+
+void
+MpLossRecovery::DeclareLost(MpSentPacket& p, MpLossKind kind, bool ackedBefore)
+{
+    p.state = MpSentPacket::LOST;
+    p.lossKind = static_cast<uint8_t>(kind);
+    if (p.inFlight)
+    {
+        m_bytesInFlight -= p.bytes;
+        m_outcome.lostBytes += p.bytes;
+    }
+    if (p.ackEliciting)
+    {
+        --m_ackElicitingInFlight;
+    }
+    m_lost.push_back(p);
+    m_lostAckedBetween.push_back(ackedBefore ? 1 : 0);
+    if (m_recentLost.size() < kMaxRecentLost)
+    {
+        m_recentLost.push_back(p);
+    }
+}
+
+void
+MpLossRecovery::MarkOutstandingLost(uint64_t below)
+{
+    bool unordered = false;
+    for (auto& p : m_sent)
+    {
+        if (p.pn >= below)
+        {
+            break;
+        }
+        if (p.state != MpSentPacket::OUTSTANDING)
+        {
+            continue;
+        }
+        unordered = unordered || (!m_recentLost.empty() && m_recentLost.back().pn > p.pn);
+        DeclareLost(p, MpLossKind::RETRANSMISSION_TIMEOUT, false);
+    }
+    if (unordered)
+    {
+        // Retransmissions skipped by the thresholds were declared lost after later packets.
+        std::sort(m_recentLost.begin(),
+                  m_recentLost.end(),
+                  [](const MpSentPacket& a, const MpSentPacket& b) { return a.pn < b.pn; });
+    }
 }
 
 void
@@ -260,32 +353,24 @@ MpLossRecovery::DetectLostPackets(Time now, MpLossKind timeKind)
         {
             continue;
         }
+        if (p.retransmission && !m_params.detectLostRetransmissions)
+        {
+            continue; // without RACK a lost retransmission waits for the timer
+        }
         bool byPacket = largest >= p.pn + m_params.packetThreshold;
-        bool byTime = p.sentTime <= lostSendTime;
+        bool byTime = m_params.timeThresholdLoss && p.sentTime <= lostSendTime;
         if (!byPacket && !byTime)
         {
+            if (!m_params.timeThresholdLoss)
+            {
+                break; // later packets are not lost by the packet threshold either
+            }
             // Packets are in send order: none of the later ones is lost either.
             m_lossTime = p.sentTime + lossDelay;
             m_lossTimeSet = true;
             break;
         }
-        p.state = MpSentPacket::LOST;
-        p.lossKind = static_cast<uint8_t>(byPacket ? MpLossKind::PACKET_THRESHOLD : timeKind);
-        if (p.inFlight)
-        {
-            m_bytesInFlight -= p.bytes;
-            m_outcome.lostBytes += p.bytes;
-        }
-        if (p.ackEliciting)
-        {
-            --m_ackElicitingInFlight;
-        }
-        m_lost.push_back(p);
-        m_lostAckedBetween.push_back(ackedSeen ? 1 : 0);
-        if (m_recentLost.size() < kMaxRecentLost)
-        {
-            m_recentLost.push_back(p);
-        }
+        DeclareLost(p, byPacket ? MpLossKind::PACKET_THRESHOLD : timeKind, ackedSeen);
         ackedSeen = false;
     }
 }
@@ -349,6 +434,95 @@ MpLossRecovery::GetPersistentCongestionDuration() const
            static_cast<int64_t>(m_params.persistentCongestionThreshold);
 }
 
+Time
+MpLossRecovery::GetRto() const
+{
+    if (!m_rtt.HasSample())
+    {
+        return m_params.initialRto;
+    }
+    Time srtt = m_rtt.GetSmoothed();
+    Time var4 = m_rtt.GetRttVar() * 4;
+    Time rto;
+    switch (m_params.rtoFormula)
+    {
+    case RtoFormula::RFC6298:
+        rto = std::max(m_params.minRto, srtt + std::max(m_params.granularity, var4));
+        break;
+    case RtoFormula::LINUX:
+        rto = srtt + std::max(var4, m_params.minRto);
+        break;
+    case RtoFormula::QUIC:
+        rto = std::max(m_params.minRto, srtt + var4 + m_params.maxAckDelay);
+        break;
+    }
+    return rto;
+}
+
+Time
+MpLossRecovery::GetBackedOffRto() const
+{
+    Time rto = GetRto();
+    uint32_t n = m_rtoCount;
+    switch (m_params.rtoBackoff)
+    {
+    case RtoBackoff::DOUBLE:
+        rto = rto * (int64_t(1) << std::min<uint32_t>(n, 30));
+        break;
+    case RtoBackoff::XOR:
+        // The module writes `alarm * (2 ^ rto_count)`: C's exclusive or, not a power.
+        rto = rto * static_cast<int64_t>(2U ^ std::min<uint32_t>(n, 1U << 20));
+        break;
+    case RtoBackoff::PICOQUIC: {
+        static constexpr double kSteps[] = {1, 2, 4, 5, 6, 7, 8, 10};
+        double m = n < 8 ? kSteps[n] : 10.0 * std::pow(1.25, std::min<uint32_t>(n - 7, 200));
+        rto = Time(
+            static_cast<int64_t>(std::min(static_cast<double>(rto.GetTimeStep()) * m, 9.0e18)));
+        break;
+    }
+    }
+    if (m_params.maxRto.IsStrictlyPositive() && rto > m_params.maxRto)
+    {
+        rto = m_params.maxRto;
+    }
+    return rto;
+}
+
+MpLossRecovery::TimerKind
+MpLossRecovery::GetRetransmissionTimer(Time& deadline) const
+{
+    Time anchor = m_params.recovery == Recovery::TCP ? m_rtoAnchor : m_timeOfLastAckEliciting;
+    Time rtoDeadline = anchor + GetBackedOffRto();
+    if (m_tlpCount < m_params.maxTlps && m_rtoCount == 0 && m_rtt.HasSample())
+    {
+        Time srtt = m_rtt.GetSmoothed();
+        Time pto;
+        if (m_params.recovery == Recovery::TCP)
+        {
+            // RFC 8985 section 7.2: PTO = 2 SRTT, plus WCDelAckT with one packet in flight.
+            pto = srtt * 2;
+            if (m_ackElicitingInFlight == 1)
+            {
+                pto += m_params.tlpDelayedAckAllowance;
+            }
+        }
+        else
+        {
+            // draft-ietf-quic-recovery 4.3.2: max(1.5 SRTT + max_ack_delay, kMinTLPTimeout).
+            pto = m_params.tlpModuleTiming ? srtt : srtt * 3 / 2 + m_params.maxAckDelay;
+            pto = std::max(pto, m_params.minTlpTimeout);
+        }
+        Time tlpDeadline = m_timeOfLastAckEliciting + pto;
+        if (m_params.recovery != Recovery::TCP || tlpDeadline < rtoDeadline)
+        {
+            deadline = tlpDeadline;
+            return TimerKind::TLP;
+        }
+    }
+    deadline = rtoDeadline;
+    return TimerKind::RTO;
+}
+
 MpLossRecovery::TimerKind
 MpLossRecovery::GetTimer(Time& deadline) const
 {
@@ -360,6 +534,10 @@ MpLossRecovery::GetTimer(Time& deadline) const
     if (m_ackElicitingInFlight == 0)
     {
         return TimerKind::NONE;
+    }
+    if (IsTimerBased())
+    {
+        return GetRetransmissionTimer(deadline);
     }
     deadline = m_timeOfLastAckEliciting + GetPtoDuration();
     return TimerKind::PTO;
@@ -381,11 +559,33 @@ MpLossRecovery::OnLossDetectionTimeout(Time now)
     if (kind == TimerKind::LOSS_TIME)
     {
         DetectLostPackets(now, MpLossKind::LOSS_TIMER);
-        if (!m_lost.empty())
+        if (!m_lost.empty() && m_params.persistentCongestion)
         {
             m_outcome.persistentCongestion = InPersistentCongestion();
         }
         PopResolved();
+        return kind;
+    }
+    if (kind == TimerKind::TLP)
+    {
+        ++m_tlpCount;
+        m_rtoAnchor = now; // Linux re-arms the retransmission timer after a probe
+        return kind;
+    }
+    if (kind == TimerKind::RTO)
+    {
+        if (!m_rtoEpisode)
+        {
+            m_rtoEpisode = true;
+            m_rtoEpisodeFirstPn = m_nextPn;
+        }
+        ++m_rtoCount;
+        m_rtoAnchor = now;
+        if (m_params.markAllLostOnRto)
+        {
+            MarkOutstandingLost(m_nextPn);
+            PopResolved();
+        }
         return kind;
     }
     ++m_ptoCount;

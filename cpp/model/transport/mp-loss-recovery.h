@@ -49,6 +49,26 @@ namespace ns3
  *   establish persistent congestion. The transport may exclude packets from this test (the
  *   handover freeze does) through an optional filter.
  *
+ * Timer-based recovery (Params::recovery other than RFC9002; values in MpRecoveryConfig,
+ * mp-recovery-preset.h) replaces the PTO by a retransmission timer:
+ *
+ *   RTO (RFC 6298 section 2): before a sample initialRto; then
+ *     RFC6298: max(minRto, SRTT + max(G, 4 RTTVAR))
+ *     LINUX:   SRTT + max(4 RTTVAR, minRto)                 (Linux tcp_set_rto)
+ *     QUIC:    max(minRto, SRTT + 4 RTTVAR + max_ack_delay)  (the drafts, picoquic)
+ *   times the backoff of rto_count expiries (DOUBLE 2^n, RFC 6298 section 5.5; XOR the ns-3
+ *   QUIC module's `2 ^ n`; PICOQUIC 1, 2, 4, 5, 6, 7, 8, 10, then x1.25), capped at maxRto.
+ *   The timer runs from the last ACK of new data or, with nothing outstanding before, the
+ *   send (TCP, RFC 6298 section 5), or from the last ack-eliciting send (drafts, picoquic).
+ *   Tail-loss probes (maxTlps > 0) come first: TCP at 2 SRTT (+ 200 ms with one packet in
+ *   flight), never later than the RTO (RFC 8985 section 7.2); the drafts at
+ *   max(1.5 SRTT + max_ack_delay, 10 ms) (`tlpModuleTiming`: the module's 1 x SRTT).
+ *   On an expiry rto_count grows; with markAllLostOnRto every outstanding packet is declared
+ *   lost (kind RETRANSMISSION_TIMEOUT). An ACK that newly acknowledges anything resets the
+ *   TLP and RTO counts; the first one after an expiry ends the episode, as verified (it
+ *   covers a packet sent after the first expiry; the drafts then declare every older
+ *   outstanding packet lost) or spurious (only packets sent before it).
+ *
  * The class is pure: it never reads the simulator clock, every method takes "now", so the
  * rules can be unit-tested with constructed ACK sequences (bindings: _core.testing).
  * Packets are kept in a deque indexed by packet number, so sending, acknowledging and losing
@@ -57,6 +77,31 @@ namespace ns3
 class MpLossRecovery
 {
   public:
+    /// The loss-recovery family (preset values: MpRecoveryConfig::Preset).
+    enum class Recovery : uint8_t
+    {
+        RFC9002 = 0,    //!< RFC 9002: probe timeout, persistent congestion
+        TCP = 1,        //!< RFC 6298 / RFC 5681 / RFC 8985 as Linux 5.4 runs them
+        QUIC_DRAFT = 2, //!< draft-ietf-quic-recovery's TLP + RTO
+        PICOQUIC = 3,   //!< picoquic's retransmission timer
+    };
+
+    /// How the retransmission timeout is computed from the RTT estimate.
+    enum class RtoFormula : uint8_t
+    {
+        RFC6298 = 0, //!< max(minRto, SRTT + max(G, 4 RTTVAR))
+        LINUX = 1,   //!< SRTT + max(4 RTTVAR, minRto)
+        QUIC = 2,    //!< max(minRto, SRTT + 4 RTTVAR + max_ack_delay)
+    };
+
+    /// How the retransmission timeout grows with consecutive expiries.
+    enum class RtoBackoff : uint8_t
+    {
+        DOUBLE = 0,   //!< 2^n (RFC 6298 section 5.5)
+        XOR = 1,      //!< the ns-3 QUIC module's `2 ^ n`: 2, 3, 0, 1, 6, 7, ...
+        PICOQUIC = 2, //!< 1, 2, 4, 5, 6, 7, 8, 10, then x1.25 per expiry
+    };
+
     /// RFC 9002 constants (section 6.1.1, 6.1.2, 6.2, 7.6) and the peer's max_ack_delay.
     struct Params
     {
@@ -67,6 +112,22 @@ class MpLossRecovery
         Time maxAckDelay{MilliSeconds(25)};        //!< the receiver's max_ack_delay
         uint32_t persistentCongestionThreshold{3}; //!< kPersistentCongestionThreshold
         uint32_t maxPtoBackoffExponent{16};        //!< cap on pto_count in 2^pto_count
+        // Timer-based recovery (ignored under RFC9002).
+        Recovery recovery{Recovery::RFC9002};           //!< the recovery family
+        Time minRto{MilliSeconds(200)};                 //!< RTO minimum (Linux TCP_RTO_MIN)
+        Time maxRto{Seconds(120)};                      //!< RTO cap (0: none)
+        Time initialRto{Seconds(1)};                    //!< RTO before a sample (RFC 6298 2.1)
+        RtoFormula rtoFormula{RtoFormula::RFC6298};     //!< RTO from the RTT estimate
+        RtoBackoff rtoBackoff{RtoBackoff::DOUBLE};      //!< growth per expiry
+        uint32_t maxTlps{0};                            //!< tail-loss probes before the RTO
+        bool tlpModuleTiming{false};                    //!< drafts' TLP at 1 x SRTT (ns-3 module)
+        Time minTlpTimeout{MilliSeconds(10)};           //!< drafts' kMinTLPTimeout
+        Time tlpDelayedAckAllowance{MilliSeconds(200)}; //!< RFC 8985 WCDelAckT
+        bool subtractAckDelay{true};                    //!< RTT samples less the ACK delay
+        bool persistentCongestion{true};                //!< RFC 9002 section 7.6 test
+        bool markAllLostOnRto{false};                   //!< an expiry declares the flight lost
+        bool timeThresholdLoss{true};                   //!< time-threshold (RACK-like) loss
+        bool detectLostRetransmissions{true};           //!< thresholds apply to retransmissions
     };
 
     /// Kind of loss-detection timer.
@@ -75,6 +136,8 @@ class MpLossRecovery
         NONE = 0,
         LOSS_TIME = 1,
         PTO = 2,
+        TLP = 3, //!< tail-loss probe (timer-based recovery)
+        RTO = 4, //!< retransmission timeout (timer-based recovery)
     };
 
     /// What processing one ACK frame produced.
@@ -86,6 +149,8 @@ class MpLossRecovery
         uint64_t ackedInFlightBytes{0};   //!< bytes of newly acked in-flight packets
         uint64_t lostBytes{0};            //!< bytes of packets declared lost
         Time largestNewlyAckedSentTime;   //!< send time of the largest newly acked packet
+        bool rtoEpisodeEnded{false};      //!< the first ACK after a retransmission timeout
+        bool rtoSpurious{false};          //!< ... and it covered only packets sent before it
     };
 
     /// Persistent-congestion filter: return false to leave a lost packet out of the test.
@@ -201,6 +266,36 @@ class MpLossRecovery
     /// The current PTO period including backoff: PtoPeriod * 2^pto_count.
     Time GetPtoDuration() const;
 
+    /// The retransmission timeout without backoff (timer-based recovery).
+    Time GetRto() const;
+
+    /// The retransmission timeout with the backoff of the current expiry count.
+    Time GetBackedOffRto() const;
+
+    /// Consecutive retransmission timeouts (reset by an ACK of anything new).
+    uint32_t GetRtoCount() const
+    {
+        return m_rtoCount;
+    }
+
+    /// Tail-loss probes sent since the last ACK of anything new.
+    uint32_t GetTlpCount() const
+    {
+        return m_tlpCount;
+    }
+
+    /// True from a retransmission timeout until the ACK that ends its episode.
+    bool InRtoEpisode() const
+    {
+        return m_rtoEpisode;
+    }
+
+    /// True for the timer-based recovery families.
+    bool IsTimerBased() const
+    {
+        return m_params.recovery != Recovery::RFC9002;
+    }
+
     /// The persistent-congestion duration (section 7.6.1).
     Time GetPersistentCongestionDuration() const;
 
@@ -230,6 +325,14 @@ class MpLossRecovery
     bool InPersistentCongestion() const;
     /// Remove resolved packets from the front of the deque.
     void PopResolved();
+    /// Timer-based recovery: the timer (TLP or RTO) when something is outstanding.
+    TimerKind GetRetransmissionTimer(Time& deadline) const;
+    /// Declare one packet lost: state, counters, m_lost, m_recentLost.
+    void DeclareLost(MpSentPacket& p, MpLossKind kind, bool ackedBefore);
+    /// Declare outstanding packets lost with pn < below (kind RETRANSMISSION_TIMEOUT).
+    void MarkOutstandingLost(uint64_t below);
+    /// Timer-based recovery: the episode and timer bookkeeping of one ACK.
+    void OnAckTimerBased(int64_t largestAckedNow, Time now);
 
     Params m_params;
     MpRttEstimator m_rtt;
@@ -241,6 +344,11 @@ class MpLossRecovery
     bool m_lossTimeSet{false};
     Time m_timeOfLastAckEliciting{0};
     uint32_t m_ptoCount{0};
+    uint32_t m_rtoCount{0};
+    uint32_t m_tlpCount{0};
+    Time m_rtoAnchor{0};             //!< TCP: when the retransmission timer was (re)started
+    bool m_rtoEpisode{false};        //!< an expiry happened and no ACK followed yet
+    uint64_t m_rtoEpisodeFirstPn{0}; //!< next packet number at the episode's first expiry
     uint64_t m_bytesInFlight{0};
     uint32_t m_ackElicitingInFlight{0};
     PcFilter m_pcFilter{nullptr};

@@ -49,9 +49,11 @@ struct MpQuicSender::Path
     EventId handoverEvent;
     EventId outageEvent;
     PathCounters counters;
-    MpSentPacket scratch;       //!< reused record for sends
-    uint64_t cwvMaxInflight{0}; //!< peak bytes in flight in the current window (Linux CWV)
-    int64_t cwvWindowEndPn{-1}; //!< the window ends when this packet number is acknowledged
+    MpSentPacket scratch;               //!< reused record for sends
+    uint64_t cwvMaxInflight{0};         //!< peak bytes in flight in the current window (Linux CWV)
+    int64_t cwvWindowEndPn{-1};         //!< the window ends when this packet number is acknowledged
+    Time lastSendTime{Time::Min()};     //!< last data packet sent (slow start after idle)
+    std::set<uint64_t> lossStateChunks; //!< RTO recovery: chunks lost at the RTO, not acked
     double lastHandoverS{-std::numeric_limits<double>::infinity()};
 };
 
@@ -145,7 +147,7 @@ MpQuicSender::AddPath(const PathConfig& cfg)
     {
         throw std::invalid_argument("MpQuicSender: at most 32 paths");
     }
-    MpLossRecovery::Params params;
+    MpLossRecovery::Params params = m_recovery.lr;
     params.maxAckDelay = m_maxAckDelay;
     params.initialRtt = m_initialRtt;
     auto idx = static_cast<uint32_t>(m_paths.size());
@@ -162,6 +164,35 @@ MpQuicSender::AddPath(const PathConfig& cfg)
     path->lr.SetPersistentCongestionFilter(&MpQuicSender::PcFilterThunk, path.get());
     m_paths.push_back(std::move(path));
     return idx;
+}
+
+void
+MpQuicSender::SetRecovery(const MpRecoveryConfig& cfg)
+{
+    if (!m_paths.empty())
+    {
+        throw std::logic_error("MpQuicSender::SetRecovery: call before AddPath");
+    }
+    m_recovery = cfg;
+}
+
+const MpRecoveryConfig&
+MpQuicSender::GetRecovery() const
+{
+    return m_recovery;
+}
+
+Time
+MpQuicSender::GetTimeToRetransmissionTimer(uint32_t i) const
+{
+    const Path& path = *m_paths.at(i);
+    Time deadline;
+    MpLossRecovery::TimerKind kind = path.lr.GetTimer(deadline);
+    if (kind != MpLossRecovery::TimerKind::RTO && kind != MpLossRecovery::TimerKind::TLP)
+    {
+        return Seconds(-1);
+    }
+    return deadline - Simulator::Now();
 }
 
 bool
@@ -532,6 +563,17 @@ MpQuicSender::OnChunkAcked(int64_t chunk)
     }
     cs.acked = true;
     m_ackedStreamBytes += ChunkLen(c);
+    if (m_pathsInLossState > 0)
+    {
+        for (auto& pp : m_paths)
+        {
+            if (pp->info.inLossState && pp->lossStateChunks.erase(c) > 0 &&
+                pp->lossStateChunks.empty())
+            {
+                EndLossState(*pp);
+            }
+        }
+    }
     while (!m_chunks.empty() && m_chunks.front().acked)
     {
         m_chunks.pop_front();
@@ -706,6 +748,15 @@ MpQuicSender::SendPacket(Path& path, int64_t chunk, bool retx, bool probe)
 {
     Time now = Simulator::Now();
     uint32_t len = chunk >= 0 ? ChunkLen(static_cast<uint64_t>(chunk)) : 0;
+    if (m_recovery.slowStartAfterIdle && !probe && path.lr.GetBytesInFlight() == 0 &&
+        path.lastSendTime != Time::Min() && now - path.lastSendTime > path.lr.GetRto())
+    {
+        // RFC 5681 section 4.1 / Linux tcp_cwnd_restart: the window went stale while idle.
+        path.cc->OnIdleRestart(path.ctx, now - path.lastSendTime, path.lr.GetRto());
+        ++path.counters.idleRestarts;
+        SyncCc(path);
+    }
+    path.lastSendTime = now;
     Ptr<Packet> pkt = Create<Packet>(len);
     MpQuicDataHeader h;
     h.path = static_cast<uint8_t>(path.info.index);
@@ -818,6 +869,15 @@ MpQuicSender::OnLossTimer(uint32_t i)
         HandleLost(path);
         path.info.bytesInFlight = path.lr.GetBytesInFlight();
     }
+    else if (kind == MpLossRecovery::TimerKind::TLP)
+    {
+        ++path.counters.tlpEvents;
+        SendTimerProbes(path, 1); // RFC 8985 7.3 / the drafts' SendOnePacket
+    }
+    else if (kind == MpLossRecovery::TimerKind::RTO)
+    {
+        HandleRto(path);
+    }
     else
     {
         ++path.counters.ptoEvents;
@@ -885,12 +945,101 @@ MpQuicSender::SendProbes(Path& path)
 }
 
 void
+MpQuicSender::SendTimerProbes(Path& path, uint32_t n)
+{
+    // New data if there is any (RFC 8985 7.3, the drafts' SendOnePacket/SendTwoPackets), else
+    // the most recently sent chunk still outstanding on the path, else a PING.
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        int64_t chunk = -1;
+        bool retx = false;
+        if (PeekChunk(chunk, retx) && !retx)
+        {
+            ConsumeChunk(chunk, retx);
+            SendPacket(path, chunk, false, true);
+        }
+        else
+        {
+            int64_t newest = -1;
+            path.lr.ForEachOutstanding([&](const MpSentPacket& p) {
+                if (p.chunk >= 0 && static_cast<uint64_t>(p.chunk) >= m_chunkBase &&
+                    !m_chunks[static_cast<uint64_t>(p.chunk) - m_chunkBase].acked)
+                {
+                    newest = p.chunk;
+                }
+            });
+            SendPacket(path, newest, newest >= 0, true);
+        }
+        ++path.counters.probesSent;
+    }
+}
+
+void
+MpQuicSender::HandleRto(Path& path)
+{
+    ++path.counters.rtoEvents;
+    MpRtoEvent ev;
+    ev.now = Simulator::Now();
+    ev.rtoCount = path.lr.GetRtoCount();
+    ev.first = ev.rtoCount == 1;
+    ev.priorCwnd = path.cc->GetCwnd();
+    ev.priorSsthresh = path.cc->GetSsthresh();
+    ev.lossWindow = static_cast<uint64_t>(m_recovery.lossWindowPackets) * m_packetBytes;
+    const auto& lost = path.lr.Lost();
+    ev.oldestSentTime = lost.empty() ? path.lr.GetTimeOfLastAckEliciting() : lost.front().sentTime;
+    path.lr.ForEachOutstanding([&](const MpSentPacket& p) {
+        if (p.sentTime < ev.oldestSentTime)
+        {
+            ev.oldestSentTime = p.sentTime;
+        }
+    });
+    if (m_recovery.lossState && !lost.empty())
+    {
+        // TCP_CA_Loss: no new data on the path until what it had outstanding is delivered.
+        for (const auto& p : lost)
+        {
+            if (p.chunk >= 0 && static_cast<uint64_t>(p.chunk) >= m_chunkBase &&
+                !m_chunks[static_cast<uint64_t>(p.chunk) - m_chunkBase].acked)
+            {
+                path.lossStateChunks.insert(static_cast<uint64_t>(p.chunk));
+            }
+        }
+        if (!path.info.inLossState && !path.lossStateChunks.empty())
+        {
+            path.info.inLossState = true;
+            ++m_pathsInLossState;
+        }
+    }
+    HandleLost(path); // the controller's loss response and the chunks' retransmission
+    ev.bytesInFlight = path.lr.GetBytesInFlight();
+    path.info.bytesInFlight = ev.bytesInFlight;
+    path.info.rtoCount = ev.rtoCount;
+    path.cc->OnRetransmissionTimeout(path.ctx, ev);
+    SyncCc(path);
+    if (m_recovery.rtoProbes > 0)
+    {
+        SendTimerProbes(path, m_recovery.rtoProbes);
+    }
+}
+
+void
+MpQuicSender::EndLossState(Path& path)
+{
+    if (path.info.inLossState)
+    {
+        path.info.inLossState = false;
+        --m_pathsInLossState;
+    }
+    path.lossStateChunks.clear();
+}
+
+void
 MpQuicSender::Reinject(Path& path)
 {
     bool otherUsable = false;
     for (auto& q : m_paths)
     {
-        if (q.get() != &path && q->info.state != MpPathState::DEACTIVATED && q->info.ptoCount == 0)
+        if (q.get() != &path && q->info.IsUsable())
         {
             otherUsable = true;
             break;
@@ -1043,6 +1192,25 @@ MpQuicSender::OnAckFrame(Path& path, const MpQuicAckHeader& h)
     }
 
     HandleLost(path);
+    info.rtoCount = path.lr.GetRtoCount();
+    if (out.rtoEpisodeEnded)
+    {
+        MpRtoEnd end;
+        end.now = now;
+        end.spurious = out.rtoSpurious && m_recovery.rtoUndo;
+        if (out.rtoSpurious)
+        {
+            ++path.counters.spuriousRtos;
+            EndLossState(path); // F-RTO: back to the open state
+        }
+        else
+        {
+            end.verifiedWindow =
+                static_cast<uint64_t>(m_recovery.verifiedWindowPackets) * m_packetBytes;
+        }
+        path.cc->OnRtoEpisodeEnd(path.ctx, end);
+        SyncCc(path);
+    }
     if (out.anyNewlyAcked)
     {
         MpAckEvent ae;

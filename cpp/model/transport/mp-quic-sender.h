@@ -11,6 +11,7 @@
 #include "mp-delivery-rate.h"
 #include "mp-loss-recovery.h"
 #include "mp-quic-header.h"
+#include "mp-recovery-preset.h"
 
 #include "ns3/application.h"
 #include "ns3/event-id.h"
@@ -74,8 +75,22 @@ class MpQuicSender : public Application, public MpConnectionView
         uint64_t spuriousLosses{0}; //!< declared lost, then acknowledged
         uint64_t ackFrames{0};
         uint64_t persistentCongestion{0};
-        uint64_t handovers{0}; //!< handover notifications delivered
+        uint64_t handovers{0};    //!< handover notifications delivered
+        uint64_t tlpEvents{0};    //!< tail-loss probes (timer-based recovery)
+        uint64_t rtoEvents{0};    //!< retransmission timeouts (timer-based recovery)
+        uint64_t spuriousRtos{0}; //!< timeout episodes ended by an ACK of an older packet
+        uint64_t idleRestarts{0}; //!< slow-start-after-idle restarts
     };
+
+    /**
+     * Set the loss recovery (a preset of mp-recovery-preset.h, possibly with values changed).
+     * Call before AddPath. Default: MpRecoveryConfig::Preset(RFC9002).
+     */
+    void SetRecovery(const MpRecoveryConfig& cfg);
+    const MpRecoveryConfig& GetRecovery() const;
+    /// The path's retransmission timeout with backoff and the time left until its timer fires
+    /// (timer-based recovery; negative when no timer runs).
+    Time GetTimeToRetransmissionTimer(uint32_t i) const;
 
     /**
      * Add a path (before the application starts).
@@ -144,6 +159,9 @@ class MpQuicSender : public Application, public MpConnectionView
     void OnLossTimer(uint32_t i);
     void ArmLossTimer(Path& path);
     void SendProbes(Path& path);
+    void SendTimerProbes(Path& path, uint32_t n);
+    void HandleRto(Path& path);
+    void EndLossState(Path& path);
     void Reinject(Path& path);
     void TrySend();
     void UpdateAppLimited(int32_t blockingPath);
@@ -178,6 +196,8 @@ class MpQuicSender : public Application, public MpConnectionView
     uint64_t m_fileBytes;
     uint64_t m_initialMaxData;
     Time m_initialRtt;
+    MpRecoveryConfig m_recovery{MpRecoveryConfig::Preset(MpLossRecovery::Recovery::RFC9002)};
+    uint32_t m_pathsInLossState{0};
 
     std::vector<std::unique_ptr<Path>> m_paths;
     Ptr<MpScheduler> m_scheduler;

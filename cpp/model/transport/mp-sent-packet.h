@@ -43,6 +43,9 @@ struct MpSentPacket
     Time deliveredTime;       //!< P.delivered_time
     Time firstSentTime;       //!< P.first_sent_time
     bool isAppLimited{false}; //!< P.is_app_limited
+    // BBRv3 (draft-ietf-ccwg-bbr section 4.1.2.2), also filled at send time.
+    uint64_t txInFlight{0}; //!< P.tx_in_flight: bytes in flight after sending, this one too
+    uint64_t lostAtSend{0}; //!< P.lost: the path's cumulative lost bytes (C.lost) when sent
 };
 
 /**
@@ -60,6 +63,8 @@ struct MpRateSample
     bool isAppLimited{false};   //!< rs.is_app_limited
     Time rtt;                   //!< RTT of the most recently sent packet acknowledged
     uint64_t lostBytes{0};      //!< bytes declared lost while processing this ACK
+    uint64_t txInFlight{0};     //!< RS.tx_in_flight: P.tx_in_flight of the newest packet acked
+    uint64_t lost{0}; //!< RS.lost: bytes declared lost between that packet's send and its ACK
 };
 
 /// One ACK range [smallest, largest] (inclusive) of packet numbers.
@@ -90,6 +95,7 @@ enum class MpLossKind : uint8_t
     PACKET_THRESHOLD = 0,
     TIME_THRESHOLD = 1,
     LOSS_TIMER = 2,
+    RETRANSMISSION_TIMEOUT = 3, //!< marked lost by a retransmission timeout (timer presets)
 };
 
 } // namespace ns3

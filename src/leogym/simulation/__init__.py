@@ -23,7 +23,7 @@ from leogym.simulation.native_config import (
     native_paths,
 )
 from leogym.simulation.simulation import Simulation, SimulationClosedError, check_settings
-from leogym.simulation.transport import TransportOptions
+from leogym.simulation.transport import RecoveryParams, TransportOptions
 
 __all__ = [
     "bottleneck_shares",
@@ -35,6 +35,7 @@ __all__ = [
     "LINK_KEYS",
     "Measurements",
     "PER_PATH_KEYS",
+    "RecoveryParams",
     "Simulation",
     "SimulationClosedError",
     "TransportOptions",

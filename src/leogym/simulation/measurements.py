@@ -59,6 +59,15 @@ class Measurements:
     time_to_next_handover_s: np.ndarray
     snr_db: np.ndarray
     elevation_deg: np.ndarray
+    #: Retransmission timeouts that fired in the interval (timer-based recoveries; 0 under
+    #: ``rfc9002``, whose probe timeouts are ``pto_count``).
+    rto_count: np.ndarray
+    #: bool: the path is in timeout recovery at the end of the interval (the ``tcp``
+    #: recovery's Loss state, Linux's TCP_CA_Loss: no new data while another path can take it).
+    in_loss_state: np.ndarray
+    #: Seconds until the path's tail-loss-probe or retransmission timer fires (timer-based
+    #: recoveries; inf while neither is armed, and always under ``rfc9002``).
+    time_to_rto_s: np.ndarray
     # ---- per connection
     #: In-order bytes delivered to the application in the interval.
     goodput_bytes: int

@@ -1,11 +1,25 @@
 """Transport options of a simulated connection: the settings beside the CC and the scheduler.
 
 Every field is optional: ``None`` leaves the native core's default in place (the defaults and
-their references are in ``cpp/doc/transport.md``). The field names are the native config keys,
-and each field's range is the one the core's config checker applies
-(``cpp/bindings/bind-simulation.cc``, ``ConfigFromDict``), so a bad value is reported when the
-env config is checked, before ns-3 is touched; ``tests/simulation/test_simulation.py`` probes
-the core at every bound to keep the two in step.
+their references are in ``cpp/doc/transport.md``). The field names are the native config keys
+(``recovery_params`` is the native ``recovery_params`` dict, its fields that dict's keys), and
+each field's range or choices are the ones the core's config checker applies
+(``cpp/bindings/bind-simulation.cc``, ``ConfigFromDict``; ``recovery_params`` in
+``cpp/bindings/recovery-config.cc``). They are written here once, as field metadata, so a bad
+value is reported naming the field when the env config is checked, before ns-3 is touched;
+``tests/simulation/test_ranges_agree.py`` probes the core at every bound and choice of every
+field to keep the two in step.
+
+Loss recovery is a preset (``recovery``) whose values ``recovery_params`` may override; the
+presets and their values are ``leogym._core.recovery_presets()``:
+
+* ``rfc9002`` (default): QUIC's loss detection and probe timeout (RFC 9002);
+* ``tcp``: Linux 5.4 TCP as ALCS's testbed ran it: the RFC 6298 retransmission timer with
+  Linux's 200 ms minimum, an RFC 8985 tail-loss probe, the RFC 5681 loss window and Linux
+  MPTCP's Loss state;
+* ``quic-draft``: the tail-loss-probe and RTO generation of draft-ietf-quic-recovery as the
+  MACO authors' ns-3 QUIC module ran it;
+* ``picoquic``: picoquic's retransmission timer and timeout handling (StarQUIC's stack).
 """
 
 from __future__ import annotations
@@ -13,12 +27,81 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from leogym.schema import bounded, build, choice
+from leogym.schema import FieldError, bounded, build, choice
 
-__all__ = ["TransportOptions", "PATH_STATES"]
+__all__ = ["TransportOptions", "RecoveryParams", "PATH_STATES", "RECOVERIES"]
 
 #: States of a transport path (``initial_path_states``).
 PATH_STATES = ("active", "standby", "deactivated")
+
+#: Loss-recovery presets (``recovery``); the first is the core's default.
+RECOVERIES = ("rfc9002", "tcp", "quic-draft", "picoquic")
+
+
+@dataclass
+class RecoveryParams:
+    """Values that override the recovery preset's (``None``: the preset's value). They apply
+    to the timer-based presets (``tcp``, ``quic-draft``, ``picoquic``); ``rfc9002`` takes none.
+
+    :param min_rto_s: floor of the retransmission timeout (Linux's TCP_RTO_MIN is 0.2 s;
+        RFC 6298 §2.4 recommends 1 s).
+    :param max_rto_s: cap of the backed-off timeout (0: no cap); at least ``min_rto_s``.
+    :param initial_rto_s: timeout before the first RTT sample (RFC 6298 §2.1: 1 s).
+    :param rto_formula: timeout from the RTT estimate: ``"rfc6298"`` max(min, SRTT +
+        max(G, 4·RTTVAR)) (RFC 6298 §2.3), ``"linux"`` SRTT + max(4·RTTVAR, min) (Linux's
+        tcp_set_rto), ``"quic"`` max(min, SRTT + 4·RTTVAR + max_ack_delay)
+        (draft-ietf-quic-recovery, picoquic).
+    :param rto_backoff: growth per consecutive expiry: ``"double"`` (×2, RFC 6298 §5.5),
+        ``"xor"`` (the ns-3 QUIC module's ``2 ^ n``: 2, 3, 0, 1, 6, 7, ...), ``"picoquic"``
+        (1, 2, 4, 5, 6, 7, 8, 10, then ×1.25).
+    :param tail_loss_probes: probes sent before the timeout fires (RFC 8985 §7: one;
+        draft-ietf-quic-recovery: two).
+    :param tlp_timing: ``"draft"`` (max(1.5·SRTT + max_ack_delay, 10 ms), or RFC 8985's
+        2·SRTT under ``tcp``) or ``"module"`` (the ns-3 QUIC module's 1·SRTT).
+    :param time_threshold_loss: declare packets lost by time as well as by packet count
+        (RACK, RFC 8985; RFC 9002 §6.1.2).
+    :param detect_lost_retransmissions: the loss thresholds apply to retransmissions too.
+    :param rto_undo: restore cwnd and ssthresh after a spurious timeout (F-RTO, RFC 5682).
+    :param slow_start_after_idle: restart from the initial window after an idle period
+        (RFC 5681 §4.1).
+    :param loss_state: a path in timeout recovery takes no new data while another path can
+        (Linux MPTCP's TCP_CA_Loss rule).
+    :param loss_window_packets: window after an expiry (RFC 5681 §3.1: one segment; 0: the
+        window stays until the timeout is verified).
+    :param rto_probes: new packets sent on each expiry (draft-ietf-quic-recovery: two).
+    :param verified_window_packets: window once a timeout is verified (the drafts'
+        kMinimumWindow, 2; 0: none).
+    """
+
+    min_rto_s: float | None = field(default=None, metadata=bounded(0.0, 60.0))
+    max_rto_s: float | None = field(default=None, metadata=bounded(0.0, 3600.0))
+    initial_rto_s: float | None = field(default=None, metadata=bounded(0.001, 60.0))
+    rto_formula: str | None = field(default=None, metadata=choice("rfc6298", "linux", "quic"))
+    rto_backoff: str | None = field(default=None, metadata=choice("double", "xor", "picoquic"))
+    tail_loss_probes: int | None = field(default=None, metadata=bounded(0, 2))
+    tlp_timing: str | None = field(default=None, metadata=choice("draft", "module"))
+    time_threshold_loss: bool | None = None
+    detect_lost_retransmissions: bool | None = None
+    rto_undo: bool | None = None
+    slow_start_after_idle: bool | None = None
+    loss_state: bool | None = None
+    loss_window_packets: int | None = field(default=None, metadata=bounded(0, 100))
+    rto_probes: int | None = field(default=None, metadata=bounded(0, 2))
+    verified_window_packets: int | None = field(default=None, metadata=bounded(0, 100))
+
+    def native(self) -> dict[str, Any]:
+        """The set values as the native ``recovery_params`` dict (unset ones left out)."""
+        return {
+            f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None
+        }
+
+    def _check_relations(self, path: str, error: type[FieldError]) -> None:
+        lo, hi = self.min_rto_s, self.max_rto_s
+        if lo is not None and hi is not None and hi > 0 and hi < lo:
+            raise error(
+                f"{path}.max_rto_s",
+                f"must be >= min_rto_s ({lo:g} s) or 0 for no cap (got {hi:g})",
+            )
 
 
 @dataclass
@@ -38,6 +121,12 @@ class TransportOptions:
     :param pacing: pace packets at the CC's pacing rate.
     :param initial_path_states: ``active`` | ``standby`` | ``deactivated`` per transport path.
     :param tcp_buffer_bytes: socket buffers of ns-3 TCP cross-traffic flows (0: ns-3's default).
+    :param recovery: loss-recovery preset, one of :data:`RECOVERIES` (default ``"rfc9002"``;
+        see the module docstring).
+    :param recovery_params: values overriding the preset's (:class:`RecoveryParams`); only
+        with a timer-based ``recovery``.
+    :param hystart: HyStart++ (RFC 9406) slow-start exit, for ``cc`` ``cubic`` and ``newreno``
+        (and their wrappers); the core's default is off.
     """
 
     subflow_paths: list[int] | None = field(default=None, metadata=bounded(0, 253))
@@ -51,20 +140,57 @@ class TransportOptions:
     pacing: bool | None = None
     initial_path_states: list[str] | None = field(default=None, metadata=choice(*PATH_STATES))
     tcp_buffer_bytes: int | None = field(default=None, metadata=bounded(0, 2**30))
+    recovery: str | None = field(default=None, metadata=choice(*RECOVERIES))
+    recovery_params: RecoveryParams = field(default_factory=RecoveryParams)
+    hystart: bool | None = None
+
+    def __post_init__(self) -> None:
+        # A mapping (a dict, an OmegaConf DictConfig) or None, as gymnasium.make kwargs and
+        # saved run configs give it, becomes a RecoveryParams; unknown keys are refused.
+        params: Any = self.recovery_params
+        if not isinstance(params, RecoveryParams):
+            self.recovery_params = build(RecoveryParams, params, "env.transport.recovery_params")
 
     def native(self) -> dict[str, Any]:
-        """The set options as native config entries (lists copied; unset options left out)."""
+        """The set options as native config entries (lists copied; unset options left out;
+        ``recovery_params`` as a dict of its set values, left out when none is set)."""
         out: dict[str, Any] = {}
         for f in fields(self):
             value = getattr(self, f.name)
-            if value is not None:
+            if isinstance(value, RecoveryParams):
+                params = value.native()
+                if params:
+                    out[f.name] = params
+            elif value is not None:
                 out[f.name] = list(value) if isinstance(value, (list, tuple)) else value
         return out
 
+    def _check_relations(self, path: str, error: type[FieldError]) -> None:
+        # As the core: the timer settings have no meaning under RFC 9002's PTO.
+        set_params = self.recovery_params.native()
+        if set_params and self.recovery in (None, RECOVERIES[0]):
+            raise error(
+                f"{path}.recovery_params",
+                f"applies to the timer-based recoveries ({', '.join(RECOVERIES[1:])}), not to "
+                f"{RECOVERIES[0]!r}; set {path}.recovery (got {sorted(set_params)})",
+            )
+
     @classmethod
     def coerce(cls, value: Any, where: str = "env.transport") -> TransportOptions:
-        """A :class:`TransportOptions` from itself, ``None`` or a mapping of its fields.
+        """A :class:`TransportOptions` from itself, ``None`` or a mapping of its fields
+        (``recovery_params`` may be a mapping of :class:`RecoveryParams` fields).
 
         :raises ValueError: naming ``where`` for a non-mapping or an unknown key.
         """
-        return build(cls, value, where)
+        if (
+            value is not None
+            and not isinstance(value, cls)
+            and hasattr(value, "keys")
+            and "recovery_params" in value.keys()
+        ):
+            value = {k: value[k] for k in value.keys()}
+            value["recovery_params"] = build(
+                RecoveryParams, value["recovery_params"], f"{where}.recovery_params"
+            )
+        options: TransportOptions = build(cls, value, where)
+        return options
