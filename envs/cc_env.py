@@ -37,7 +37,9 @@ class LeoCCEnv(LeoEnv):
     cwnd and bytes in flight [100 packets], srtt, min RTT, rttvar [100 ms], delivery rate
     [100 Mbit/s], loss rate [fraction]; predicted time to the next handover [10 s], predicted RTT
     [100 ms] and capacity [100 Mbit/s] after it (omitted with ``handover_features=False``); SNR
-    [10 dB] and elevation [90°] (omitted with ``snr_features=False``); and an ``active`` mask
+    [10 dB] and elevation [90°] (omitted with ``snr_features=False``); with
+    ``recovery_features=True``, the timer-based recovery's retransmission timeouts in the step,
+    in RTO recovery [bool] and time to the retransmission timer [1 s]; and an ``active`` mask
     (0 for padding or a deactivated path). ``env.unwrapped.feature_names`` lists every entry.
 
     ## Rewards

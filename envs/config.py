@@ -40,6 +40,10 @@ class ObservationConfig:
     :param handover_features: include predicted time to next handover and predicted RTT and
         capacity after it (the schedule oracle). Switch off for ablations.
     :param snr_features: include SNR and elevation. Switch off for ablations.
+    :param recovery_features: include the timer-based recovery's state per path: retransmission
+        timeouts in the step, in RTO recovery (0/1) and time left until the retransmission timer
+        fires (``env.transport.recovery`` other than ``rfc9002``; all zero under RFC 9002, whose
+        probe timeouts the loss rate already reflects). Off by default.
     :param handover_jitter_s: standard deviation of Gaussian noise added to the predicted time to
         the next handover (prediction-error ablation). 0 = perfect oracle.
     """
@@ -48,6 +52,7 @@ class ObservationConfig:
     max_paths: int = field(default=4, metadata=bounded(1, 16))
     handover_features: bool = True
     snr_features: bool = True
+    recovery_features: bool = False
     handover_jitter_s: float = field(default=0.0, metadata=bounded(0.0))
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from leogym.envs.config import ObservationConfig
 
-__all__ = ["Feature", "PathSignals", "FeatureTable", "NO_HANDOVER_HORIZON_S"]
+__all__ = ["Feature", "PathSignals", "FeatureTable", "NO_HANDOVER_HORIZON_S", "NO_RTO_HORIZON_S"]
 
 #: The predicted time to the next handover is capped here (also used when none is scheduled).
 NO_HANDOVER_HORIZON_S = 60.0
@@ -49,6 +49,13 @@ _SNR = (
     Feature("snr", "10 dB", 10.0, -10.0, 10.0, "snr"),
     Feature("elevation", "90 deg", 90.0, 0.0, 1.0, "snr"),
 )
+#: The retransmission timer is reported up to this horizon (also when none runs).
+NO_RTO_HORIZON_S = 10.0
+_RECOVERY = (
+    Feature("rto_count", "timeouts", 1.0, 0.0, 10.0, "recovery"),
+    Feature("in_loss_state", "bool", 1.0, 0.0, 1.0, "recovery"),
+    Feature("time_to_rto", "1 s", 1.0, 0.0, NO_RTO_HORIZON_S, "recovery"),
+)
 _MASK = Feature("active", "bool", 1.0, 0.0, 1.0, "mask")
 
 
@@ -72,6 +79,9 @@ class PathSignals:
     snr_db: np.ndarray
     elevation_deg: np.ndarray
     active: np.ndarray
+    rto_count: np.ndarray | None = None  #: retransmission timeouts in the step
+    in_loss_state: np.ndarray | None = None  #: 0/1
+    time_to_rto_s: np.ndarray | None = None  #: inf when no retransmission timer runs
 
 
 class FeatureTable:
@@ -84,6 +94,8 @@ class FeatureTable:
             per_path += list(_HANDOVER)
         if cfg.snr_features:
             per_path += list(_SNR)
+        if cfg.recovery_features:
+            per_path += list(_RECOVERY)
         per_path.append(_MASK)
         self.per_path: tuple[Feature, ...] = tuple(per_path)
         self.frame_size = len(self.per_path) * cfg.max_paths
@@ -121,6 +133,12 @@ class FeatureTable:
             columns += [s.time_to_handover_s, s.rtt_after_handover_s, s.capacity_after_handover_bps]
         if self.cfg.snr_features:
             columns += [s.snr_db, s.elevation_deg]
+        if self.cfg.recovery_features:
+            zero = np.zeros(len(s.active))
+            rto = zero if s.rto_count is None else s.rto_count
+            loss_state = zero if s.in_loss_state is None else s.in_loss_state
+            to_rto = np.full(len(s.active), np.inf) if s.time_to_rto_s is None else s.time_to_rto_s
+            columns += [rto, loss_state, np.minimum(to_rto, NO_RTO_HORIZON_S)]
         columns.append(s.active)
         raw = np.empty((len(s.active), len(self.per_path)), dtype=np.float64)
         for j, c in enumerate(columns):

@@ -18,7 +18,7 @@ import numpy as np
 from gymnasium import spaces
 from leogym.envs.actions import check_action
 from leogym.envs.config import EnvConfig
-from leogym.envs.features import NO_HANDOVER_HORIZON_S, FeatureTable
+from leogym.envs.features import NO_HANDOVER_HORIZON_S, NO_RTO_HORIZON_S, FeatureTable
 from leogym.envs.rewards import RewardWeights, StepMetrics, get_reward
 
 from leogym.scenario.flows import connection_path_count
@@ -244,6 +244,11 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
             raw[:, col] = oracle.snr_db(t)
             raw[:, col + 1] = oracle.elevation_deg(t)
             col += 2
+        if obs_cfg.recovery_features:
+            raw[:, col] = m.rto_count
+            raw[:, col + 1] = m.in_loss_state
+            np.minimum(m.time_to_rto_s, NO_RTO_HORIZON_S, out=raw[:, col + 2])
+            col += 3
         raw[:, col] = np.equal(m.path_state, 0)
         return features.frame_from_raw(raw)
 
@@ -341,3 +346,5 @@ class _ZeroMeasurements:
         self.cwnd_bytes = self.bytes_in_flight = self.srtt_s = self.min_rtt_s = z
         self.rttvar_s = self.delivery_rate_bps = self.lost_packets = self.sent_packets = z
         self.path_state = z
+        self.rto_count = self.in_loss_state = z
+        self.time_to_rto_s = np.full(n_paths, np.inf)

@@ -24,7 +24,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from leogym.agents.reproduce.common import Table, algorithms, pct_change, run_simulation
+from leogym.agents.reproduce.common import (
+    Table,
+    algorithms,
+    pct_change,
+    run_simulation,
+    transport,
+)
 
 __all__ = ["PAPER", "SIZES", "SCHEDULERS", "run_task", "tasks", "summarise"]
 
@@ -199,7 +205,7 @@ def run_task(task: dict[str, Any]) -> dict[str, Any]:
         sc.traffic.start_s = h0 - 2.0 if h0 >= 2.0 else h0 + 13.0
     sched, params = SCHEDULERS[task["label"]]
     calibration = CALIBRATIONS[task["calibration"]] if task.get("calibration") else {}
-    settings = algorithms("cubic", sched, scheduler_params=params, **calibration)
+    settings = algorithms("cubic", sched, scheduler_params=params, **transport(task, **calibration))
     r = run_simulation(sc, settings, seed=task["seed"] + 1, duration_s=sc.duration_s, step_s=0.1)
     pp = r.per_path
     sent = pp["sent_bytes"].sum(axis=0)

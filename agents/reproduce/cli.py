@@ -13,6 +13,16 @@ Example::
     leogym-reproduce alcs --dry-run
 
 ``--dry-run`` lists the runs a command would make, and exits, without simulating anything.
+
+``--recovery PRESET`` runs every simulation of the experiment under a loss-recovery preset
+(``rfc9002``, the default, ``tcp``, ``quic-draft`` or ``picoquic``; the env key
+``env.transport.recovery``), merged with the experiment's own transport settings;
+``--recovery-param KEY=VALUE`` (repeatable) overrides one of the preset's values
+(``env.transport.recovery_params``; ``leogym._core.recovery_presets()`` lists them). Under a
+preset other than the default the tables' titles, their CSV names and the JSON of runs record
+it::
+
+    leogym-reproduce maco --recovery quic-draft --recovery-param tlp_timing=module
 """
 
 from __future__ import annotations
@@ -54,7 +64,8 @@ def _worker(args: tuple[str, dict[str, Any]]) -> dict[str, Any]:
 
 def _check(name: str, size: str, seeds: int | None, jobs: int) -> None:
     """Reject an unknown experiment or size and non-positive seed or job counts
-    (:class:`~leogym.schema.FieldError` naming the option)."""
+    (:class:`~leogym.schema.FieldError` naming the option; the recovery preset is checked by
+    :func:`~leogym.agents.reproduce.common.recovery_options`)."""
     if name not in EXPERIMENTS:
         raise FieldError("name", f"unknown experiment {name!r}; known: {sorted(EXPERIMENTS)}")
     if size not in ("full", "quick"):
@@ -71,6 +82,8 @@ def run_experiment(
     seeds: int | None = None,
     jobs: int = 1,
     show_progress: bool = True,
+    recovery: str | None = None,
+    recovery_params: dict[str, Any] | None = None,
 ) -> tuple[list[Any], list[dict[str, Any]]]:
     """Run experiment ``name`` and return ``(tables, per-run results)``.
 
@@ -79,12 +92,15 @@ def run_experiment(
     :param seeds: override the size's number of seeds.
     :param jobs: worker processes (ns-3 runs one simulator per process).
     :param show_progress: show a tqdm progress bar over the runs.
+    :param recovery: loss-recovery preset of every run (``None``: the core's default).
+    :param recovery_params: overrides of the preset's values (``RecoveryParams`` fields).
+    :raises ValueError: (a :class:`~leogym.schema.FieldError`) naming the bad option, before
+        anything is simulated.
     """
-    _check(name, size, seeds, jobs)
+    tasks = _tasks(name, size, seeds, jobs, recovery, recovery_params)
     from tqdm import tqdm
 
     mod = _module(name)
-    tasks = mod.tasks(size, seeds)
     results: list[dict[str, Any]] = []
     bar = tqdm(total=len(tasks), desc=f"{name} ({size})", unit="run", disable=not show_progress)
     try:
@@ -100,7 +116,51 @@ def run_experiment(
                     bar.update(1)
     finally:
         bar.close()
-    return mod.summarise(results, size), results
+    tables = mod.summarise(results, size)
+    if tasks and tasks[0].get("recovery") is not None:
+        from leogym.agents.reproduce.common import recovery_values
+
+        rec = recovery_values(tasks[0])
+        for table in tables:
+            table.title += f" [recovery: {_preset_label(tasks[0])}]"
+            table.notes.append(
+                "recovery preset "
+                + rec["recovery"]
+                + ": "
+                + ", ".join(f"{k}={v}" for k, v in rec["values"].items())
+            )
+    return tables, results
+
+
+def _tasks(
+    name: str,
+    size: str,
+    seeds: int | None,
+    jobs: int,
+    recovery: str | None,
+    recovery_params: dict[str, Any] | None,
+) -> list[dict[str, Any]]:
+    """The experiment's tasks, each with the recovery preset (if any) added; every option is
+    checked first."""
+    from leogym.agents.reproduce.common import recovery_options
+
+    _check(name, size, seeds, jobs)
+    extra = recovery_options(recovery, recovery_params)
+    return [{**t, **extra} for t in _module(name).tasks(size, seeds)]
+
+
+def _preset_label(task: dict[str, Any]) -> str:
+    """``quic-draft`` or ``quic-draft, tlp_timing=module``: the preset of a task."""
+    params = task.get("recovery_params") or {}
+    return ", ".join([str(task["recovery"])] + [f"{k}={v}" for k, v in params.items()])
+
+
+def _file_tag(task: dict[str, Any]) -> str:
+    """The CSV/JSON name tag of a task's preset (empty for the default)."""
+    if task.get("recovery") is None:
+        return ""
+    params = task.get("recovery_params") or {}
+    return "_" + "_".join([str(task["recovery"])] + [f"{k}-{v}" for k, v in params.items()])
 
 
 def _jsonable(x: Any) -> Any:
@@ -119,6 +179,8 @@ def _jsonable(x: Any) -> Any:
 
 def parser() -> argparse.ArgumentParser:
     """The command line of ``leogym-reproduce`` (its ``--help`` ends with examples)."""
+    from leogym.simulation.transport import RECOVERIES
+
     p = argparse.ArgumentParser(
         prog="leogym-reproduce",
         description="Rerun a paper's headline experiment on the native core and print the "
@@ -128,7 +190,8 @@ def parser() -> argparse.ArgumentParser:
         "  leogym-reproduce freeze --quick             # reduced size, for CI\n"
         "  leogym-reproduce alcs --jobs 2              # one simulator per worker process\n"
         "  leogym-reproduce maco --jobs 2 --out results/maco\n"
-        "  leogym-reproduce alcs --dry-run             # list the runs, simulate nothing",
+        "  leogym-reproduce alcs --dry-run             # list the runs, simulate nothing\n"
+        "  leogym-reproduce maco --recovery quic-draft --recovery-param tlp_timing=module",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("name", choices=sorted(EXPERIMENTS), help="the experiment")
@@ -143,6 +206,21 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.add_argument(
+        "--recovery",
+        default=None,
+        metavar="{" + ",".join(RECOVERIES) + "}",
+        help="loss-recovery preset of every run (env.transport.recovery; default: rfc9002, "
+        "the core's default)",
+    )
+    p.add_argument(
+        "--recovery-param",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override one value of the preset (env.transport.recovery_params; repeatable; "
+        "keys: leogym._core.recovery_presets())",
+    )
+    p.add_argument(
         "--dry-run",
         action="store_true",
         help="list the runs this command would make and exit without simulating",
@@ -150,10 +228,16 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def _dry_run(name: str, size: str, seeds: int | None, jobs: int) -> None:
+def _dry_run(
+    name: str,
+    size: str,
+    seeds: int | None,
+    jobs: int,
+    recovery: str | None = None,
+    recovery_params: dict[str, Any] | None = None,
+) -> None:
     """Print the runs of an experiment without simulating them (``--dry-run``)."""
-    _check(name, size, seeds, jobs)
-    tasks = _module(name).tasks(size, seeds)
+    tasks = _tasks(name, size, seeds, jobs, recovery, recovery_params)
     print(f"{name} ({size}): {len(tasks)} runs, {jobs} worker process(es)")
     for task in tasks:
         print("  " + ", ".join(f"{k}={v}" for k, v in task.items()))
@@ -164,28 +248,42 @@ def main(argv: Sequence[str] | None = None) -> int:
     cli = parser()
     args = cli.parse_args(argv)
     size = "quick" if args.quick else "full"
+    from leogym.agents.reproduce.common import parse_recovery_param, recovery_values
+
+    with one_line_errors(cli.prog):  # a bad option: one line, status 2
+        params = dict(parse_recovery_param(p) for p in args.recovery_param)
+        recovery = (args.recovery, params or None)
+        first = _tasks(args.name, size, args.seeds, args.jobs, *recovery)[:1]
     if args.dry_run:
         with one_line_errors(cli.prog):
-            _dry_run(args.name, size, args.seeds, args.jobs)
+            _dry_run(args.name, size, args.seeds, args.jobs, *recovery)
         return 0
     out = args.out if args.out is not None else Path("outputs") / "reproduce" / args.name
     t0 = time.perf_counter()
     with one_line_errors(cli.prog):  # a bad option or config: one line, status 2
         tables, results = run_experiment(
-            args.name, size, args.seeds, args.jobs, show_progress=not args.no_progress
+            args.name,
+            size,
+            args.seeds,
+            args.jobs,
+            show_progress=not args.no_progress,
+            recovery=recovery[0],
+            recovery_params=recovery[1],
         )
     mod = _module(args.name)
+    tag = _file_tag(first[0]) if first else ""
     out.mkdir(parents=True, exist_ok=True)
     for i, table in enumerate(tables):
         print()
         print(table.render())
-        table.write_csv(out / f"{args.name}_{size}_{i + 1}.csv")
+        table.write_csv(out / f"{args.name}_{size}{tag}_{i + 1}.csv")
     dirs = {k: bool(v) for k, v in mod.directions(results).items()}
     print()
     print("paper directions: " + ", ".join(f"{k}={'yes' if v else 'NO'}" for k, v in dirs.items()))
-    (out / f"{args.name}_{size}_runs.json").write_text(
-        json.dumps({"size": size, "results": _jsonable(results), "directions": dirs}, indent=1)
-    )
+    record: dict[str, Any] = {"size": size, "results": _jsonable(results), "directions": dirs}
+    if tag:
+        record["transport"] = recovery_values(first[0])
+    (out / f"{args.name}_{size}{tag}_runs.json").write_text(json.dumps(record, indent=1))
     print(f"\n{len(results)} runs in {time.perf_counter() - t0:.0f} s; tables in {out}/")
     return 0
 

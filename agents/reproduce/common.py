@@ -13,7 +13,8 @@ import csv
 import dataclasses
 import math
 import time
-from collections.abc import Callable, Iterable, Sequence
+import typing
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,9 @@ import numpy as np
 from leogym.envs.config import EnvConfig
 
 from leogym.scenario.config import CrossTrafficConfig, ScenarioConfig
+from leogym.schema import FieldError, check
 from leogym.simulation import Simulation, TransportOptions
+from leogym.simulation.transport import RECOVERIES, RecoveryParams
 
 __all__ = [
     "RunSeries",
@@ -32,6 +35,11 @@ __all__ = [
     "Table",
     "progress",
     "pct_change",
+    "RECOVERY_KEYS",
+    "parse_recovery_param",
+    "recovery_options",
+    "recovery_values",
+    "transport",
 ]
 
 #: Keys of the per-step measurement dict kept as time series (per path unless noted).
@@ -51,6 +59,10 @@ _SERIES_KEYS = (
     "path_state",
     "pacing_rate_bps",
     "in_outage",
+    "ssthresh_bytes",
+    "pto_count",
+    "rto_count",
+    "persistent_congestion",
 )
 
 
@@ -110,6 +122,116 @@ def algorithms(
         scheduler_params=dict(scheduler_params or {}),
         transport=TransportOptions(**transport),
     )
+
+
+#: Task keys that carry a loss-recovery preset to every run of an experiment
+#: (``leogym-reproduce --recovery``/``--recovery-param``; absent: the core's default).
+RECOVERY_KEYS = ("recovery", "recovery_params")
+
+_TRUE = ("true", "on", "yes", "1")
+_FALSE = ("false", "off", "no", "0")
+
+
+def parse_recovery_param(text: str) -> tuple[str, Any]:
+    """One ``--recovery-param KEY=VALUE`` as ``(key, value)``: the value read as the field of
+    :class:`~leogym.simulation.transport.RecoveryParams` it sets asks (``true``/``false``,
+    ``on``/``off`` for a switch, a number, or a string).
+
+    :raises FieldError: naming ``--recovery-param`` for a malformed item, an unknown key or a
+        value of the wrong kind (its range is checked by :func:`recovery_options`).
+    """
+    key, sep, raw = text.partition("=")
+    key, raw = key.strip(), raw.strip()
+    if not sep or not key or not raw:
+        raise FieldError("--recovery-param", f"must be KEY=VALUE (got {text!r})")
+    hints = typing.get_type_hints(RecoveryParams)
+    if key not in hints:
+        raise FieldError("--recovery-param", f"unknown key {key!r}; known: {sorted(hints)}")
+    kind = typing.get_args(hints[key])[0]  # X of X | None
+    where = f"--recovery-param {key}"
+    if kind is bool:
+        if raw.lower() in _TRUE:
+            return key, True
+        if raw.lower() in _FALSE:
+            return key, False
+        raise FieldError(where, f"must be true or false (got {raw!r})")
+    if kind in (int, float):
+        try:
+            number = float(raw)
+        except ValueError:
+            raise FieldError(where, f"must be a number (got {raw!r})") from None
+        if kind is int:
+            if not number.is_integer():
+                raise FieldError(where, f"must be an integer (got {raw!r})")
+            return key, int(number)
+        return key, number
+    return key, raw
+
+
+def recovery_options(
+    recovery: str | None = None, params: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The task entries that run an experiment under loss-recovery preset ``recovery`` with
+    the overrides ``params`` (``{}`` when neither is given: the core's default, unchanged).
+
+    Checked here, before any simulation, by the same rules as the env config
+    (:class:`~leogym.simulation.TransportOptions`, :class:`RecoveryParams`).
+
+    :raises FieldError: naming ``--recovery`` or ``--recovery-param``.
+    """
+    params = dict(params or {})
+    if recovery in (None, RECOVERIES[0]) and not params:
+        return {}  # the default: tasks and outputs exactly as without the option
+    if recovery is not None and recovery not in RECOVERIES:
+        raise FieldError("--recovery", f"must be one of {', '.join(RECOVERIES)} (got {recovery!r})")
+    if params and recovery in (None, RECOVERIES[0]):
+        raise FieldError(
+            "--recovery-param",
+            f"applies to the timer-based recoveries ({', '.join(RECOVERIES[1:])}), not to "
+            f"{RECOVERIES[0]!r}; set --recovery (got {sorted(params)})",
+        )
+    try:
+        rp = RecoveryParams(**params)
+    except TypeError:
+        raise FieldError("--recovery-param", f"unknown key(s) {sorted(params)}") from None
+    try:
+        check(TransportOptions(recovery=recovery, recovery_params=rp), "transport")
+    except FieldError as exc:  # name the command-line option, not the config field
+        message = str(exc)[len(exc.field) + 2 :]
+        if exc.field == "transport.recovery":
+            raise FieldError("--recovery", message) from None
+        key = exc.field.rsplit(".", 1)[-1]
+        raise FieldError(f"--recovery-param {key}", message) from None
+    out: dict[str, Any] = {"recovery": recovery}
+    if params:
+        out["recovery_params"] = params
+    return out
+
+
+def recovery_values(task: Mapping[str, Any]) -> dict[str, Any]:
+    """The loss-recovery settings ``task`` runs under, in full: the preset's name and values
+    (``leogym._core.recovery_presets()``) with its overrides applied, and the overrides."""
+    from leogym import _core
+
+    preset = task.get("recovery") or RECOVERIES[0]
+    overrides = dict(task.get("recovery_params") or {})
+    values = {**_core.recovery_presets()[preset], **overrides}
+    return {"recovery": preset, "recovery_params": overrides, "values": values}
+
+
+def transport(task: Mapping[str, Any], **own: Any) -> dict[str, Any]:
+    """The transport options of ``task``'s run: the experiment's own ``own`` (its
+    calibration: ``subflow_paths``, ``receive_window_bytes``, ...) with the task's recovery
+    preset (:data:`RECOVERY_KEYS`) merged in; its ``recovery_params`` override the
+    calibration's, key by key. Without a preset in ``task`` this is ``own`` unchanged."""
+    out = dict(own)
+    if task.get("recovery") is not None:
+        out["recovery"] = task["recovery"]
+    if task.get("recovery_params"):
+        base = own.get("recovery_params") or {}
+        base = base.native() if isinstance(base, RecoveryParams) else dict(base)
+        out["recovery_params"] = {**base, **task["recovery_params"]}
+    return out
 
 
 def with_cross_traffic(

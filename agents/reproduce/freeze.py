@@ -17,9 +17,12 @@ Three handover conditions (docs/specs/freeze.md#handover-conditions-in-the-simul
   (docs/specs/freeze.md#results-in-the-paper).
 
 Controllers: NewReno and CUBIC (loss-based), BBR (v1; the paper's loss-insensitive
-reference), each with and without the freeze (``cc="freeze+<cc>"``). The paper evaluated
-BBRv3 (-26 % in emulation; -14.5 % / -35 % on real Starlink) and picoquic CUBIC (unchanged in
-emulation); ns-3 has no BBRv3, so its numbers are quoted, not reproduced.
+reference) and, at full size, BBRv3 (draft-ietf-ccwg-bbr-04, ``bbr3``) and BBRv3 with
+picoquic's constants (``bbr3_picoquic``: loss threshold 20 %, Startup re-entry after a
+timeout), each with and without the freeze (``cc="freeze+<cc>"``). The paper evaluated BBRv3
+(-26 % in emulation; -14.5 % / -35 % on real Starlink) and picoquic CUBIC (unchanged in
+emulation). ``leogym-reproduce freeze --recovery picoquic`` runs them all under picoquic's
+retransmission timer, which declares losses on an RTT spike as the paper's stack did.
 """
 
 from __future__ import annotations
@@ -29,7 +32,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from leogym.agents.reproduce.common import Table, algorithms, pct_change, run_simulation
+from leogym.agents.reproduce.common import (
+    Table,
+    algorithms,
+    pct_change,
+    run_simulation,
+    transport,
+)
 
 __all__ = ["PAPER", "SIZES", "CONDITIONS", "CCS", "run_task", "tasks", "summarise"]
 
@@ -48,18 +57,19 @@ CONDITIONS: dict[str, dict[str, float]] = {
     "lossy-HO": {"loss_prob": 0.3},
     "lossy-HO, RTT 50 ms": {"loss_prob": 0.3, "backhaul_ms": 17.0},
 }
-CCS = ("newreno", "cubic", "bbr")
+CCS = ("newreno", "cubic", "bbr", "bbr3", "bbr3_picoquic")
 
 
 @dataclass(frozen=True)
 class Size:
     seeds: int
     file_bytes: int
+    ccs: tuple[str, ...]
 
 
 SIZES = {
-    "full": Size(seeds=5, file_bytes=256_000_000),
-    "quick": Size(seeds=2, file_bytes=256_000_000),
+    "full": Size(seeds=5, file_bytes=256_000_000, ccs=CCS),
+    "quick": Size(seeds=2, file_bytes=256_000_000, ccs=CCS[:3]),
 }
 
 
@@ -70,7 +80,7 @@ def tasks(size: str, seeds: int | None = None) -> list[dict[str, Any]]:
     return [
         {"condition": c, "cc": cc, "freeze": f, "seed": s, "file_bytes": sz.file_bytes}
         for c in conditions
-        for cc in CCS
+        for cc in sz.ccs
         for f in (False, True)
         for s in range(n)
     ]
@@ -96,7 +106,11 @@ def run_task(task: dict[str, Any]) -> dict[str, Any]:
     sc = _scenario(task)
     cc = ("freeze+" if task["freeze"] else "") + task["cc"]
     r = run_simulation(
-        sc, algorithms(cc, "minrtt"), seed=task["seed"] + 1, duration_s=sc.duration_s, step_s=0.1
+        sc,
+        algorithms(cc, "minrtt", **transport(task)),
+        seed=task["seed"] + 1,
+        duration_s=sc.duration_s,
+        step_s=0.1,
     )
     pp = r.per_path
     return {
@@ -106,6 +120,8 @@ def run_task(task: dict[str, Any]) -> dict[str, Any]:
         "frozen": float(pp["suppressed_losses"].sum()),
         "outage_drops": float(pp["drops_outage"].sum()),
         "random_drops": float(pp["drops_random"].sum()),
+        "rto_count": float(pp["rto_count"].sum()),
+        "pto_count": float(pp["pto_count"].sum()),
         "mean_rtt_ms": float(np.nanmean(pp["srtt_s"]) * 1e3),
         "handovers": int(
             sum(len(h[h <= (r.t[-1] if len(r.t) else 0)]) for h in r.meta["handovers"])
@@ -140,9 +156,12 @@ def summarise(results: list[dict[str, Any]], size: str) -> list[Table]:
         "newreno": "not evaluated",
         "cubic": "0 (emulation)",
         "bbr": "-26 BBRv3 (emul.); -14.5/-35 (real)",
+        "bbr3": "-26 (emul.); -14.5/-35 (real)",
+        "bbr3_picoquic": "-26 (emul.); -14.5/-35 (real)",
     }
+    ccs = [cc for cc in CCS if any(r["cc"] == cc for r in results)]
     for c in conditions:
-        for cc in CCS:
+        for cc in ccs:
             a, b = mean(c, cc, False, "completion_s"), mean(c, cc, True, "completion_s")
             t.add(
                 c,
@@ -159,8 +178,9 @@ def summarise(results: list[dict[str, Any]], size: str) -> list[Table]:
         "and -35 % (Asia) over real Starlink; picoquic CUBIC unchanged in emulation."
     )
     t.notes.append(
-        "ours: BBR is BBRv1 (the paper's loss-insensitive reference); NewReno is the "
-        "main loss-based baseline (docs/specs/freeze.md#per-controller)."
+        "ours: BBR is BBRv1 (the paper's loss-insensitive reference); bbr3 is BBRv3 "
+        "(draft-ietf-ccwg-bbr-04), bbr3_picoquic BBRv3 with picoquic's constants; NewReno is "
+        "the main loss-based baseline (docs/specs/freeze.md#per-controller)."
     )
     return [t]
 

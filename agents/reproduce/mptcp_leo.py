@@ -30,7 +30,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from leogym.agents.reproduce.common import Table, algorithms, run_simulation, with_cross_traffic
+from leogym.agents.reproduce.common import (
+    Table,
+    algorithms,
+    run_simulation,
+    transport,
+    with_cross_traffic,
+)
 
 __all__ = ["PAPER", "SIZES", "VARIANTS", "run_task", "tasks", "summarise"]
 
@@ -95,7 +101,7 @@ def run_task(task: dict[str, Any]) -> dict[str, Any]:
     ]
     r = run_simulation(
         with_cross_traffic(sc, cross),
-        algorithms(cc, "minrtt", subflow_paths=subflows),
+        algorithms(cc, "minrtt", **transport(task, subflow_paths=subflows)),
         seed=task["seed"] + 1,
         duration_s=task["duration_s"],
         step_s=STEP_S,

@@ -27,6 +27,7 @@ namespace py = pybind11;
 namespace
 {
 
+using leogym::IsComplex;
 using leogym::ToDouble;
 using leogym::ToInt;
 using leogym::ToString;
@@ -38,6 +39,57 @@ ToNumpy(const std::vector<T>& v)
     py::array_t<T> a(static_cast<py::ssize_t>(v.size()));
     std::copy(v.begin(), v.end(), a.mutable_data());
     return a;
+}
+
+/// tcp_attributes: {"ns3::TcpSocketBase::MinRto": 1.0, ...} -> settings, checked by the helper.
+std::vector<ns3::TcpAttributeSetting>
+TcpAttributesFromDict(py::handle v)
+{
+    if (!py::isinstance<py::dict>(v))
+    {
+        throw std::invalid_argument(
+            "tcp_attributes: must be a dict of attribute path -> value, e.g. "
+            "{'ns3::TcpSocketBase::MinRto': 1.0}");
+    }
+    std::vector<ns3::TcpAttributeSetting> out;
+    for (auto item : py::reinterpret_borrow<py::dict>(v))
+    {
+        if (!py::isinstance<py::str>(item.first))
+        {
+            throw std::invalid_argument("tcp_attributes: keys must be strings");
+        }
+        ns3::TcpAttributeSetting s;
+        s.path = py::str(item.first);
+        const std::string field = "tcp_attributes['" + s.path + "']";
+        py::handle x = item.second;
+        if (py::isinstance<py::bool_>(x))
+        {
+            s.value = x.cast<bool>();
+        }
+        else if (py::isinstance<py::int_>(x) || PyIndex_Check(x.ptr()))
+        {
+            s.value = static_cast<int64_t>(ToInt(x, field, -(1LL << 62), 1LL << 62));
+        }
+        else if (py::isinstance<py::float_>(x))
+        {
+            s.value = x.cast<double>();
+        }
+        else if (py::isinstance<py::str>(x))
+        {
+            s.value = x.cast<std::string>();
+        }
+        else if (PyNumber_Check(x.ptr()) && !IsComplex(x))
+        {
+            s.value = ToDouble(x, field); // NumPy scalars and the like
+        }
+        else
+        {
+            throw std::invalid_argument(field + ": must be a bool, int, float or str");
+        }
+        out.push_back(std::move(s));
+    }
+    ns3::ValidateTcpAttributes(out);
+    return out;
 }
 
 py::dict
@@ -59,7 +111,8 @@ RunReferenceFlowPy(const std::string& kind,
                                                 "mtu",
                                                 "stream_base",
                                                 "cross_traffic",
-                                                "link"};
+                                                "link",
+                                                "tcp_attributes"};
     ns3::ReferenceFlowOptions o;
     o.kind = kind;
     for (auto item : opts)
@@ -123,6 +176,10 @@ RunReferenceFlowPy(const std::string& kind,
         {
             o.crossTraffic = leogym::CrossTrafficFromList(v, "cross_traffic");
         }
+        else if (key == "tcp_attributes")
+        {
+            o.tcpAttributes = TcpAttributesFromDict(v);
+        }
     }
     if (seed < 1 || seed > std::numeric_limits<uint32_t>::max())
     {
@@ -165,6 +222,10 @@ RunReferenceFlowPy(const std::string& kind,
     }
     d["paths"] = per;
     d["cross_rx_bytes"] = r.crossRxBytes;
+    d["rto_expiries"] = r.rtoExpiries;
+    d["loss_episodes"] = r.lossEpisodes;
+    d["recovery_episodes"] = r.recoveryEpisodes;
+    d["retransmissions"] = r.retransmissions;
     return d;
 }
 
@@ -370,10 +431,15 @@ LEOGYM_REGISTER_BINDINGS(network_testing)
     ``snd_buf_bytes``/``rcv_buf_bytes`` (0 = 2 x (BDP + queue)), ``udp_rate_bps`` (0 = 1.05 x max
     rate), ``udp_payload_bytes``, ``mtu``, ``stream_base``, ``cross_traffic`` (list of dicts),
     ``link`` (``"leo"``, or ``"p2p"`` for ns-3's PointToPointNetDevice on one constant path, as
-    an independent reference)
+    an independent reference), ``tcp_attributes`` (dict of ns-3 TCP attribute defaults for
+    this run, path -> value, e.g. ``{"ns3::TcpSocketBase::MinRto": 1.0, "ns3::TcpCubic::HyStart":
+    False, "ns3::TcpL4Protocol::RecoveryType": "ns3::TcpClassicRecovery"}``; times in seconds,
+    enums and TypeIds by name; checked before ns-3 sees them and restored after the run)
 :return: dict with ``goodput_bps``, ``rx_bytes``, ``tx_bytes``, ``rx_packets``, ``drops_*`` (flow
     path, down), ``paths`` (per path ``down``/``up`` counters), ``cross_rx_bytes``,
-    ``sim_seconds``, ``wall_seconds`` (benchmarks only), ``events``
+    ``sim_seconds``, ``wall_seconds`` (benchmarks only), ``events``, and for ``tcp_bulk`` the
+    flow socket's ``rto_expiries`` (retransmission timeouts), ``loss_episodes`` (entries into
+    CA_LOSS), ``recovery_episodes`` (entries into fast recovery), ``retransmissions``
 :raises ValueError: on invalid input (the message names the field)
 :raises RuntimeError: if another simulation is open in this process)doc");
 

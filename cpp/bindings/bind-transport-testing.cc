@@ -170,6 +170,11 @@ class LossDetectorProbe
         return *m_lr;
     }
 
+    MpLossRecovery& Lr()
+    {
+        return *m_lr;
+    }
+
   private:
     static const char* KindName(MpLossRecovery::TimerKind k)
     {
@@ -324,6 +329,13 @@ LEOGYM_REGISTER_BINDINGS(transport_testing)
              "Fire the loss-detection timer: kind 'none' | 'loss_time' | 'pto' | 'tlp' | 'rto', "
              "lost, ...")
         .def("timer", &LossDetectorProbe::Timer, "(kind, deadline_s) of the timer.")
+        .def(
+            "restart_timer",
+            [](LossDetectorProbe& p, double nowS) {
+                p.Lr().RestartRetransmissionTimer(SecondsChecked(nowS, "now_s"));
+            },
+            py::arg("now_s"),
+            "TCP: the cumulative acknowledgement point advanced (RFC 6298 5.3).")
         .def_property_readonly(
             "smoothed_rtt",
             [](const LossDetectorProbe& p) { return p.Lr().Rtt().GetSmoothed().GetSeconds(); })

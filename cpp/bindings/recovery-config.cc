@@ -152,6 +152,14 @@ RecoveryFromPython(const std::string& preset, py::handle params, const std::stri
         {
             c.rtoProbes = static_cast<uint32_t>(ToInt(v, f, 0, 2));
         }
+        else if (key == "prr")
+        {
+            c.prr = ToBool(v, f);
+        }
+        else if (key == "fast_retransmit")
+        {
+            c.fastRetransmit = ToBool(v, f);
+        }
         else if (key == "verified_window_packets")
         {
             c.verifiedWindowPackets = static_cast<uint32_t>(ToInt(v, f, 0, 100));
@@ -159,8 +167,9 @@ RecoveryFromPython(const std::string& preset, py::handle params, const std::stri
         else
         {
             throw std::invalid_argument(
-                f + ": unknown key (known: detect_lost_retransmissions, initial_rto_s, "
-                    "loss_state, loss_window_packets, max_rto_s, min_rto_s, rto_backoff, "
+                f + ": unknown key (known: detect_lost_retransmissions, fast_retransmit, "
+                    "initial_rto_s, loss_state, prr, loss_window_packets, max_rto_s, min_rto_s, "
+                    "rto_backoff, "
                     "rto_formula, rto_probes, rto_undo, slow_start_after_idle, "
                     "tail_loss_probes, time_threshold_loss, tlp_timing, verified_window_packets)");
         }
@@ -191,6 +200,8 @@ RecoveryToDict(const ns3::MpRecoveryConfig& c)
     d["loss_window_packets"] = c.lossWindowPackets;
     d["rto_probes"] = c.rtoProbes;
     d["verified_window_packets"] = c.verifiedWindowPackets;
+    d["fast_retransmit"] = c.fastRetransmit;
+    d["prr"] = c.prr;
     return d;
 }
 

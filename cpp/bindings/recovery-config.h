@@ -22,8 +22,8 @@ namespace leogym
  * max_rto_s [0, 3600] (0: no cap), initial_rto_s [0.001, 60], rto_formula ("rfc6298" |
  * "linux" | "quic"), rto_backoff ("double" | "xor" | "picoquic"), tail_loss_probes [0, 2],
  * tlp_timing ("draft" | "module"), time_threshold_loss, detect_lost_retransmissions, rto_undo,
- * slow_start_after_idle, loss_state (bools), loss_window_packets [0, 100], rto_probes [0, 2],
- * verified_window_packets [0, 100]. `rfc9002` takes none of them.
+ * slow_start_after_idle, loss_state, fast_retransmit, prr (bools), loss_window_packets [0, 100],
+ * rto_probes [0, 2], verified_window_packets [0, 100]. `rfc9002` takes none of them.
  *
  * @param field how the preset is named in errors (e.g. "config.recovery"); the params are
  *        named field + "_params.<key>"

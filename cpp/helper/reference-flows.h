@@ -12,10 +12,24 @@
 
 #include <cstdint>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace ns3
 {
+
+/**
+ * @ingroup leo-helper
+ * One ns-3 TCP attribute default for a reference flow, as the caller gave it: the attribute's
+ * full path ("ns3::TcpSocketBase::MinRto", "ns3::TcpCubic::HyStart",
+ * "ns3::TcpL4Protocol::RecoveryType") and a value. Numbers for TimeValue attributes are
+ * seconds; strings name EnumValue symbols ("BOTH") or TypeIds ("ns3::TcpClassicRecovery").
+ */
+struct TcpAttributeSetting
+{
+    std::string path;                                       //!< "ns3::<TypeId>::<Attribute>"
+    std::variant<bool, int64_t, double, std::string> value; //!< the value before conversion
+};
 
 /**
  * @ingroup leo-helper
@@ -52,6 +66,13 @@ struct ReferenceFlowOptions
     uint16_t mtu{1500};
     int64_t streamBase{1000};
     std::vector<LeoCrossTrafficSpec> crossTraffic;
+    /**
+     * ns-3 TCP attribute defaults for this run (every TCP socket of it: the flow and any TCP
+     * cross traffic). Checked before ns-3 sees them (see ValidateTcpAttributes), set with
+     * Config::SetDefaultFailSafe after the simulator reset, and restored to their previous
+     * defaults when the run ends, so later simulations in the process are unaffected.
+     */
+    std::vector<TcpAttributeSetting> tcpAttributes;
 };
 
 /**
@@ -70,7 +91,30 @@ struct ReferenceFlowResult
     std::vector<LeoDirectionCounters> down; //!< per path
     std::vector<LeoDirectionCounters> up;   //!< per path
     std::vector<uint64_t> crossRxBytes;     //!< per cross-traffic flow
+    // tcp_bulk: the flow's socket, from its trace sources (0 for "udp")
+    /**
+     * Retransmission timeouts: changes of the socket's "RTO" trace to min(2 x old, 60 s),
+     * which is what TcpSocketBase::ReTxTimeout does on every expiry (RFC 6298 section 5.5);
+     * a new RTT sample sets the RTO from the estimator instead.
+     */
+    uint64_t rtoExpiries{0};
+    uint64_t lossEpisodes{0};     //!< entries into CA_LOSS ("CongState" trace)
+    uint64_t recoveryEpisodes{0}; //!< entries into CA_RECOVERY (fast recovery)
+    uint64_t retransmissions{0};  //!< segments retransmitted ("Retransmission" trace)
 };
+
+/**
+ * Check ns-3 TCP attribute settings without touching the simulator. An attribute must belong
+ * to a TCP TypeId (TcpSocket, TcpSocketBase, TcpL4Protocol, a TcpCongestionOps, a
+ * TcpRecoveryOps or an RttEstimator), be defined on the named TypeId itself (as
+ * Config::SetDefault requires), have a bool, integer, double, time, enum or TypeId value, and
+ * pass the attribute's checker. SegmentSize, SndBufSize and RcvBufSize are refused (the
+ * options segment_bytes, snd_buf_bytes and rcv_buf_bytes set them), and so is SocketType
+ * (tcp_variant). InitialCwnd, DelAckCount and ReTxThreshold must be >= 1.
+ *
+ * @throws std::invalid_argument naming the key as "tcp_attributes['<path>']"
+ */
+void ValidateTcpAttributes(const std::vector<TcpAttributeSetting>& settings);
 
 /**
  * Run a reference flow on a fresh simulator (acquires the process SimContext and releases it).

@@ -19,7 +19,7 @@ def test_unknown_experiment_is_rejected():
 
 
 @pytest.mark.parametrize(
-    ("name", "runs"), [("freeze", 90), ("mptcp_leo", 15), ("alcs", 559), ("maco", 15)]
+    ("name", "runs"), [("freeze", 150), ("mptcp_leo", 15), ("alcs", 559), ("maco", 15)]
 )
 def test_dry_run_lists_the_runs_docs_report(name, runs, tmp_path, capsys, monkeypatch):
     """``--dry-run`` simulates nothing and lists as many full-size runs as docs/reproduction.md

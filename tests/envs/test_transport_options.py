@@ -147,3 +147,32 @@ def test_rfc6298_timer_runs_while_data_is_in_flight() -> None:
         assert (left <= largest[busy] + 1e-9).all(), (left, largest)
         armed += int(busy.sum())
     assert armed > 10
+
+
+def test_recovery_features_observe_the_retransmission_timer() -> None:
+    # Off by default (observations unchanged); on, three features per path, in their bounds.
+    plain = gym.make("leogym/LeoCC-v0", scenario="tiny", cc="cubic")
+    env = gym.make(
+        "leogym/LeoCC-v0",
+        scenario="tiny",
+        cc="cubic",
+        transport={"recovery": "tcp"},
+        observation={"recovery_features": True},
+    )
+    try:
+        names = env.unwrapped.feature_names
+        assert not any("time_to_rto" in n for n in plain.unwrapped.feature_names)
+        extra = env.observation_space.shape[0] - plain.observation_space.shape[0]
+        assert extra == 3 * env.unwrapped.config.observation.max_paths
+        col = [i for i, n in enumerate(names) if "path0/time_to_rto" in n][0]
+        obs, _ = env.reset(seed=1)
+        seen = []
+        for _ in range(20):
+            obs, *_ = env.step(env.action_space.sample() * 0)
+            assert env.observation_space.contains(obs)
+            seen.append(float(obs[col]))
+        # With data in flight the timer runs: below the 10 s horizon, above 0.
+        assert any(0.0 < v < 10.0 for v in seen)
+    finally:
+        env.close()
+        plain.close()

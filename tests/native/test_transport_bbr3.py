@@ -59,7 +59,8 @@ def test_registered_with_the_draft_and_picoquic_constants(core: ModuleType) -> N
     assert d["ProbeWaitBase"] == 2.0 and d["ProbeWaitRange"] == 1.0 and d["RenoRoundsMax"] == 63
     assert d["MinLostPackets"] == 1 and d["StartupOnRtoEnd"] is False
     p = {k: v["default"] for k, v in core.algorithm_parameters("cc", "bbr3_picoquic").items()}
-    # picoquic's "BBR3 tuned for picoquic" (docs/specs/testbed-transports.md#starquic-picoquic-with-bbrv3)
+    # picoquic's "BBR3 tuned for picoquic"
+    # (docs/specs/testbed-transports.md#starquic-picoquic-with-bbrv3)
     assert p["LossThresh"] == 0.20 and p["MinLostPackets"] == 4 and p["StartupOnRtoEnd"] is True
     assert {k: v for k, v in p.items() if k not in d or v != d[k]} == {
         "LossThresh": 0.20,
@@ -321,7 +322,8 @@ def test_rto_sets_cwnd_to_inflight_plus_one_smss_and_restores_it(testing: Module
 
 def test_picoquic_variant_reenters_startup_after_a_timeout(testing: ModuleType) -> None:
     """picoquic: on leaving RTO recovery, spurious or not, cwnd is restored and BBR re-enters
-    Startup (docs/specs/testbed-transports.md#starquic-picoquic-with-bbrv3); draft BBRv3 stays in its ProbeBW state."""
+    Startup (docs/specs/testbed-transports.md#starquic-picoquic-with-bbrv3); draft BBRv3 stays
+    in its ProbeBW state."""
     for name, after in [("bbr3", "probe_bw_cruise"), ("bbr3_picoquic", "startup")]:
         e = Bottleneck(testing, name, rate_bps=10e6, rtt_s=0.04, buffer_packets=42)
         e.run(1.5)

@@ -53,6 +53,10 @@ def test_presets_carry_their_references_values(core: ModuleType) -> None:
     assert (tcp["min_rto_s"], tcp["initial_rto_s"], tcp["max_rto_s"]) == (0.2, 1.0, 120.0)
     assert tcp["loss_window_packets"] == 1  # RFC 5681 section 3.1
     assert tcp["tail_loss_probes"] == 1  # RFC 8985: one probe
+    assert tcp["fast_retransmit"] and tcp["prr"]  # RFC 5681 3.2; RFC 6937 (Linux since 3.2)
+    assert not any(
+        presets[p]["prr"] or presets[p]["fast_retransmit"] for p in ("quic-draft", "picoquic")
+    )
     draft = presets["quic-draft"]
     assert (draft["min_rto_s"], draft["tail_loss_probes"]) == (0.2, 2)  # kMinRTOTimeout, kMaxTLPs
     assert draft["verified_window_packets"] == 2  # kMinimumWindow
@@ -107,20 +111,22 @@ def test_tcp_backoff_doubles_up_to_the_maximum(testing: ModuleType) -> None:
     assert probe.rto_count == 5
 
 
-def test_an_ack_of_new_data_restarts_the_timer_and_resets_the_backoff(testing: ModuleType) -> None:
+def test_the_timer_restarts_only_when_the_cumulative_point_advances(testing: ModuleType) -> None:
     probe = testing.LossDetectorProbe(recovery="tcp", recovery_params=NS3_LIKE)
     sample(probe, 0.5)
     probe.on_packet_sent(1, 1.0)
     probe.on_packet_sent(2, 1.1)
     assert probe.timer() == ("rto", pytest.approx(2.5))  # from the first send (5.1)
-    probe.on_ack([(1, 1)], 0.0, 1.6)
-    assert probe.timer()[1] == pytest.approx(1.6 + probe.rto)  # restarted (5.3)
-    probe.on_timeout(1.6 + probe.rto)
+    probe.on_ack([(2, 2)], 0.0, 1.6)  # a SACK above a hole: snd_una stays, so does the anchor
+    assert probe.timer() == ("rto", pytest.approx(1.0 + probe.rto))  # (the RTO took a sample)
+    probe.restart_timer(1.7)  # the sender saw snd_una advance (5.3)
+    assert probe.timer()[1] == pytest.approx(1.7 + probe.rto)
+    probe.on_timeout(1.7 + probe.rto)
     assert probe.rto_count == 1
     probe.on_packet_sent(3, 3.2, retransmission=True)
     out = probe.on_ack([(3, 3)], 0.0, 3.7)
     assert out["rto_episode_ended"] and not out["rto_spurious"]
-    assert probe.rto_count == 0
+    assert probe.rto_count == 0  # an ACK of new data resets the backoff
 
 
 def test_tail_loss_probe_timing(testing: ModuleType) -> None:

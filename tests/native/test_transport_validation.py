@@ -107,6 +107,74 @@ def test_newreno_follows_the_mathis_model(lossy_results: dict[str, float]) -> No
     assert lossy_results["nr_per_ack"] == pytest.approx(model * math.sqrt(0.5), rel=0.20)
 
 
+# The `tcp` recovery preset set like ns-3 3.44's TcpSocketBase defaults (issue 15): MinRto 1 s,
+# RFC 6298 RTO (SRTT + max(G, 4 RTTVAR)) capped at 60 s, no TLP, RACK, F-RTO or undo, and a
+# lost retransmission is only recovered by the RTO; ns-3's ACK policy (DelAckCount 2,
+# DelAckTimeout 200 ms) and InitialCwnd 10. tools/ns3_tcp_agreement.py runs the whole grid.
+NS3_LIKE: dict[str, Any] = {
+    "recovery": "tcp",
+    "recovery_params": {
+        "min_rto_s": 1.0,
+        "max_rto_s": 60.0,
+        "rto_formula": "rfc6298",
+        "tail_loss_probes": 0,
+        "rto_undo": False,
+        "time_threshold_loss": False,
+        "detect_lost_retransmissions": False,
+        "slow_start_after_idle": False,
+    },
+    "ack_every": 2,
+    "max_ack_delay_s": 0.2,
+}
+
+
+def ours_ns3_like(
+    core: ModuleType, path: dict[str, Any], seconds: int, seed: int, cc: str, **params: Any
+) -> float:
+    """Goodput (bit/s) of our transport with the ns-3-like `tcp` preset."""
+    cfg = {"cc": cc, "cc_params": {"InitialWindow": 10, **params}, "packet_bytes": PACKET}
+    sim = core.Simulation({**cfg, **NS3_LIKE, "seed": seed}, [path])
+    try:
+        total = sum(int(sim.step(1.0)["goodput_bytes"]) for _ in range(seconds))
+    finally:
+        sim.close()
+    return total * 8 / seconds
+
+
+@pytest.mark.parametrize(
+    ("cc", "params", "variant", "attrs"),
+    [
+        ("newreno", {"ByteCounting": False}, "ns3::TcpNewReno", {}),
+        ("cubic", {}, "ns3::TcpCubic", {"ns3::TcpCubic::HyStart": False}),
+    ],
+)
+def test_ns3_like_tcp_preset_matches_ns3_tcp_on_a_lossy_link(
+    core: ModuleType,
+    testing: ModuleType,
+    cc: str,
+    params: dict[str, Any],
+    variant: str,
+    attrs: dict[str, Any],
+) -> None:
+    """20 Mbit/s, 100 ms RTT, BDP queue, loss 1e-3 on data packets, 5 seeds x 30 s: the mean
+    goodput of the ns-3-like preset within 10 % of ns-3's TCP (issue 15's acceptance band)."""
+    path = make_path(31.0, rate_bps=20e6, delay_s=0.05, loss=1e-3, loss_up=0.0, queue_packets=166)
+    mine, theirs = [], []
+    for seed in LOSSY_SEEDS:
+        mine.append(ours_ns3_like(core, path, 30, seed, cc, **params))
+        r = testing.run_reference_flow(
+            "tcp_bulk",
+            [path],
+            30.0,
+            seed=seed,
+            tcp_variant=variant,
+            segment_bytes=1448,
+            tcp_attributes=attrs,
+        )
+        theirs.append(float(r["goodput_bps"]))
+    assert np.mean(mine) == pytest.approx(np.mean(theirs), rel=0.10), (mine, theirs)
+
+
 @pytest.mark.parametrize("loss", [0.0, 0.01])
 def test_bbr_fills_the_pipe_without_a_standing_queue(core: ModuleType, loss: float) -> None:
     """BBR v1 (Cardwell et al., ACM Queue 2016): it paces at the bottleneck rate and keeps

@@ -246,7 +246,7 @@ MpLossRecovery::OnAckReceived(const MpAckRange* ranges, std::size_t n, Time ackD
 }
 
 void
-MpLossRecovery::OnAckTimerBased(int64_t largestAckedNow, Time now)
+MpLossRecovery::OnAckTimerBased(int64_t largestAckedNow, Time)
 {
     if (largestAckedNow < 0)
     {
@@ -266,9 +266,17 @@ MpLossRecovery::OnAckTimerBased(int64_t largestAckedNow, Time now)
         }
     }
     // An ACK of new data resets the backoff and the probe count (RFC 6298 section 5.7 with
-    // timestamps; the drafts' OnPacketAcked) and restarts the TCP timer (section 5.3).
+    // timestamps; the drafts' OnPacketAcked). The TCP timer restarts only when the cumulative
+    // acknowledgement point advances (section 5.3), which the caller knows: it calls
+    // RestartRetransmissionTimer. A lost retransmission therefore times out while later data
+    // keeps being acknowledged, as in TCP without RACK.
     m_rtoCount = 0;
     m_tlpCount = 0;
+}
+
+void
+MpLossRecovery::RestartRetransmissionTimer(Time now)
+{
     m_rtoAnchor = now;
 }
 

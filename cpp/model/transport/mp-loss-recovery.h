@@ -58,15 +58,16 @@ namespace ns3
  *     QUIC:    max(minRto, SRTT + 4 RTTVAR + max_ack_delay)  (the drafts, picoquic)
  *   times the backoff of rto_count expiries (DOUBLE 2^n, RFC 6298 section 5.5; XOR the ns-3
  *   QUIC module's `2 ^ n`; PICOQUIC 1, 2, 4, 5, 6, 7, 8, 10, then x1.25), capped at maxRto.
- *   The timer runs from the last ACK of new data or, with nothing outstanding before, the
- *   send (TCP, RFC 6298 section 5), or from the last ack-eliciting send (drafts, picoquic).
+ *   The timer runs from the last advance of the cumulative acknowledgement point (the caller
+ *   reports it: RestartRetransmissionTimer) or, with nothing outstanding before, the send
+ *   (TCP, RFC 6298 section 5), or from the last ack-eliciting send (drafts, picoquic).
  *   Tail-loss probes (maxTlps > 0) come first: TCP at 2 SRTT (+ 200 ms with one packet in
  *   flight), never later than the RTO (RFC 8985 section 7.2); the drafts at
  *   max(1.5 SRTT + max_ack_delay, 10 ms) (`tlpModuleTiming`: the module's 1 x SRTT).
  *   On an expiry rto_count grows; with markAllLostOnRto every outstanding packet is declared
  *   lost (kind RETRANSMISSION_TIMEOUT). An ACK that newly acknowledges anything resets the
- *   TLP and RTO counts; the first one after an expiry ends the episode, as verified (it
- *   covers a packet sent after the first expiry; the drafts then declare every older
+ *   TLP and RTO counts (not the TCP timer); the first one after an expiry ends the episode, as
+ * verified (it covers a packet sent after the first expiry; the drafts then declare every older
  *   outstanding packet lost) or spurious (only packets sent before it).
  *
  * The class is pure: it never reads the simulator clock, every method takes "now", so the
@@ -268,6 +269,13 @@ class MpLossRecovery
 
     /// The retransmission timeout without backoff (timer-based recovery).
     Time GetRto() const;
+
+    /**
+     * TCP: restart the retransmission timer at `now` (RFC 6298 section 5.3: the cumulative
+     * acknowledgement point advanced). The detector cannot see that point itself (a lost
+     * packet's data is re-sent under a new packet number), so the sender calls this.
+     */
+    void RestartRetransmissionTimer(Time now);
 
     /// The retransmission timeout with the backoff of the current expiry count.
     Time GetBackedOffRto() const;

@@ -54,6 +54,18 @@ struct MpQuicSender::Path
     int64_t cwvWindowEndPn{-1};         //!< the window ends when this packet number is acknowledged
     Time lastSendTime{Time::Min()};     //!< last data packet sent (slow start after idle)
     std::set<uint64_t> lossStateChunks; //!< RTO recovery: chunks lost at the RTO, not acked
+    /// TCP preset: (packet number, chunk) of the path's data packets in send order whose
+    /// data is not acknowledged yet; the front is the path's cumulative acknowledgement point
+    /// (snd_una): a lost packet holds it until its data arrives, by whatever path.
+    std::deque<std::pair<uint64_t, uint64_t>> unacked;
+    uint64_t timerUna{0}; //!< snd_una (a packet number) when the timer last restarted
+    // Proportional rate reduction (RFC 6937), the `tcp` preset's recovery pacing.
+    bool prrActive{false};
+    Time prrStart;            //!< recovery began (packets sent after it end it)
+    uint64_t prrRecoverFs{1}; //!< RecoverFS: the flight when recovery began
+    uint64_t prrDelivered{0}; //!< prr_delivered
+    uint64_t prrOut{0};       //!< prr_out
+    uint64_t prrAllowance{0}; //!< sndcnt left: bytes the path may send beyond its flight
     double lastHandoverS{-std::numeric_limits<double>::infinity()};
 };
 
@@ -174,6 +186,7 @@ MpQuicSender::SetRecovery(const MpRecoveryConfig& cfg)
         throw std::logic_error("MpQuicSender::SetRecovery: call before AddPath");
     }
     m_recovery = cfg;
+    m_tcpTimer = cfg.lr.recovery == MpLossRecovery::Recovery::TCP;
 }
 
 const MpRecoveryConfig&
@@ -563,6 +576,7 @@ MpQuicSender::OnChunkAcked(int64_t chunk)
     }
     cs.acked = true;
     m_ackedStreamBytes += ChunkLen(c);
+
     if (m_pathsInLossState > 0)
     {
         for (auto& pp : m_paths)
@@ -633,6 +647,11 @@ void
 MpQuicSender::SyncCc(Path& path)
 {
     path.info.cwnd = path.cc->GetCwnd();
+    if (path.prrActive)
+    {
+        // RFC 6937: in recovery the window is what PRR allows on top of the flight.
+        path.info.cwnd = path.lr.GetBytesInFlight() + path.prrAllowance;
+    }
     path.info.ssthresh = path.cc->GetSsthresh();
     path.info.pacingRateBps = IsPaced(path) ? PacingRate(path) : 0;
 }
@@ -793,6 +812,10 @@ MpQuicSender::SendPacket(Path& path, int64_t chunk, bool retx, bool probe)
         ChunkState& cs = m_chunks[static_cast<uint64_t>(chunk) - m_chunkBase];
         ++cs.copies;
         cs.pathMask |= (1u << path.info.index);
+        if (m_tcpTimer)
+        {
+            path.unacked.emplace_back(h.pn, static_cast<uint64_t>(chunk));
+        }
     }
     MpPathInfo& info = path.info;
     info.sentBytes += sp.bytes;
@@ -808,6 +831,11 @@ MpQuicSender::SendPacket(Path& path, int64_t chunk, bool retx, bool probe)
         // A new window (everything up to the last mark acknowledged) or a new peak.
         path.cwvMaxInflight = info.bytesInFlight;
         path.cwvWindowEndPn = sp.pn;
+    }
+    if (path.prrActive)
+    {
+        path.prrOut += sp.bytes;
+        path.prrAllowance = path.prrAllowance > sp.bytes ? path.prrAllowance - sp.bytes : 0;
     }
     path.cc->OnPacketSent(path.ctx, sp);
     m_scheduler->OnPacketSent(*this, info.index, sp);
@@ -978,6 +1006,7 @@ void
 MpQuicSender::HandleRto(Path& path)
 {
     ++path.counters.rtoEvents;
+    path.prrActive = false;
     MpRtoEvent ev;
     ev.now = Simulator::Now();
     ev.rtoCount = path.lr.GetRtoCount();
@@ -1019,6 +1048,31 @@ MpQuicSender::HandleRto(Path& path)
     if (m_recovery.rtoProbes > 0)
     {
         SendTimerProbes(path, m_recovery.rtoProbes);
+    }
+}
+
+void
+MpQuicSender::FastRetransmit(Path& path)
+{
+    // RFC 5681 3.2 step 2 / RFC 6582: the first segment found lost is re-sent at once,
+    // whatever the window; the rest follow as the window allows.
+    int64_t first = -1;
+    for (const auto& p : path.lr.Lost())
+    {
+        if (p.chunk >= 0 && static_cast<uint64_t>(p.chunk) >= m_chunkBase)
+        {
+            const ChunkState& cs = m_chunks[static_cast<uint64_t>(p.chunk) - m_chunkBase];
+            if (cs.queued && !cs.acked && (first < 0 || p.chunk < first))
+            {
+                first = p.chunk;
+            }
+        }
+    }
+    if (first >= 0)
+    {
+        ConsumeChunk(first, true);
+        SendPacket(path, first, true, true);
+        ++path.counters.fastRetransmits;
     }
 }
 
@@ -1191,7 +1245,44 @@ MpQuicSender::OnAckFrame(Path& path, const MpQuicAckHeader& h)
         }
     }
 
+    if (path.prrActive && out.anyNewlyAcked && out.largestNewlyAckedSentTime > path.prrStart)
+    {
+        path.prrActive = false; // a packet sent after recovery began: recovery is over
+    }
+    bool anyLost = !path.lr.Lost().empty();
     HandleLost(path);
+    if (anyLost && m_recovery.prr && !path.prrActive)
+    {
+        path.prrActive = true;
+        path.prrStart = now;
+        path.prrRecoverFs = std::max<uint64_t>(priorInFlight, 1);
+        path.prrDelivered = 0;
+        path.prrOut = 0;
+        path.prrAllowance = 0;
+    }
+    if (anyLost && m_recovery.fastRetransmit)
+    {
+        FastRetransmit(path);
+    }
+    if (m_tcpTimer)
+    {
+        // RFC 6298 5.3: restart the timer when the path's cumulative point advances.
+        while (!path.unacked.empty())
+        {
+            uint64_t c = path.unacked.front().second;
+            if (c >= m_chunkBase && !m_chunks[c - m_chunkBase].acked)
+            {
+                break;
+            }
+            path.unacked.pop_front();
+        }
+        uint64_t una = path.unacked.empty() ? path.lr.GetNextPn() : path.unacked.front().first;
+        if (una > path.timerUna)
+        {
+            path.timerUna = una;
+            path.lr.RestartRetransmissionTimer(now);
+        }
+    }
     info.rtoCount = path.lr.GetRtoCount();
     if (out.rtoEpisodeEnded)
     {
@@ -1226,9 +1317,43 @@ MpQuicSender::OnAckFrame(Path& path, const MpQuicAckHeader& h)
         path.cc->OnAck(path.ctx, ae);
         m_scheduler->OnAck(*this, info.index, ae);
     }
+    if (path.prrActive)
+    {
+        UpdatePrr(path, out.ackedInFlightBytes);
+    }
     SyncCc(path);
     ArmLossTimer(path);
     TrySend();
+}
+
+void
+MpQuicSender::UpdatePrr(Path& path, uint64_t delivered)
+{
+    // RFC 6937 section 3.1, with the slow-start reduction bound (PRR-SSRB).
+    path.prrDelivered += delivered;
+    auto pipe = static_cast<int64_t>(path.lr.GetBytesInFlight());
+    uint64_t ss = path.cc->GetSsthresh();
+    if (ss == std::numeric_limits<uint64_t>::max())
+    {
+        ss = path.cc->GetCwnd();
+    }
+    auto ssthresh = static_cast<int64_t>(ss);
+    int64_t sndcnt;
+    if (pipe > ssthresh)
+    {
+        auto num = static_cast<double>(path.prrDelivered) * static_cast<double>(ssthresh);
+        sndcnt = static_cast<int64_t>(std::ceil(num / static_cast<double>(path.prrRecoverFs))) -
+                 static_cast<int64_t>(path.prrOut);
+    }
+    else
+    {
+        int64_t limit =
+            std::max(static_cast<int64_t>(path.prrDelivered) - static_cast<int64_t>(path.prrOut),
+                     static_cast<int64_t>(delivered)) +
+            static_cast<int64_t>(m_packetBytes);
+        sndcnt = std::min(ssthresh - pipe, limit);
+    }
+    path.prrAllowance = sndcnt > 0 ? static_cast<uint64_t>(sndcnt) : 0;
 }
 
 // ---- oracle notifications ----------------------------------------------------------------

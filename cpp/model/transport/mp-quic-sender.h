@@ -75,11 +75,12 @@ class MpQuicSender : public Application, public MpConnectionView
         uint64_t spuriousLosses{0}; //!< declared lost, then acknowledged
         uint64_t ackFrames{0};
         uint64_t persistentCongestion{0};
-        uint64_t handovers{0};    //!< handover notifications delivered
-        uint64_t tlpEvents{0};    //!< tail-loss probes (timer-based recovery)
-        uint64_t rtoEvents{0};    //!< retransmission timeouts (timer-based recovery)
-        uint64_t spuriousRtos{0}; //!< timeout episodes ended by an ACK of an older packet
-        uint64_t idleRestarts{0}; //!< slow-start-after-idle restarts
+        uint64_t handovers{0};       //!< handover notifications delivered
+        uint64_t tlpEvents{0};       //!< tail-loss probes (timer-based recovery)
+        uint64_t rtoEvents{0};       //!< retransmission timeouts (timer-based recovery)
+        uint64_t spuriousRtos{0};    //!< timeout episodes ended by an ACK of an older packet
+        uint64_t idleRestarts{0};    //!< slow-start-after-idle restarts
+        uint64_t fastRetransmits{0}; //!< lost packets re-sent at once (fast retransmit)
     };
 
     /**
@@ -162,6 +163,8 @@ class MpQuicSender : public Application, public MpConnectionView
     void SendTimerProbes(Path& path, uint32_t n);
     void HandleRto(Path& path);
     void EndLossState(Path& path);
+    void FastRetransmit(Path& path);
+    void UpdatePrr(Path& path, uint64_t delivered);
     void Reinject(Path& path);
     void TrySend();
     void UpdateAppLimited(int32_t blockingPath);
@@ -198,6 +201,7 @@ class MpQuicSender : public Application, public MpConnectionView
     Time m_initialRtt;
     MpRecoveryConfig m_recovery{MpRecoveryConfig::Preset(MpLossRecovery::Recovery::RFC9002)};
     uint32_t m_pathsInLossState{0};
+    bool m_tcpTimer{false}; //!< the TCP preset's timer: per-path chunk-level snd_una tracked
 
     std::vector<std::unique_ptr<Path>> m_paths;
     Ptr<MpScheduler> m_scheduler;

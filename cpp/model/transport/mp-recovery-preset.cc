@@ -63,6 +63,8 @@ MpRecoveryConfig::Preset(MpLossRecovery::Recovery r)
         c.slowStartAfterIdle = true;             // tcp_slow_start_after_idle = 1
         c.lossState = true;                      // mptcp_sched: no data in TCP_CA_Loss
         c.lossWindowPackets = 1;                 // RFC 5681 section 3.1: LW = 1 segment
+        c.fastRetransmit = true;                 // RFC 5681 section 3.2, RFC 6582
+        c.prr = true;                            // RFC 6937, Linux since 3.2
         break;
     case R::Recovery::QUIC_DRAFT:
         // draft-ietf-quic-recovery (-10 .. -15) as quic-ns-3 ran it: kMaxTLPs 2,

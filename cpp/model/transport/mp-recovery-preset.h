@@ -47,6 +47,12 @@ struct MpRecoveryConfig
     uint32_t lossWindowPackets{0};     //!< window after an expiry (0: unchanged until verified)
     uint32_t rtoProbes{0};             //!< packets sent on an expiry beyond the marked-lost resend
     uint32_t verifiedWindowPackets{0}; //!< window when a timeout is verified (0: none)
+    /// TCP's fast retransmit (RFC 5681 3.2, RFC 6582): on each loss detection the first lost
+    /// packet is re-sent at once, outside the window (RFC 9002 waits for window room).
+    bool fastRetransmit{false};
+    /// Proportional rate reduction (RFC 6937, PRR-SSRB): in recovery the path sends in
+    /// proportion to what is delivered instead of waiting for the flight to fall below cwnd.
+    bool prr{false};
 
     /// The preset's values.
     static MpRecoveryConfig Preset(MpLossRecovery::Recovery r);

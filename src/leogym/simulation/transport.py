@@ -71,6 +71,10 @@ class RecoveryParams:
     :param rto_probes: new packets sent on each expiry (draft-ietf-quic-recovery: two).
     :param verified_window_packets: window once a timeout is verified (the drafts'
         kMinimumWindow, 2; 0: none).
+    :param fast_retransmit: re-send the first packet of each loss detection at once, outside
+        the window (TCP's fast retransmit, RFC 5681 §3.2 and RFC 6582; RFC 9002 waits for room).
+    :param prr: proportional rate reduction in recovery (RFC 6937): send in proportion to what
+        is delivered instead of waiting for the flight to fall below the reduced window.
     """
 
     min_rto_s: float | None = field(default=None, metadata=bounded(0.0, 60.0))
@@ -88,6 +92,8 @@ class RecoveryParams:
     loss_window_packets: int | None = field(default=None, metadata=bounded(0, 100))
     rto_probes: int | None = field(default=None, metadata=bounded(0, 2))
     verified_window_packets: int | None = field(default=None, metadata=bounded(0, 100))
+    fast_retransmit: bool | None = None
+    prr: bool | None = None
 
     def native(self) -> dict[str, Any]:
         """The set values as the native ``recovery_params`` dict (unset ones left out)."""
