@@ -18,12 +18,16 @@ Behavior of the TCP Congestion Avoidance Algorithm", CCR 27(3), 1997).
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 import pytest
+import yaml
 from leo_paths import make_path
+
+ROOT = Path(__file__).resolve().parents[2]
 
 PACKET = 1472
 
@@ -112,20 +116,13 @@ def test_newreno_follows_the_mathis_model(lossy_results: dict[str, float]) -> No
 # lost retransmission is only recovered by the RTO; ns-3's ACK policy (DelAckCount 2,
 # DelAckTimeout 200 ms) and InitialCwnd 10. tools/ns3_tcp_agreement.py runs the whole grid.
 NS3_LIKE: dict[str, Any] = {
-    "recovery": "tcp",
-    "recovery_params": {
-        "min_rto_s": 1.0,
-        "max_rto_s": 60.0,
-        "rto_formula": "rfc6298",
-        "tail_loss_probes": 0,
-        "rto_undo": False,
-        "time_threshold_loss": False,
-        "detect_lost_retransmissions": False,
-        "slow_start_after_idle": False,
-    },
+    # transport=tcp_ns3 (its values are checked against ns-3 in tests/agents), plus ns-3's
+    # 60 s cap of the backed-off RTO
+    **yaml.safe_load((ROOT / "conf" / "transport" / "tcp_ns3.yaml").read_text()),
     "ack_every": 2,
     "max_ack_delay_s": 0.2,
 }
+NS3_LIKE["recovery_params"] = {**NS3_LIKE["recovery_params"], "max_rto_s": 60.0}
 
 
 def ours_ns3_like(
