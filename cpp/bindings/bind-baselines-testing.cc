@@ -4,6 +4,7 @@
 // on constructed inputs, so unit tests check the equations of the C++ implementation itself.
 
 #include "bindings/probe-connection.h"
+#include "bindings/probe-inputs.h"
 #include "bindings/registry.h"
 #include "model/cc/mp-congestion-ops.h"
 #include "model/cc/mp-freeze.h"
@@ -284,17 +285,6 @@ class ProbeConnection : public leogym::ProbeConnectionView
     std::vector<std::unique_ptr<ScriptedOracle>> m_oracles;
 };
 
-MpAlgorithmRegistry::Params
-ParamsFrom(const py::dict& params)
-{
-    MpAlgorithmRegistry::Params ps;
-    for (auto item : params)
-    {
-        ps[py::cast<std::string>(item.first)] = py::cast<double>(item.second);
-    }
-    return ps;
-}
-
 using PacketList = std::vector<std::tuple<uint64_t, double, uint32_t>>;
 
 std::vector<MpSentPacket>
@@ -328,7 +318,7 @@ class CcProbe : public leogym::ProbeCcDriver<ProbeConnection>
         : ProbeCcDriver(nPaths, mss, oracles)
     {
         SetNow(startS);
-        CreateControllers(name, ParamsFrom(params));
+        CreateControllers(name, leogym::ProbeParams(params));
     }
 
     void OnSent(uint32_t i, uint64_t pn, double tS, uint32_t bytes)
@@ -451,8 +441,10 @@ class SchedulerProbe : public ProbeConnection
         : ProbeConnection(nPaths, mss, oracles)
     {
         SetNow(startS);
-        Ptr<Object> o =
-            MpAlgorithmRegistry::Scheduler().Create(name, ParamsFrom(params), "name", "params");
+        Ptr<Object> o = MpAlgorithmRegistry::Scheduler().Create(name,
+                                                                leogym::ProbeParams(params),
+                                                                "name",
+                                                                "params");
         m_sched = DynamicCast<MpScheduler>(o);
         for (uint32_t i = 0; i < nPaths; ++i)
         {
