@@ -896,14 +896,14 @@ class SimNetworkTarget(Target):
                 net = value
             elif not isinstance(net, dict):
                 continue
-            elif key == "route_nodes":
-                net["routes"][0]["nodes"] = value
-            elif key == "route_offsets":
-                net["routes"][0]["offsets"] = value
-            elif key == "route_times":
-                net["routes"][0]["times_s"] = value
-            elif key in ("link_a", "link_b"):
-                net["links"][0][key[-1]] = value
+            elif key in ("route_nodes", "route_offsets", "route_times", "link_a", "link_b"):
+                # An earlier edit may have replaced the network by a junk dict: nothing to edit.
+                field = {"route_nodes": "nodes", "route_offsets": "offsets"}.get(key, "times_s")
+                where = "routes" if key.startswith("route") else "links"
+                items = net.get(where)
+                if not isinstance(items, list) or not items or not isinstance(items[0], dict):
+                    continue
+                items[0][field if where == "routes" else key[-1]] = value
             elif key == "flows":
                 config["flows"] = value
             else:

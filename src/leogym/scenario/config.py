@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from leogym.scenario.dynamics import DynamicsConfig
+from leogym.scenario.replay import ReplayConfig
 from leogym.scenario.visibility import POLICIES
 from leogym.schema import bounded, choice, interval
 
@@ -265,6 +267,10 @@ class SatellitePathConfig:
     backhaul_rate_mbps: float | None = field(default=None, metadata=POSITIVE)
     #: Handover times for ``handover.mode == "scripted"`` (s).
     scripted_handovers_s: list[float] = field(default_factory=list)
+    #: Per-slot Starlink dynamics on top of the geometric model (``preset: "off"`` = none).
+    dynamics: DynamicsConfig = field(default_factory=DynamicsConfig)
+    #: A measured trace replacing the geometric delay/rate/loss (``format: "off"`` = none).
+    replay: ReplayConfig = field(default_factory=ReplayConfig)
 
 
 @dataclass

@@ -169,6 +169,8 @@ def _rebase_files(cfg: ScenarioConfig, base: Path) -> None:
     for path in cfg.paths:
         path.terrestrial.trace_down = fix(path.terrestrial.trace_down)
         path.terrestrial.trace_up = fix(path.terrestrial.trace_up)
+        rp = path.satellite.replay
+        rp.bw_down, rp.bw_up, rp.delay, rp.csv = map(fix, (rp.bw_down, rp.bw_up, rp.delay, rp.csv))
     cfg.sampling.trace_choices = [str(fix(f)) for f in cfg.sampling.trace_choices]
 
 

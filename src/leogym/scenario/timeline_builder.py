@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from leogym.scenario.config import PathConfig, ScenarioConfig
+from leogym.scenario.dynamics import apply_dynamics, diurnal_gain, dynamics_streams
 from leogym.scenario.errors import ScenarioConfigError
 from leogym.scenario.files import mahimahi_trace
 from leogym.scenario.frames import parse_utc
@@ -36,6 +37,7 @@ from leogym.scenario.network_controlled import build_controlled_network
 from leogym.scenario.network_geometry import GeometrySources, build_geometry_network
 from leogym.scenario.presets import resolve_constellation
 from leogym.scenario.queues import resolve_queue_packets
+from leogym.scenario.replay import replay_path, scenario_boundary_phase_s
 from leogym.scenario.satpath import SatelliteArrays, assemble_satellite_path
 from leogym.scenario.scene import (
     GroundSide,
@@ -52,6 +54,14 @@ __all__ = ["build_timeline"]
 
 # spawn keys of the random streams
 _S_SELECT, _S_RAIN, _S_NOISE, _S_MARKOV = 1, 2, 3, 4
+#: The per-slot dynamics (:mod:`leogym.scenario.dynamics`): keys ``(5, group, c[, path])``.
+_S_DYN = 5
+#: Slot boundaries are drawn this far past the end, so that a boundary just after the end whose
+#: stall starts before it is the same as in a longer episode (prefix stability).
+_DYN_MARGIN_S = 1.0
+
+
+_QUEUE_KEYS = ("rate_down_bps", "delay_down_s", "delay_up_s", "outages")
 
 
 def _stream(seed: int, *key: int) -> np.random.Generator:
@@ -191,6 +201,8 @@ def build_timeline(cfg: ScenarioConfig, seed: int, *, keep_geometry: bool = Fals
     preds: dict[int, list[np.ndarray]] = {}
     plans: dict[int, ServingPlan] = {}
     assembled: dict[int, SatelliteArrays] = {}
+    #: Geometric arrays of the paths with dynamics (queue sizes must not depend on its draws).
+    geometric: dict[int, dict[str, np.ndarray]] = {}
     if sat_idx:
         horizon = duration + cfg.geometry_dt_s
         if h.policy == "longest_visibility":
@@ -299,6 +311,40 @@ def build_timeline(cfg: ScenarioConfig, seed: int, *, keep_geometry: bool = Fals
             )
             arrays[i] = dict(res.__dict__)
             assembled[i] = res
+            dyn = cfg.paths[i].satellite.dynamics
+            if dyn.enabled:
+                geometric[i] = {k: arrays[i][k] for k in _QUEUE_KEYS}
+                arrays[i].update(
+                    apply_dynamics(
+                        dyn,
+                        arrays[i],
+                        times,
+                        dt,
+                        slot_instants(duration + _DYN_MARGIN_S, epoch, h.period_s, h.offset_s),
+                        dynamics_streams(seed, _S_DYN, dyn.group, i),
+                        update_s=cfg.paths[i].satellite.capacity_update_s,
+                        min_rate_bps=cfg.paths[i].satellite.min_rate_mbps * 1e6,
+                        gain=diurnal_gain(epoch, cfg.terminal.lon_deg, dyn.diurnal_scale)
+                        if dyn.diurnal
+                        else 1.0,
+                        duration_s=duration,
+                    ).arrays()
+                )
+            replay = cfg.paths[i].satellite.replay
+            if replay.enabled:
+                arrays[i].update(
+                    replay_path(
+                        replay,
+                        times,
+                        dt,
+                        scenario_boundary_s=scenario_boundary_phase_s(epoch, h.period_s, h.offset_s)
+                        if h.mode == "schedule"
+                        else None,
+                        period_s=h.period_s,
+                        min_rate_bps=cfg.paths[i].satellite.min_rate_mbps * 1e6,
+                        field=f"scenario.paths[{i}].satellite.replay",
+                    )
+                )
             events[i] = [e for e in plans[i].events if e.t_s <= duration]
 
     paths: list[PathTimeline] = []
@@ -311,12 +357,13 @@ def build_timeline(cfg: ScenarioConfig, seed: int, *, keep_geometry: bool = Fals
         if cfg.rate_scale != 1.0:
             a["rate_down_bps"] = a["rate_down_bps"] / cfg.rate_scale
             a["rate_up_bps"] = a["rate_up_bps"] / cfg.rate_scale
+        g = geometric.get(i, a)
         queue = resolve_queue_packets(
             pc.queue,
             cfg.traffic.packet_bytes,
-            a["rate_down_bps"],
-            a["delay_down_s"] + a["delay_up_s"],
-            a["outages"],
+            g["rate_down_bps"] / cfg.rate_scale if i in geometric else g["rate_down_bps"],
+            g["delay_down_s"] + g["delay_up_s"],
+            g["outages"],
             times,
             field=f"scenario.paths[{i}].queue.size",
         )

@@ -30,6 +30,7 @@ from leogym.scenario.config import (
     HopsConfig,
     PathConfig,
     QueueConfig,
+    SatellitePathConfig,
     ScenarioConfig,
 )
 from leogym.scenario.errors import ScenarioConfigError, field_error
@@ -92,6 +93,7 @@ def _file_stamps(cfg: ScenarioConfig) -> tuple:
     names = [cfg.constellation.tle_file, *cfg.sampling.trace_choices]
     for p in cfg.paths:
         names += [p.terrestrial.trace_down, p.terrestrial.trace_up]
+        names += p.satellite.replay.files()
     return tuple(file_stamp(n) for n in names if n)
 
 
@@ -443,6 +445,53 @@ def _constellation(cfg: ScenarioConfig) -> None:
         )
 
 
+def _dynamics(cfg: ScenarioConfig, s: SatellitePathConfig, sp: str) -> None:
+    """A satellite path with per-slot dynamics: Starlink's slot schedule, path topology, and no
+    geometric boundary effect that the layer already models (unless ``allow_stacking``)."""
+    dp = f"{sp}.dynamics"
+    h = cfg.handover
+    if h.mode != "schedule":
+        raise field_error(f"{ROOT}.handover.mode", f"must be 'schedule' with {dp} on", h.mode)
+    if cfg.topology != "path":
+        raise field_error(f"{ROOT}.topology", f"must be 'path' with {dp} on", cfg.topology)
+    if s.dynamics.allow_stacking:
+        return
+    why = f"must be 0 with {dp} on (it models the boundary; set {dp}.allow_stacking to keep both)"
+    for name, value in (
+        (f"{ROOT}.handover.outage_s", h.outage_s),
+        (f"{ROOT}.handover.delay_spike_ms", h.delay_spike_ms),
+        (f"{ROOT}.handover.loss_prob", h.loss_prob),
+        (f"{sp}.v_curve_depth", s.v_curve_depth),
+        (f"{sp}.rate_noise_mbps", s.rate_noise_mbps),
+    ):
+        if value > 0:
+            raise field_error(name, why, value)
+
+
+def _replay(cfg: ScenarioConfig, s: SatellitePathConfig, sp: str) -> None:
+    """A satellite path that replays a measured trace (:mod:`leogym.scenario.replay`): path
+    topology, not stacked on the dynamics layer, and no geometric boundary effect that the trace
+    already holds (unless ``allow_stacking``)."""
+    rp = f"{sp}.replay"
+    if cfg.topology != "path":
+        raise field_error(f"{ROOT}.topology", f"must be 'path' with {rp} on", cfg.topology)
+    if s.dynamics.enabled:
+        raise field_error(f"{sp}.dynamics.preset", f"must be 'off' with {rp} on", s.dynamics.preset)
+    if s.replay.trace_boundary_s is not None and cfg.handover.mode != "schedule":
+        raise field_error(
+            f"{rp}.trace_boundary_s", "needs handover.mode 'schedule'", s.replay.trace_boundary_s
+        )
+    if s.replay.allow_stacking:
+        return
+    why = f"must be 0 with {rp} on (the trace holds the boundary; set {rp}.allow_stacking)"
+    for name, value in (
+        (f"{ROOT}.handover.outage_s", cfg.handover.outage_s),
+        (f"{ROOT}.handover.loss_prob", cfg.handover.loss_prob),
+    ):
+        if value > 0:
+            raise field_error(name, why, value)
+
+
 def _path(cfg: ScenarioConfig, i: int, path: PathConfig, gs_names: set[str]) -> None:
     p = f"{ROOT}.paths[{i}]"
     q = path.queue
@@ -491,6 +540,10 @@ def _path(cfg: ScenarioConfig, i: int, path: PathConfig, gs_names: set[str]) -> 
                 raise field_error(
                     f"{sp}.scripted_handovers_s[{j}]", f"must be in [0, {cfg.duration_s:g}]", value
                 )
+        if s.dynamics.enabled:
+            _dynamics(cfg, s, sp)
+        if s.replay.enabled:
+            _replay(cfg, s, sp)
         if cfg.handover.mode != "scripted" and s.scripted_handovers_s:
             raise field_error(
                 f"{sp}.scripted_handovers_s",

@@ -1,0 +1,574 @@
+"""Replaying measured Starlink traces: public trace files -> arrays on the Timeline grid.
+
+Two public formats (issue 16's Starlink-dynamics spec, section 6, "Public trace formats and
+licences"):
+
+**LeoReplayer pair** (S10). ``bw_{n}.txt`` is a mahimahi trace (Netravali et al., USENIX ATC
+2015, ``mm-link``): one integer millisecond timestamp per line, non-decreasing, each line one
+1500-byte delivery opportunity, the file repeating shifted by its last timestamp (read by
+:func:`leogym.scenario.terrestrial.read_mahimahi_trace`). The rate over a window ``[a, b)`` is
+``1500 * 8 * (opportunities in [a, b)) / (b - a)``: one line per millisecond is 12 Mbit/s.
+``delay_{n}.txt`` holds one one-way delay (ms, an integer in the published files; decimals are
+accepted) per 10 ms, line ``k`` covering trace time ``[10 k, 10 (k + 1))`` ms, applied in both
+directions (RTT = 2x); it repeats after ``10 * lines`` ms. The pair carries no loss: the path
+keeps its own loss arrays.
+
+**LENS IRTT CSV** (S11): one probe per line, ``timestamp,rtt,uplink,downlink``: the probe's
+send time in ns, its RTT and its one-way up and down delays in ms, ``-1`` marking the direction
+in which it was lost (``rtt`` is ``-1`` for any lost probe). An optional header line (any
+first line that is not four numbers) is skipped. One-way delays rest on NTP and may be
+negative, so only ``rtt`` is used for delay; the up/down columns only say which way a probe was
+lost. The trace starts at its first probe and repeats after ``last - first + median probe
+interval``. Per grid step ``[t, t + dt)`` the delay is the minimum RTT of the probes that came
+back in it (the spec's "10 ms minimum per bin"), split ``up_share`` / ``1 - up_share`` over the
+directions; steps without a returned probe hold the previous value. Loss is the share of lost
+probes per ``loss_bin_s`` window (uplink: probes with ``uplink == -1``, which includes those
+lost in an unknown direction; downlink: probes with ``downlink == -1`` among those that reached
+the server); windows without probes hold the previous value. The trace carries no capacity.
+
+**Alignment.** ``offset_s`` is the trace time at episode time 0, as for terrestrial traces.
+Starlink reconfigures every 15 s at fixed UTC seconds (12/27/42/57); a trace recorded elsewhere
+has its boundaries at trace times ``b + 15 k``. To put them on the scenario's schedule, whose
+first boundary is at episode time ``s = (handover.offset_s - epoch_utc_s) mod 15``
+(:func:`scenario_boundary_phase_s`), start the trace at :func:`aligned_offset_s`: the smallest
+offset ``>= start_s`` with ``offset + s = b (mod 15)``. ``b`` comes from the trace's own tools
+(LeoReplayer's ``traces/extract_reconfiguration.py``) or from
+:func:`estimate_boundary_phase_s`, the phase of the 15 s-folded maximum of the delay, where the
+boundary's RTT spike sits.
+
+Bad input raises :class:`~leogym.scenario.errors.ScenarioConfigError` (a ``ValueError``) whose
+message is ``<field>: <file>:<line>: <what is wrong>``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+
+from leogym.scenario.errors import ScenarioConfigError
+from leogym.scenario.files import file_stamp
+from leogym.scenario.terrestrial import read_mahimahi_trace, trace_capacity_bps
+from leogym.schema import bounded, choice, fail
+
+__all__ = [
+    "LEOREPLAYER_DELAY_STEP_S",
+    "ReplayConfig",
+    "replay_path",
+    "IrttProbes",
+    "ReplayArrays",
+    "read_mahimahi_bw",
+    "read_leoreplayer_delay",
+    "read_lens_irtt_csv",
+    "mahimahi_rate_bps",
+    "leoreplayer_delay_s",
+    "irtt_delay_loss",
+    "replay_leoreplayer",
+    "replay_lens_irtt",
+    "scenario_boundary_phase_s",
+    "aligned_offset_s",
+    "estimate_boundary_phase_s",
+]
+
+#: Step of a LeoReplayer delay file: one line per 10 ms.
+LEOREPLAYER_DELAY_STEP_S = 0.01
+#: IRTT CSV marker of a lost direction.
+_LOST = -1.0
+
+
+def _open_text(path: str | Path, field: str) -> Path:
+    if not isinstance(path, (str, os.PathLike)) or not str(path):
+        raise ScenarioConfigError(field, f"must be a file name, got {path!r}")
+    p = Path(path)
+    if not p.is_file():
+        raise ScenarioConfigError(field, f"trace file not found: {str(p)!r}")
+    return p
+
+
+def _number(text: str, p: Path, lineno: int, field: str, what: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ScenarioConfigError(
+            field, f"{p}:{lineno}: expected {what}, got {text[:40]!r}"
+        ) from None
+    if not math.isfinite(value):
+        raise ScenarioConfigError(field, f"{p}:{lineno}: expected {what}, got {text[:40]!r}")
+    return value
+
+
+# --- readers ------------------------------------------------------------------------------
+
+
+def read_mahimahi_bw(path: str | Path, field: str = "replay.bw") -> np.ndarray:
+    """Read a mahimahi bandwidth trace (LeoReplayer ``bw_{n}.txt``).
+
+    :return: the delivery-opportunity timestamps (ms), int64, non-decreasing.
+    :raises ScenarioConfigError: missing or empty file, a line that is not a non-negative
+        integer, a timestamp that goes back (each naming the file and line).
+    """
+    return read_mahimahi_trace(path, field)
+
+
+def read_leoreplayer_delay(path: str | Path, field: str = "replay.delay") -> np.ndarray:
+    """Read a LeoReplayer delay file: one one-way delay (ms) per 10 ms step.
+
+    Blank lines are skipped (they are not steps).
+
+    :return: the one-way delays (ms), float64, one per 10 ms step.
+    :raises ScenarioConfigError: missing or empty file, an unparsable or non-finite line, a
+        negative delay (each naming the file and line).
+    """
+    p = _open_text(path, field)
+    values: list[float] = []
+    with p.open("r", encoding="utf-8", errors="replace") as fh:
+        for lineno, raw in enumerate(fh, start=1):
+            text = raw.strip()
+            if not text:
+                continue
+            value = _number(text, p, lineno, field, "a one-way delay in ms")
+            if value < 0:
+                raise ScenarioConfigError(
+                    field, f"{p}:{lineno}: delay must be >= 0 ms, got {text[:40]}"
+                )
+            values.append(value)
+    if not values:
+        raise ScenarioConfigError(field, f"{p}: delay trace is empty")
+    return np.asarray(values, dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class IrttProbes:
+    """The probes of a LENS IRTT CSV file.
+
+    :param t_s: send time of each probe relative to the first one (s), non-decreasing.
+    :param rtt_ms: round-trip time (ms); NaN for a lost probe.
+    :param lost_up: the probe was lost before the server (or in an unknown direction).
+    :param lost_down: the probe reached the server and was lost on the way back.
+    :param period_s: the length after which the trace repeats.
+    """
+
+    t_s: np.ndarray
+    rtt_ms: np.ndarray
+    lost_up: np.ndarray
+    lost_down: np.ndarray
+    period_s: float
+
+
+def read_lens_irtt_csv(path: str | Path, field: str = "replay.csv") -> IrttProbes:
+    """Read a LENS IRTT CSV file (``timestamp(ns),rtt,uplink,downlink``; see the module
+    docstring).
+
+    :raises ScenarioConfigError: missing file, no probes, a line without four numeric columns,
+        a timestamp that goes back, a negative RTT other than the ``-1`` loss marker (each
+        naming the file and line).
+    """
+    p = _open_text(path, field)
+    stamps: list[int] = []
+    rtt: list[float] = []
+    up_lost: list[bool] = []
+    down_lost: list[bool] = []
+    first_content = True
+    with p.open("r", encoding="utf-8", errors="replace") as fh:
+        for lineno, raw in enumerate(fh, start=1):
+            text = raw.strip()
+            if not text:
+                continue
+            cols = [c.strip() for c in text.split(",")]
+            if first_content:
+                first_content = False
+                try:
+                    [float(c) for c in cols]
+                except ValueError:
+                    continue  # a header line
+            if len(cols) != 4:
+                raise ScenarioConfigError(
+                    field,
+                    f"{p}:{lineno}: expected 4 columns timestamp,rtt,uplink,downlink, got "
+                    f"{len(cols)}: {text[:60]!r}",
+                )
+            if not (cols[0].isascii() and cols[0].isdigit()) or len(cols[0]) > 21:
+                raise ScenarioConfigError(
+                    field,
+                    f"{p}:{lineno}: expected a non-negative integer timestamp in ns, got "
+                    f"{cols[0][:40]!r}",
+                )
+            ts = int(cols[0])
+            if stamps and ts < stamps[-1]:
+                raise ScenarioConfigError(
+                    field,
+                    f"{p}:{lineno}: timestamp {ts} ns goes back from {stamps[-1]} ns",
+                )
+            r = _number(cols[1], p, lineno, field, "an RTT in ms")
+            u = _number(cols[2], p, lineno, field, "an uplink delay in ms")
+            d = _number(cols[3], p, lineno, field, "a downlink delay in ms")
+            if r < 0 and r != _LOST:
+                raise ScenarioConfigError(
+                    field, f"{p}:{lineno}: RTT must be >= 0 ms or -1 (lost), got {cols[1]}"
+                )
+            lost = r == _LOST or u == _LOST or d == _LOST
+            stamps.append(ts)
+            lu = u == _LOST or (lost and d != _LOST)
+            rtt.append(math.nan if lost else r)
+            up_lost.append(lu)
+            down_lost.append(lost and not lu)
+    if not stamps:
+        raise ScenarioConfigError(field, f"{p}: IRTT trace has no probes")
+    t_ns = np.asarray(stamps, dtype=np.int64)
+    t_s = (t_ns - t_ns[0]).astype(np.float64) * 1e-9
+    gaps = np.diff(t_s)
+    step = float(np.median(gaps)) if len(gaps) else 0.0
+    period = float(t_s[-1]) + step
+    if period <= 0:
+        raise ScenarioConfigError(field, f"{p}: IRTT trace spans no time (one send instant)")
+    return IrttProbes(
+        t_s=t_s,
+        rtt_ms=np.asarray(rtt, dtype=np.float64),
+        lost_up=np.asarray(up_lost, dtype=bool),
+        lost_down=np.asarray(down_lost, dtype=bool),
+        period_s=period,
+    )
+
+
+# --- resampling onto the grid -----------------------------------------------------------
+
+
+def mahimahi_rate_bps(
+    trace_ms: np.ndarray,
+    times_s: np.ndarray,
+    bin_s: float = 0.1,
+    offset_s: float = 0.0,
+    min_rate_bps: float = 1e5,
+) -> np.ndarray:
+    """Rate of a looping mahimahi trace at each of ``times_s`` (bit/s), held per ``bin_s``
+    window (windows aligned to ``offset_s``); empty windows get ``min_rate_bps``.
+
+    The spec (section 6) bins LeoReplayer ``bw`` files to 100 ms, the default.
+    """
+    return trace_capacity_bps(trace_ms, np.asarray(times_s, float), bin_s, offset_s, min_rate_bps)
+
+
+def leoreplayer_delay_s(
+    delay_ms: np.ndarray,
+    times_s: np.ndarray,
+    offset_s: float = 0.0,
+    step_s: float = LEOREPLAYER_DELAY_STEP_S,
+) -> np.ndarray:
+    """One-way delay (s) at each of ``times_s``: the 10 ms step of the looping delay trace
+    that holds trace time ``offset_s + t`` (the value at the sample instant)."""
+    tau = offset_s + np.asarray(times_s, dtype=np.float64)
+    k = np.floor(tau / step_s + 1e-9).astype(np.int64) % len(delay_ms)
+    return np.asarray(delay_ms, dtype=np.float64)[k] * 1e-3
+
+
+def _hold(values: np.ndarray, ok: np.ndarray, default: float) -> np.ndarray:
+    """Forward-fill ``values`` where ``ok`` is False (leading gaps take the first good one)."""
+    if ok.all():
+        return values
+    if not ok.any():
+        return np.full(len(values), default)
+    idx = np.where(ok, np.arange(len(values)), -1)
+    idx = np.maximum.accumulate(idx)
+    idx[idx < 0] = int(np.flatnonzero(ok)[0])
+    return values[idx]
+
+
+def _tile(probes: IrttProbes, lo: float, hi: float) -> tuple[np.ndarray, np.ndarray]:
+    """Trace times of the looping probes in ``[lo, hi)`` and their probe indices."""
+    p = probes.period_s
+    k0, k1 = math.floor(lo / p), math.floor(hi / p)
+    t = np.concatenate([probes.t_s + k * p for k in range(k0, k1 + 1)])
+    i = np.tile(np.arange(len(probes.t_s)), k1 - k0 + 1)
+    m = (t >= lo) & (t < hi)
+    return t[m], i[m]
+
+
+def irtt_delay_loss(
+    probes: IrttProbes,
+    times_s: np.ndarray,
+    dt_s: float,
+    offset_s: float = 0.0,
+    loss_bin_s: float = 1.0,
+    up_share: float = 0.5,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Delay and loss of a LENS IRTT trace on the grid (see the module docstring).
+
+    :return: ``(delay_down_s, delay_up_s, loss_down, loss_up)``.
+    """
+    times = np.asarray(times_s, dtype=np.float64)
+    n = len(times)
+    t, i = _tile(probes, offset_s + times[0], offset_s + times[-1] + max(dt_s, loss_bin_s))
+    # delay: minimum RTT of the returned probes in each grid step
+    step = np.floor((t - offset_s) / dt_s + 1e-9).astype(np.int64)
+    keep = (step >= 0) & (step < n) & np.isfinite(probes.rtt_ms[i])
+    best = np.full(n, np.inf)
+    np.minimum.at(best, step[keep], probes.rtt_ms[i[keep]])
+    first = probes.rtt_ms[np.isfinite(probes.rtt_ms)]
+    rtt = _hold(best, np.isfinite(best), float(first[0]) if len(first) else 0.0)
+    # loss: share of lost probes per loss_bin_s window
+    win_of_step = np.floor(times / loss_bin_s + 1e-9).astype(np.int64)
+    nwin = int(win_of_step[-1]) + 1
+    win = np.floor((t - offset_s) / loss_bin_s + 1e-9).astype(np.int64)
+    ok = (win >= 0) & (win < nwin)
+    win, i = win[ok], i[ok]
+    sent = np.bincount(win, minlength=nwin).astype(float)
+    lost_up = np.bincount(win, weights=probes.lost_up[i].astype(float), minlength=nwin)
+    lost_down = np.bincount(win, weights=probes.lost_down[i].astype(float), minlength=nwin)
+    reached = sent - lost_up
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p_up = _hold(lost_up / sent, sent > 0, 0.0)
+        p_down = _hold(lost_down / reached, reached > 0, 0.0)
+    rtt_s = rtt * 1e-3
+    return (
+        rtt_s * (1.0 - up_share),
+        rtt_s * up_share,
+        np.clip(p_down[win_of_step], 0.0, 1.0),
+        np.clip(p_up[win_of_step], 0.0, 1.0),
+    )
+
+
+# --- whole paths ------------------------------------------------------------------------
+
+
+@dataclass
+class ReplayArrays:
+    """Arrays a trace replaces on a path's grid; ``None`` where the trace says nothing (the
+    path keeps its own array)."""
+
+    delay_down_s: np.ndarray
+    delay_up_s: np.ndarray
+    rate_down_bps: np.ndarray | None = None
+    rate_up_bps: np.ndarray | None = None
+    loss_down: np.ndarray | None = None
+    loss_up: np.ndarray | None = None
+
+
+def replay_leoreplayer(
+    bw_down: str | Path,
+    delay: str | Path,
+    times_s: np.ndarray,
+    *,
+    bw_up: str | Path | None = None,
+    offset_s: float = 0.0,
+    bin_s: float = 0.1,
+    min_rate_bps: float = 1e5,
+    field: str = "replay",
+) -> ReplayArrays:
+    """Read a LeoReplayer ``bw``/``delay`` pair and resample it onto ``times_s``.
+
+    :param bw_down: mahimahi trace of the downlink; ``bw_up`` that of the uplink (``None``: as
+        the downlink).
+    :param delay: the 10 ms one-way delay file, applied to both directions.
+    :param offset_s: trace time at episode time 0 (see :func:`aligned_offset_s`).
+    """
+    down_ms = read_mahimahi_bw(bw_down, f"{field}.bw_down")
+    up_ms = read_mahimahi_bw(bw_up, f"{field}.bw_up") if bw_up is not None else down_ms
+    d_ms = read_leoreplayer_delay(delay, f"{field}.delay")
+    times = np.asarray(times_s, dtype=np.float64)
+    one_way = leoreplayer_delay_s(d_ms, times, offset_s)
+    return ReplayArrays(
+        delay_down_s=one_way,
+        delay_up_s=one_way.copy(),
+        rate_down_bps=mahimahi_rate_bps(down_ms, times, bin_s, offset_s, min_rate_bps),
+        rate_up_bps=mahimahi_rate_bps(up_ms, times, bin_s, offset_s, min_rate_bps),
+    )
+
+
+def replay_lens_irtt(
+    csv: str | Path,
+    times_s: np.ndarray,
+    dt_s: float,
+    *,
+    offset_s: float = 0.0,
+    loss_bin_s: float = 1.0,
+    up_share: float = 0.5,
+    field: str = "replay",
+) -> ReplayArrays:
+    """Read a LENS IRTT CSV file and resample its delay and loss onto ``times_s``."""
+    probes = read_lens_irtt_csv(csv, f"{field}.csv")
+    down, up, loss_down, loss_up = irtt_delay_loss(
+        probes, times_s, dt_s, offset_s, loss_bin_s, up_share
+    )
+    return ReplayArrays(delay_down_s=down, delay_up_s=up, loss_down=loss_down, loss_up=loss_up)
+
+
+# --- boundary alignment -----------------------------------------------------------------
+
+
+def scenario_boundary_phase_s(epoch_utc_s: float, period_s: float, offset_s: float) -> float:
+    """Episode time of the scenario's first slot boundary at or after 0, in ``[0, period_s)``
+    (the phase of :func:`leogym.scenario.handover.slot_instants`)."""
+    return float(np.mod(offset_s - epoch_utc_s, period_s))
+
+
+def aligned_offset_s(
+    trace_boundary_s: float,
+    scenario_boundary_s: float,
+    period_s: float = 15.0,
+    start_s: float = 0.0,
+) -> float:
+    """The smallest trace offset ``>= start_s`` that puts the trace's slot boundaries
+    (trace times ``trace_boundary_s + k * period_s``) on the scenario's (episode times
+    ``scenario_boundary_s + k * period_s``).
+
+    With the result as ``offset_s``, episode time ``scenario_boundary_s`` replays trace time
+    ``trace_boundary_s (mod period_s)``.
+    """
+    shift = float(np.mod(trace_boundary_s - scenario_boundary_s - start_s, period_s))
+    if period_s - shift < 1e-9:
+        shift = 0.0
+    return start_s + shift
+
+
+def estimate_boundary_phase_s(values: np.ndarray, step_s: float, period_s: float = 15.0) -> float:
+    """Phase (trace time mod ``period_s``) of the slot boundaries of an evenly sampled delay
+    trace: the start of the phase bin whose mean over all periods is highest (the boundary's
+    RTT spike). ``values`` may hold NaN (lost probes), which are ignored.
+
+    :param values: delay samples, sample ``k`` at trace time ``k * step_s``.
+    :param step_s: sample spacing; ``period_s`` should be a whole number of steps.
+    """
+    v = np.asarray(values, dtype=np.float64)
+    nbins = max(int(round(period_s / step_s)), 1)
+    phase = np.arange(len(v)) % nbins
+    ok = np.isfinite(v)
+    total = np.bincount(phase[ok], weights=v[ok], minlength=nbins)
+    count = np.bincount(phase[ok], minlength=nbins)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(count > 0, total / np.maximum(count, 1), -np.inf)
+    return float(int(np.argmax(mean)) * step_s)
+
+
+# --- config hook ------------------------------------------------------------------------
+
+T = TypeVar("T")
+#: (reader, absolute path) -> (file stamp, parsed content); read-only arrays, as in files.py.
+_CACHE: dict[tuple[str, str], tuple[tuple[int, int, int], Any]] = {}
+
+
+def _cached(path: str, field: str, read: Callable[[str, str], T]) -> T:
+    """``read(path, field)`` once per file version (``os.stat`` stamp); errors are not kept."""
+    stamp = file_stamp(path)
+    if stamp is None:
+        return read(path, field)  # the reader says what is wrong, naming the field
+    key = (read.__name__, os.path.abspath(path))
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
+    value = read(path, field)
+    for a in value.__dict__.values() if isinstance(value, IrttProbes) else (value,):
+        if isinstance(a, np.ndarray):
+            a.flags.writeable = False
+    _CACHE[key] = (stamp, value)
+    return value
+
+
+@dataclass
+class ReplayConfig:
+    """A measured trace that replaces a satellite path's geometric arrays
+    (``docs/scenario.md``, "Replaying measured traces"). ``format: off`` = none.
+
+    ``leoreplayer`` replaces the delays (both directions) and rates and keeps the path's loss;
+    ``lens_irtt`` replaces the delays and losses and keeps the path's rates. SNR, elevation,
+    serving satellite, handovers and outages stay geometric.
+    """
+
+    #: ``off``, ``leoreplayer`` (mahimahi ``bw`` + 10 ms ``delay`` files) or ``lens_irtt`` (CSV).
+    format: str = field(default="off", metadata=choice("off", "leoreplayer", "lens_irtt"))
+    #: LeoReplayer: mahimahi trace of the downlink (required).
+    bw_down: str | None = None
+    #: LeoReplayer: mahimahi trace of the uplink (``None``: as the downlink).
+    bw_up: str | None = None
+    #: LeoReplayer: one-way delay file, one value (ms) per 10 ms (required).
+    delay: str | None = None
+    #: LENS: IRTT CSV file ``timestamp(ns),rtt,uplink,downlink`` (required).
+    csv: str | None = None
+    #: Trace time at episode time 0 (s); with ``trace_boundary_s``, the earliest such time.
+    offset_s: float = field(default=0.0, metadata=bounded(0.0, 1e9))
+    #: Phase of the trace's slot boundaries (trace seconds); when set, the start is moved
+    #: forward by less than one ``handover.period_s`` so that they fall on the scenario's.
+    trace_boundary_s: float | None = field(default=None, metadata=bounded(0.0, 1e9))
+    #: LeoReplayer: window over which delivery opportunities are counted into a rate (s).
+    bin_s: float = field(default=0.1, metadata=bounded(0.001, 3600.0))
+    #: LENS: window over which the share of lost probes is counted (s).
+    loss_bin_s: float = field(default=1.0, metadata=bounded(0.001, 3600.0))
+    #: LENS: share of the RTT put on the uplink (the rest on the downlink).
+    up_share: float = field(default=0.5, metadata=bounded(0.0, 1.0))
+    #: Keep the geometric handover outage and loss window on top of the trace (they double
+    #: count the boundary effects that the trace already holds).
+    allow_stacking: bool = False
+
+    @property
+    def enabled(self) -> bool:
+        """Whether a trace is replayed (``format`` is not ``off``)."""
+        return self.format != "off"
+
+    def _check_relations(self, path: str, error: type) -> None:
+        if self.format == "leoreplayer":
+            for name in ("bw_down", "delay"):
+                if not getattr(self, name):
+                    raise fail(error, f"{path}.{name}", "required when format is 'leoreplayer'")
+            _cached(str(self.bw_down), f"{path}.bw_down", read_mahimahi_bw)
+            if self.bw_up:
+                _cached(self.bw_up, f"{path}.bw_up", read_mahimahi_bw)
+            _cached(str(self.delay), f"{path}.delay", read_leoreplayer_delay)
+        elif self.format == "lens_irtt":
+            if not self.csv:
+                raise fail(error, f"{path}.csv", "required when format is 'lens_irtt'")
+            _cached(self.csv, f"{path}.csv", read_lens_irtt_csv)
+
+    def files(self) -> list[str]:
+        """The files this config names (for validation's file stamps)."""
+        if self.format == "leoreplayer":
+            return [f for f in (self.bw_down, self.bw_up, self.delay) if f]
+        if self.format == "lens_irtt":
+            return [self.csv] if self.csv else []
+        return []
+
+
+def replay_path(
+    cfg: ReplayConfig,
+    times_s: np.ndarray,
+    dt_s: float,
+    *,
+    scenario_boundary_s: float | None,
+    period_s: float,
+    min_rate_bps: float,
+    field: str,
+) -> dict[str, np.ndarray]:
+    """The arrays ``cfg`` replaces on a path, by :class:`~leogym.scenario.timeline.PathTimeline`
+    field name (only those the trace carries).
+
+    :param scenario_boundary_s: episode time of the scenario's first slot boundary (phase,
+        :func:`scenario_boundary_phase_s`); needed when ``cfg.trace_boundary_s`` is set.
+    :param period_s: the scenario's slot period.
+    """
+    offset = cfg.offset_s
+    if cfg.trace_boundary_s is not None:
+        if scenario_boundary_s is None:
+            raise ScenarioConfigError(
+                f"{field}.trace_boundary_s", "needs handover.mode 'schedule' (slot boundaries)"
+            )
+        offset = aligned_offset_s(cfg.trace_boundary_s, scenario_boundary_s, period_s, offset)
+    times = np.asarray(times_s, dtype=np.float64)
+    if cfg.format == "leoreplayer":
+        down = _cached(str(cfg.bw_down), f"{field}.bw_down", read_mahimahi_bw)
+        up = _cached(cfg.bw_up, f"{field}.bw_up", read_mahimahi_bw) if cfg.bw_up else down
+        d_ms = _cached(str(cfg.delay), f"{field}.delay", read_leoreplayer_delay)
+        one_way = leoreplayer_delay_s(d_ms, times, offset)
+        return {
+            "delay_down_s": one_way,
+            "delay_up_s": one_way.copy(),
+            "rate_down_bps": mahimahi_rate_bps(down, times, cfg.bin_s, offset, min_rate_bps),
+            "rate_up_bps": mahimahi_rate_bps(up, times, cfg.bin_s, offset, min_rate_bps),
+        }
+    if cfg.format == "lens_irtt":
+        probes = _cached(str(cfg.csv), f"{field}.csv", read_lens_irtt_csv)
+        dd, du, ld, lu = irtt_delay_loss(probes, times, dt_s, offset, cfg.loss_bin_s, cfg.up_share)
+        return {"delay_down_s": dd, "delay_up_s": du, "loss_down": ld, "loss_up": lu}
+    return {}
