@@ -1,6 +1,6 @@
 """Replaying measured Starlink traces: public trace files -> arrays on the Timeline grid.
 
-Two public formats (issue 16's Starlink-dynamics spec, section 6, "Public trace formats and
+Two public formats (docs/specs/starlink-dynamics.md#public-trace-formats, "Public trace formats and
 licences"):
 
 **LeoReplayer pair** (S10). ``bw_{n}.txt`` is a mahimahi trace (Netravali et al., USENIX ATC
