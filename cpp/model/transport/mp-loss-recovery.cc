@@ -464,7 +464,9 @@ MpLossRecovery::GetRto() const
         rto = std::max(m_params.minRto, srtt + var4 + m_params.maxAckDelay);
         break;
     }
-    return rto;
+    // Never below the clock granularity: a zero timeout (min_rto_s = 0, max_ack_delay_s = 0
+    // and a zero RTT estimate) would fire at the same instant forever.
+    return std::max(rto, m_params.granularity);
 }
 
 Time
