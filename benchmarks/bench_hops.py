@@ -15,9 +15,10 @@ Run: ``python -m benchmarks.bench_hops [--quick] [--repeats 5]`` (or through
   ``topology: hops`` (a 17-hop Beijing - New York route, 10 Mbit/s access links), alone and
   with a 9.5 Mbit/s UDP flow keeping the route full, and in path mode for comparison;
   ``beam16`` (16 terminals behind one 187.7 Mbit/s beam, 15 ns-3 TCP CUBIC flows beside the
-  connection); and ``default`` in path mode and in hop mode side by side. Both per CPU second
-  of the process (``time.process_time`` around the steps: what the simulation costs, whatever
-  the machine's load) and per wall-clock second.
+  connection); and ``starlink_geometric`` (``default`` without its per-slot dynamics) in path
+  mode and in hop mode side by side. Both per CPU second of the process (``time.process_time``
+  around the steps: what the simulation costs, whatever the machine's load) and per wall-clock
+  second.
 * **memory**: in a fresh process, the RSS growth over 200 ``Simulation.open`` / 3 steps /
   ``close`` cycles of ``leotp_starlink`` (hop mode, 10 s) and of ``beam16``, after 20 warm-up
   cycles (target ``<= 5`` MiB).
@@ -208,7 +209,7 @@ def _median(xs: list[float]) -> float:
 
 def speed_rows(quick: bool, repeats: int) -> list[Row]:
     """Simulated seconds per CPU and per wall second: leotp_starlink (17 hops), beam16, and
-    ``default`` in path and hop mode side by side."""
+    ``starlink_geometric`` in path and hop mode side by side."""
     out: list[Row] = []
     # (a) 17-hop Beijing - New York route. The route gains an 18th hop at 55.6 s; the runs stay
     # well before that.
@@ -263,9 +264,11 @@ def speed_rows(quick: bool, repeats: int) -> list[Row]:
         f"{_median([r['flows_mbps'] for r in beam_runs]):.0f} Mbit/s, connection "
         f"{_median([r['goodput_mbps'] for r in beam_runs]):.1f} Mbit/s",
     )
-    # (c) path mode unchanged: default, path and hop mode side by side, alternating
+    # (c) path mode unchanged: path and hop mode side by side, alternating
     default_s = 2.0 if quick else 10.0
-    modes = {"path": _scenario("default"), "hops": _scenario("default", topology="hops")}
+    # starlink_geometric: the hop topology takes no per-slot dynamics (docs/scenario.md)
+    geo = "starlink_geometric"
+    modes = {"path": _scenario(geo), "hops": _scenario(geo, topology="hops")}
     res: dict[str, list[dict[str, Any]]] = {"path": [], "hops": []}
     for i in range(repeats):
         order = ("path", "hops") if i % 2 == 0 else ("hops", "path")
@@ -280,7 +283,7 @@ def speed_rows(quick: bool, repeats: int) -> list[Row]:
             else f"; 2 routes (the first one {'/'.join(map(str, sorted(set(hop_counts))))} hops)"
         )
         out += _speed_pair(
-            f"default ({'hop' if mode == 'hops' else 'path'} mode)",
+            f"starlink_geometric ({'hop' if mode == 'hops' else 'path'} mode)",
             runs,
             f"{default_s:g} s, 100 ms steps, cc=cubic, seeds 0..{repeats - 1}; goodput "
             f"{_median([r['goodput_mbps'] for r in runs]):.0f} Mbit/s{extra}",
@@ -288,7 +291,7 @@ def speed_rows(quick: bool, repeats: int) -> list[Row]:
     out.append(
         ratio_row(
             SECTION,
-            "default: hop mode / path mode, CPU per simulated s",
+            "starlink_geometric: hop mode / path mode, CPU per simulated s",
             [r["cpu_s"] / r["sim_s"] for r in res["hops"]],
             [r["cpu_s"] / r["sim_s"] for r in res["path"]],
             note="same seed in each pair, order alternating; hop mode forwards every packet "

@@ -20,6 +20,7 @@ from leogym.envs.rewards import WEIGHT_RANGE, RewardWeights
 
 from leogym import schema
 from leogym.native import cc_algorithms, schedulers
+from leogym.scenario.forecast import FORECAST_MODES
 from leogym.schema import FieldError, bounded, choice, numbers
 from leogym.simulation.transport import TransportOptions
 
@@ -44,6 +45,12 @@ class ObservationConfig:
         timeouts in the step, in RTO recovery (0/1) and time left until the retransmission timer
         fires (``env.transport.recovery`` other than ``rfc9002``; all zero under RFC 9002, whose
         probe timeouts the loss rate already reflects). Off by default.
+    :param handover_forecast: what the RTT and capacity after the next handover may reveal
+        (:mod:`leogym.scenario.forecast`): ``realistic`` reports the geometric model's values
+        (schedule, ephemerides, link budget: what a real sender can compute), ``oracle`` the
+        scenario's own values once the handover's effects are over, including the next slot's
+        drawn capacity and RTT on paths with per-slot dynamics or a trace replay. The two are
+        the same on every other path.
     :param handover_jitter_s: standard deviation of Gaussian noise added to the predicted time to
         the next handover (prediction-error ablation). 0 = perfect oracle.
     """
@@ -53,6 +60,7 @@ class ObservationConfig:
     handover_features: bool = True
     snr_features: bool = True
     recovery_features: bool = False
+    handover_forecast: str = field(default="realistic", metadata=choice(*FORECAST_MODES))
     handover_jitter_s: float = field(default=0.0, metadata=bounded(0.0))
 
 

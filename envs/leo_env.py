@@ -121,7 +121,7 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         # rate_scale k: the simulation runs at 1/k of the rates; throughput figures are
         # scaled back up by k (docs/benchmarks.md, "Fidelity knobs").
         self._rate_scale = float(self.timeline.rate_scale)
-        self._oracle = self.timeline.oracle()
+        self._oracle = self.timeline.oracle(self.config.observation.handover_forecast)
         # ns-3 runs one simulator per process: opening this one closes any other env's (that
         # env's step() then says so). Vectorised envs live in separate processes.
         self._sim = Simulation.open(self.config, scenario, episode_seed, timeline=self.timeline)

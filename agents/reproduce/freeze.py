@@ -15,6 +15,11 @@ Three handover conditions (docs/specs/freeze.md#handover-conditions-in-the-simul
 * ``lossy-HO, RTT 50 ms`` - the same with 17 ms more backhaul delay each way, a typical
   Starlink RTT to a server near the PoP; the gain should grow with the BDP
   (docs/specs/freeze.md#results-in-the-paper).
+* ``measured (lossy dynamics)`` - the measured Starlink boundary instead of the idealised one:
+  the per-slot dynamics layer with its ``lossy`` preset (docs/scenario.md, "Per-slot
+  dynamics") in place of the 100 ms outage: at each boundary a 20-150 ms stall that holds the
+  queue, an RTT spike of about the stall's length, a loss burst of 0.5 over the stall, plus the
+  slot-to-slot capacity and base-RTT variation and background loss (1e-4 down, 2e-3 up).
 
 Controllers: NewReno and CUBIC (loss-based), BBR (v1; the paper's loss-insensitive
 reference) and, at full size, BBRv3 (draft-ietf-ccwg-bbr-04, ``bbr3``) and BBRv3 with
@@ -52,10 +57,11 @@ PAPER = {
 }
 
 #: condition -> scenario modifications
-CONDITIONS: dict[str, dict[str, float]] = {
+CONDITIONS: dict[str, dict[str, float | str]] = {
     "emulation": {},
     "lossy-HO": {"loss_prob": 0.3},
     "lossy-HO, RTT 50 ms": {"loss_prob": 0.3, "backhaul_ms": 17.0},
+    "measured (lossy dynamics)": {"dynamics": "lossy"},
 }
 CCS = ("newreno", "cubic", "bbr", "bbr3", "bbr3_picoquic")
 
@@ -88,15 +94,21 @@ def tasks(size: str, seeds: int | None = None) -> list[dict[str, Any]]:
 
 def _scenario(task: dict[str, Any]) -> Any:
     from leogym.scenario import load_scenario, sample_scenario
+    from leogym.scenario.dynamics import DynamicsConfig
 
     sc = sample_scenario(load_scenario("freeze"), np.random.default_rng(500 + task["seed"]))
     mods = CONDITIONS[task["condition"]]
     if "loss_prob" in mods:
-        sc.handover.loss_prob = mods["loss_prob"]
+        sc.handover.loss_prob = float(mods["loss_prob"])
     if "backhaul_ms" in mods:
         for p in sc.paths:
             if p.satellite is not None:
-                p.satellite.backhaul_delay_ms += mods["backhaul_ms"]
+                p.satellite.backhaul_delay_ms += float(mods["backhaul_ms"])
+    if "dynamics" in mods:  # the layer models the boundary: no geometric outage beside it
+        sc.handover.outage_s = 0.0
+        for p in sc.paths:
+            if p.satellite is not None:
+                p.satellite.dynamics = DynamicsConfig(preset=str(mods["dynamics"]))
     sc.traffic.file_bytes = int(task["file_bytes"])
     sc.duration_s = 300.0
     return sc

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from leogym.agents.reproduce import cli as reproduce
 from leogym.agents.reproduce.maco import recovery_times
@@ -19,7 +20,7 @@ def test_unknown_experiment_is_rejected():
 
 
 @pytest.mark.parametrize(
-    ("name", "runs"), [("freeze", 150), ("mptcp_leo", 15), ("alcs", 559), ("maco", 15)]
+    ("name", "runs"), [("freeze", 200), ("mptcp_leo", 15), ("alcs", 559), ("maco", 15)]
 )
 def test_dry_run_lists_the_runs_docs_report(name, runs, tmp_path, capsys, monkeypatch):
     """``--dry-run`` simulates nothing and lists as many full-size runs as docs/reproduction.md
@@ -33,6 +34,25 @@ def test_dry_run_lists_the_runs_docs_report(name, runs, tmp_path, capsys, monkey
     with pytest.raises(SystemExit) as info:
         reproduce.main([name, "--dry-run", "--jobs", "0"])
     assert info.value.code == 2
+
+
+def test_freeze_measured_condition_puts_the_lossy_layer_in_place_of_the_outage():
+    """The freeze's fourth condition: the measured boundary (per-slot dynamics, ``lossy``) in
+    place of the idealised 100 ms outage, on the same sampled schedule as the others."""
+    from leogym.agents.reproduce import freeze
+
+    from leogym.scenario import build_timeline
+
+    task = {"condition": "measured (lossy dynamics)", "seed": 1, "file_bytes": 1000}
+    sc = freeze._scenario(task)
+    ref = freeze._scenario({**task, "condition": "emulation"})
+    assert sc.handover.outage_s == 0.0 and ref.handover.outage_s == 0.1
+    assert sc.paths[0].satellite.dynamics.preset == "lossy"
+    assert sc.epoch_utc_s == ref.epoch_utc_s
+    tl, geo = build_timeline(sc, 2), build_timeline(ref, 2)
+    np.testing.assert_array_equal(tl.paths[0].handovers, geo.paths[0].handovers)
+    assert len(tl.paths[0].outages) == 0  # a stall holds the queue; nothing is an outage
+    assert tl.paths[0].loss_down.max() >= 0.5  # the loss burst over the stall
 
 
 @pytest.mark.native

@@ -279,3 +279,39 @@ def test_loss_rate_follows_the_configured_random_loss() -> None:
     half_width = 3.29 * (p * (1 - p) / sent) ** 0.5
     assert abs(lost / sent - p) < half_width, (lost / sent, half_width)
     assert max(rates) > 0
+
+
+@pytest.mark.native
+def test_handover_forecast_realistic_hides_the_drawn_slot() -> None:
+    """On ``default`` (per-slot dynamics) the realistic forecast observes the geometric RTT and
+    capacity after the next handover, the oracle forecast the drawn ones; everything else in
+    the observation is the same (leogym.scenario.forecast)."""
+    from leogym.scenario.forecast import settled_sample
+
+    obs = {}
+    for mode in ("realistic", "oracle"):
+        env = gym.make(
+            "leogym/LeoCC-v0",
+            scenario="default",
+            episode_s=20.0,
+            step_ms=100.0,
+            observation={"handover_forecast": mode},
+        )
+        obs[mode], _ = env.reset(seed=3)
+        names = env.unwrapped.feature_names
+        tl = env.unwrapped.timeline
+        env.close()
+    p = tl.paths[0]
+    th = float(p.handovers[0])
+    _, after = settled_sample(tl, p, th)
+    cap = names.index("t-0/path0/capacity_after_handover [100 Mbit/s]")
+    rtt = names.index("t-0/path0/rtt_after_handover [100 ms]")
+    g = p.geometric
+    assert obs["realistic"][cap] == pytest.approx(g["rate_down_bps"][after] / 1e8, rel=1e-6)
+    assert obs["oracle"][cap] == pytest.approx(p.rate_down_bps[after] / 1e8, rel=1e-6)
+    geo_rtt = g["delay_down_s"][after] + g["delay_up_s"][after]
+    assert obs["realistic"][rtt] == pytest.approx(geo_rtt / 0.1, rel=1e-6)
+    assert obs["realistic"][cap] != obs["oracle"][cap]
+    same = np.ones(len(names), dtype=bool)
+    same[[cap, rtt]] = False
+    np.testing.assert_array_equal(obs["realistic"][same], obs["oracle"][same])

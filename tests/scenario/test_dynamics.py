@@ -3,7 +3,7 @@
 The bands are those of the measurement compilation behind the layer (docs/scenario.md,
 "Per-slot dynamics"): each contains the published or trace-derived figure (StarNet/Victoria
 windows, LeoReplayer and LENS traces, HitchHiking, Michel et al., WetLinks) and the model's
-seed-to-seed spread. Every statistic is taken on 3600 s timelines of the ``default`` scenario's
+seed-to-seed spread. Every statistic is taken on 3600 s timelines of ``starlink_geometric``'s
 geometry, seeds 0-4, each preset, on the layer's own contribution (the geometric arrays divided
 out or subtracted). The geometry is built once (the default path draws no random number), the
 layer is applied per preset and seed (about 0.03 s per timeline).
@@ -37,7 +37,7 @@ KEYS = ("delay_down_s", "delay_up_s", "rate_down_bps", "rate_up_bps", "loss_down
 
 
 def _scenario(duration: float = DURATION_S, preset: str = "off"):
-    cfg = copy.deepcopy(load_scenario("default"))
+    cfg = copy.deepcopy(load_scenario("starlink_geometric"))
     cfg.duration_s = duration
     cfg.handover.outage_s = 0.0  # the layer models the boundary itself
     cfg.paths[0].satellite.dynamics = DynamicsConfig(preset=preset)
@@ -46,7 +46,7 @@ def _scenario(duration: float = DURATION_S, preset: str = "off"):
 
 @pytest.fixture(scope="module")
 def geometric():
-    """The default scenario's satellite path, geometric only, 3600 s."""
+    """The satellite path of ``starlink_geometric`` (the geometric model alone), 3600 s."""
     cfg = _scenario()
     tl = build_timeline(cfg, 0)
     return cfg, tl
@@ -263,7 +263,7 @@ def test_invariants(geometric, preset):
 # ----------------------------------------------------------------------- seeding (T15, T17)
 def test_off_reproduces_todays_arrays_exactly():
     """T17: ``preset: off`` (and the field left out) gives bit-identical arrays."""
-    base = load_scenario("default")
+    base = load_scenario("starlink_geometric")  # the geometric model alone: no dynamics key
     explicit = copy.deepcopy(base)
     explicit.paths[0].satellite.dynamics = DynamicsConfig(preset="off", sigma_s=0.9)
     a, b = build_timeline(base, 7), build_timeline(explicit, 7)
@@ -271,6 +271,20 @@ def test_off_reproduces_todays_arrays_exactly():
         for key in (*KEYS, "outages", "handovers", "snr_db", "serving_sat"):
             np.testing.assert_array_equal(getattr(pa, key), getattr(pb, key))
         assert pa.queue_packets == pb.queue_packets
+
+
+def test_default_is_the_geometric_scenario_plus_the_default_layer():
+    """The bundled ``default`` is ``starlink_geometric`` with the ``default`` preset, the
+    geometric outage and the path's own loss moved into the layer (no double counting)."""
+    geo, new = load_scenario("starlink_geometric"), load_scenario("default")
+    assert new.paths[0].satellite.dynamics.preset == "default"
+    assert (new.handover.outage_s, new.paths[0].loss_down, new.paths[0].loss_up) == (0, 0, 0)
+    undo = copy.deepcopy(new)
+    undo.name = geo.name
+    undo.handover.outage_s = geo.handover.outage_s
+    undo.paths[0].loss_down, undo.paths[0].loss_up = geo.paths[0].loss_down, geo.paths[0].loss_up
+    undo.paths[0].satellite.dynamics = DynamicsConfig()
+    assert undo == geo
 
 
 def test_off_returns_the_inputs(geometric):
@@ -299,7 +313,7 @@ def test_same_seed_same_arrays_and_prefix_stable(preset):
 
 def test_switching_dynamics_leaves_other_streams_unchanged():
     """T15: the random policy, rain, rate noise and Markov streams do not move."""
-    cfg = copy.deepcopy(load_scenario("default"))
+    cfg = copy.deepcopy(load_scenario("starlink_geometric"))
     cfg.duration_s = 60.0
     cfg.handover.outage_s = 0.0
     cfg.handover.policy = "random"
@@ -417,3 +431,53 @@ def test_dynamics_needs_the_slot_schedule():
 def test_config_round_trips_through_dataclasses():
     dyn = DynamicsConfig(preset="lossy", p_ho=0.3)
     assert dataclasses.replace(dyn).resolve() == dyn.resolve()
+
+
+# ---------------------------------------------------------------------------------- sampling
+def test_sampling_picks_a_preset_and_a_scale_after_every_other_draw():
+    """``sampling.dynamics_presets`` / ``dynamics_scale``: one preset for every satellite path,
+    then a factor on sigma_s, sigma_w, q, m_e_ms and d_med_s; drawn after everything else, so a
+    scenario without them draws exactly as before."""
+    from leogym.scenario import sample_scenario
+    from leogym.scenario.dynamics import DYNAMICS_PRESETS, SCALED_PARAMS
+
+    base = load_scenario("default")
+    plain = sample_scenario(base, np.random.default_rng(5))
+    cfg = copy.deepcopy(base)
+    cfg.sampling.dynamics_presets = ["variable", "lossy"]
+    cfg.sampling.dynamics_scale = [0.5, 1.5]
+    seen = set()
+    for seed in range(12):
+        out = sample_scenario(cfg, np.random.default_rng(seed))
+        ref = sample_scenario(base, np.random.default_rng(seed))
+        assert (out.epoch_utc_s, out.orbit_offset_s) == (ref.epoch_utc_s, ref.orbit_offset_s)
+        dyn = out.paths[0].satellite.dynamics
+        seen.add(dyn.preset)
+        preset = DYNAMICS_PRESETS[dyn.preset]
+        factors = [getattr(dyn, k) / getattr(preset, k) for k in SCALED_PARAMS]
+        assert 0.5 <= factors[0] <= 1.5
+        np.testing.assert_allclose(factors, factors[0], rtol=1e-12)
+    assert seen == {"variable", "lossy"}
+    assert plain.paths[0].satellite.dynamics == base.paths[0].satellite.dynamics
+
+
+def test_scaling_caps_the_excursion_probability_and_the_median_stall():
+    dyn = DynamicsConfig(preset="variable").scaled(10.0)
+    assert dyn.q == 1.0 and dyn.d_med_s == dyn.resolve().d_hi_s
+    assert DynamicsConfig().scaled(3.0) == DynamicsConfig()
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "field"),
+    [
+        ("dynamics_presets", ["default", "stormy"], "scenario.sampling.dynamics_presets[1]"),
+        ("dynamics_scale", [1.5, 0.5], "scenario.sampling.dynamics_scale"),
+        ("dynamics_scale", [-1.0, 1.0], "scenario.sampling.dynamics_scale"),
+    ],
+)
+def test_bad_sampling_values_name_the_field(key, value, field):
+    cfg = load_scenario("default")
+    setattr(cfg.sampling, key, value)
+    with pytest.raises(ScenarioConfigError) as err:
+        cfg.validate()
+    assert err.value.field == field

@@ -20,7 +20,7 @@ from leogym.scenario.timeline import NATIVE_ARRAYS, Timeline
 
 #: Bundled scenarios and the (short) episode length each is built with.
 SCENARIOS = {
-    "default": 30.0,  # bent pipe + terrestrial, schedule handovers with outages
+    "starlink_geometric": 30.0,  # bent pipe + terrestrial, schedule handovers with outages
     "maco": 60.0,  # two satellite paths, shared and disjoint states
     "leotp_starlink": 30.0,  # ISL routing, per-hop loss, ISL rate cap, V-curve and noise
     "alcs_stin": 30.0,  # envelope delay model + terrestrial, 1 s outages
@@ -209,8 +209,8 @@ def test_unused_access_links_are_in_an_outage_below_the_mask():
 
 def test_rate_scale_divides_every_link_rate():
     k = 4.0
-    scaled = build_timeline(_cfg("default", 20.0, rate_scale=k), 3)
-    plain = build_timeline(_cfg("default", 20.0), 3)
+    scaled = build_timeline(_cfg("starlink_geometric", 20.0, rate_scale=k), 3)
+    plain = build_timeline(_cfg("starlink_geometric", 20.0), 3)
     assert scaled.network is not None and plain.network is not None
     for a, b in zip(scaled.network.links, plain.network.links, strict=True):
         assert a.name == b.name
@@ -221,13 +221,13 @@ def test_rate_scale_divides_every_link_rate():
 
 def test_handover_spike_and_loss_window_go_on_the_access_link():
     h = dataclasses.replace(
-        load_scenario("default").handover,
+        load_scenario("starlink_geometric").handover,
         delay_spike_ms=40.0,
         delay_spike_s=0.5,
         loss_prob=0.2,
         loss_after_s=0.3,
     )
-    tl = build_timeline(_cfg("default", 30.0, handover=h), 1)
+    tl = build_timeline(_cfg("starlink_geometric", 30.0, handover=h), 1)
     for i in range(len(tl.paths)):
         _assert_collapse_equal(tl, i)
     net = tl.network

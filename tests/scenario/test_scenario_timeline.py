@@ -63,7 +63,7 @@ def _single_gs(cfg):
 
 
 def test_bent_pipe_delay_between_zenith_and_mask_edge():
-    cfg = _single_gs(load_scenario("default"))
+    cfg = _single_gs(load_scenario("starlink_geometric"))
     cfg.duration_s = 120.0
     for seed, offset in enumerate([0.0, 1000.0, 2500.0]):
         cfg.orbit_offset_s = offset
@@ -80,7 +80,7 @@ def test_bent_pipe_delay_between_zenith_and_mask_edge():
 
 
 def test_delay_is_smooth_between_handovers():
-    cfg = _single_gs(load_scenario("default"))
+    cfg = _single_gs(load_scenario("starlink_geometric"))
     tl = build_timeline(cfg, 0)
     p = tl.paths[0]
     jumps = np.abs(np.diff(p.delay_down_s))
@@ -107,7 +107,7 @@ def test_second_satellite_path_uses_another_satellite():
 
 
 def _random_everything():
-    cfg = load_scenario("default")
+    cfg = load_scenario("starlink_geometric")
     cfg.handover.policy = "random"
     cfg.rain.mode = "markov"
     cfg.rain.mean_clear_s = 5.0
@@ -134,8 +134,8 @@ def test_same_seed_same_arrays_different_seed_different_arrays():
 
 
 def test_sample_scenario_is_a_pure_function_of_the_generator():
-    cfg = load_scenario("default")
-    before = load_scenario("default")
+    cfg = load_scenario("starlink_geometric")
+    before = load_scenario("starlink_geometric")
     s1 = sample_scenario(cfg, np.random.default_rng(5))
     s2 = sample_scenario(cfg, np.random.default_rng(5))
     s3 = sample_scenario(cfg, np.random.default_rng(6))
@@ -227,7 +227,8 @@ def test_every_bundled_timeline_is_finite_and_positive(name):
 
 
 def test_time_to_next_handover_and_forecast():
-    tl = build_timeline(load_scenario("default"), 0)  # epoch None -> 0: slots at 12 and 27 s
+    # epoch None -> 0: slots at 12 and 27 s
+    tl = build_timeline(load_scenario("starlink_geometric"), 0)
     np.testing.assert_allclose(tl.paths[0].handovers, [12.0, 27.0])
     assert tl.time_to_next_handover(3.0, 0) == pytest.approx(9.0)
     assert tl.time_to_next_handover(12.0, 0) == pytest.approx(15.0)

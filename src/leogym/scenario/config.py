@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from leogym.scenario.dynamics import DynamicsConfig
+from leogym.scenario.dynamics import DYNAMICS_PRESET_NAMES, DynamicsConfig
 from leogym.scenario.replay import ReplayConfig
 from leogym.scenario.visibility import POLICIES
 from leogym.schema import bounded, choice, interval
@@ -474,6 +474,15 @@ class SamplingConfig:
     rain_attenuation_db_km: list[float] = field(
         default_factory=list, metadata=interval(0.0, 1000.0)
     )
+    #: Per-slot dynamics presets to choose from (uniformly) for every satellite path
+    #: (``docs/scenario.md``, "Per-slot dynamics"); the paths' other dynamics settings stay.
+    dynamics_presets: list[str] = field(
+        default_factory=list, metadata=choice(*DYNAMICS_PRESET_NAMES)
+    )
+    #: A factor drawn uniformly from this range multiplies the dynamics' capacity spread
+    #: (``sigma_s``, ``sigma_w``), excursion probability and level (``q``, ``m_e_ms``) and
+    #: median stall (``d_med_s``) on every satellite path with dynamics on.
+    dynamics_scale: list[float] = field(default_factory=list, metadata=interval(0.0, 5.0))
 
 
 @dataclass

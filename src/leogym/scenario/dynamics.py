@@ -46,6 +46,8 @@ from leogym.schema import bounded, choice, fail
 
 __all__ = [
     "DYNAMICS_PRESETS",
+    "DYNAMICS_PRESET_NAMES",
+    "SCALED_PARAMS",
     "DIURNAL_PROFILE",
     "DynamicsConfig",
     "DynamicsParams",
@@ -181,6 +183,13 @@ DYNAMICS_PRESETS: dict[str, DynamicsParams] = {
     ),
 }
 
+#: Every value of ``dynamics.preset``: ``off`` and the presets.
+DYNAMICS_PRESET_NAMES = ("off", *DYNAMICS_PRESETS)
+
+#: The parameters that ``sampling.dynamics_scale`` multiplies: the slot-to-slot and within-slot
+#: capacity spread, the excursion probability and level, and the median stall.
+SCALED_PARAMS = ("sigma_s", "sigma_w", "q", "m_e_ms", "d_med_s")
+
 
 @dataclass
 class DynamicsConfig:
@@ -191,9 +200,7 @@ class DynamicsConfig:
     """
 
     #: ``off``, ``default``, ``lossy``, ``variable`` or ``isl``.
-    preset: str = field(
-        default="off", metadata=choice("off", "default", "lossy", "variable", "isl")
-    )
+    preset: str = field(default="off", metadata=choice(*DYNAMICS_PRESET_NAMES))
     #: Share of the RTT offsets and spikes put on the uplink (the rest on the downlink).
     up_share: float = field(default=0.5, metadata=_PROB)
     #: Multiply the rates by the per-episode diurnal factor of the terminal's local hour.
@@ -273,6 +280,26 @@ class DynamicsConfig:
             if getattr(self, f.name) is not None
         }
         return replace(base, **over)
+
+    def transient_s(self) -> float:
+        """How long after a slot boundary its drawn transients can last (0 when off): the longest
+        stall, five recovery time constants, and 0.2 s for the RTT spike's decay (and the
+        ``isl`` post-outage spike). The handover forecasts read the arrays after it."""
+        if not self.enabled:
+            return 0.0
+        p = self.resolve()
+        return p.d_hi_s + 5.0 * p.tau_r_s + 0.2
+
+    def scaled(self, factor: float) -> DynamicsConfig:
+        """This config with :data:`SCALED_PARAMS` multiplied by ``factor`` (``q`` capped at 1,
+        ``d_med_s`` at ``d_hi_s``); ``off`` stays off."""
+        if not self.enabled:
+            return replace(self)
+        p = self.resolve()
+        over = {name: getattr(p, name) * factor for name in SCALED_PARAMS}
+        over["q"] = min(over["q"], 1.0)
+        over["d_med_s"] = min(over["d_med_s"], p.d_hi_s)
+        return replace(self, **over)
 
     def _check_relations(self, path: str, error: type) -> None:
         if not self.enabled:

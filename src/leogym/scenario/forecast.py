@@ -8,6 +8,23 @@ controllers and schedulers read the same link schedule through the core's own or
 (``cpp/helper/leo-schedule-oracle.h``); a test checks that both give the same time to the next
 handover.
 
+Two forecast modes tell what the "after" values (delay, capacity once the handover's effects are
+over) may reveal:
+
+* ``oracle``: the timeline's own arrays at the first sample after the handover's effects
+  (outage, spike, and on a path with per-slot dynamics the drawn stall and its recovery,
+  ``Timeline.settle_s``). A perfect predictor: on a path with the dynamics layer or a trace
+  replay it knows the next slot's drawn capacity multiplier and RTT excursion.
+* ``realistic``: the same instants, read from the geometric model's arrays
+  (``PathTimeline.geometric``) on paths with dynamics or a replay. That is what a real sender
+  can compute: the global 15 s schedule is public, and the serving satellite's geometry follows
+  from published ephemerides and the link budget; the slot's drawn load, route change, stall
+  and spike are not known before they happen (docs/specs/starlink-dynamics.md). On every other
+  path the two modes are the same.
+
+The time to the next handover, SNR, elevation, outages and the current capacity (the rewards'
+utilisation) are the same in both modes.
+
 Speed: the env asks at every step, so everything that depends only on the timeline (each
 handover's forecast, the outage intervals) is computed once per episode; a query is then a
 binary search per path.
@@ -25,7 +42,10 @@ import numpy as np
 if TYPE_CHECKING:
     from leogym.scenario.timeline import PathTimeline, Timeline
 
-__all__ = ["HandoverForecast", "HandoverOracle", "settled_sample"]
+__all__ = ["FORECAST_MODES", "HandoverForecast", "HandoverOracle", "settled_sample"]
+
+#: The forecast modes (see above): ``oracle`` first, the default of the notebooks' API.
+FORECAST_MODES = ("oracle", "realistic")
 
 
 @dataclass(frozen=True)
@@ -60,9 +80,20 @@ def settled_sample(timeline: Timeline, path: PathTimeline, handover_s: float) ->
     return outage_end, after
 
 
-def forecast(timeline: Timeline, i: int, k: int, t: float) -> HandoverForecast:
+def _forecast_arrays(path: PathTimeline, mode: str) -> tuple[np.ndarray, ...]:
+    """``delay_down_s``, ``delay_up_s``, ``rate_down_bps``, ``rate_up_bps`` for a mode."""
+    if mode == "realistic" and path.geometric is not None:
+        g = path.geometric
+        return g["delay_down_s"], g["delay_up_s"], g["rate_down_bps"], g["rate_up_bps"]
+    return path.delay_down_s, path.delay_up_s, path.rate_down_bps, path.rate_up_bps
+
+
+def forecast(
+    timeline: Timeline, i: int, k: int, t: float, mode: str = "oracle"
+) -> HandoverForecast:
     """The full forecast of handover ``k`` of path ``i``, seen from time ``t``."""
     p = timeline.paths[i]
+    d_down, d_up, r_down, r_up = _forecast_arrays(p, mode)
     th = float(p.handovers[k])
     ev = p.events[k] if k < len(p.events) else None
     outage_end, after = settled_sample(timeline, p, th)
@@ -74,28 +105,36 @@ def forecast(timeline: Timeline, i: int, k: int, t: float) -> HandoverForecast:
         sat_from=ev.sat_from if ev else -1,
         sat_to=ev.sat_to if ev else -1,
         outage_end_s=outage_end,
-        delay_down_before_s=float(p.delay_down_s[before]),
-        delay_down_after_s=float(p.delay_down_s[after]),
-        delay_up_after_s=float(p.delay_up_s[after]),
-        rate_down_before_bps=float(p.rate_down_bps[before]),
-        rate_down_after_bps=float(p.rate_down_bps[after]),
-        rate_up_after_bps=float(p.rate_up_bps[after]),
+        delay_down_before_s=float(d_down[before]),
+        delay_down_after_s=float(d_down[after]),
+        delay_up_after_s=float(d_up[after]),
+        rate_down_before_bps=float(r_down[before]),
+        rate_down_after_bps=float(r_down[after]),
+        rate_up_after_bps=float(r_up[after]),
     )
 
 
 class HandoverOracle:
-    """Per-path oracle values at simulation time ``t``, read off a timeline."""
+    """Per-path oracle values at simulation time ``t``, read off a timeline.
 
-    def __init__(self, timeline: Timeline) -> None:
+    :param timeline: the ground truth.
+    :param mode: ``oracle`` or ``realistic`` (what the "after handover" values may reveal).
+    """
+
+    def __init__(self, timeline: Timeline, mode: str = "oracle") -> None:
+        if mode not in FORECAST_MODES:
+            raise ValueError(f"forecast mode must be one of {FORECAST_MODES} (got {mode!r})")
         self.timeline = timeline
+        self.mode = mode
         self.n_paths = len(timeline.paths)
         paths = timeline.paths
         self._snr = np.stack([np.asarray(p.snr_db, dtype=np.float64) for p in paths])
         self._elev = np.stack([np.asarray(p.elevation_deg, dtype=np.float64) for p in paths])
         self._rate = np.stack([np.asarray(p.rate_down_bps, dtype=np.float64) for p in paths])
-        self._rtt_now = np.stack(
-            [np.asarray(p.delay_down_s, dtype=np.float64) for p in paths]
-        ) + np.stack([np.asarray(p.delay_up_s, dtype=np.float64) for p in paths])
+        # The mode's current RTT and capacity: what after_handover reports past the last one.
+        fc = [_forecast_arrays(p, mode) for p in paths]
+        self._rtt_now = np.stack([np.asarray(f[0] + f[1], dtype=np.float64) for f in fc])
+        self._rate_now = np.stack([np.asarray(f[2], dtype=np.float64) for f in fc])
         # Per path: handover instants, and the propagation RTT and capacity after each one.
         self._ho: list[list[float]] = []
         self._rtt_after: list[list[float]] = []
@@ -103,11 +142,10 @@ class HandoverOracle:
         for p in paths:
             times = [float(x) for x in np.asarray(p.handovers, dtype=np.float64)]
             after = [settled_sample(timeline, p, th)[1] for th in times]
+            d_down, d_up, r_down, _ = _forecast_arrays(p, mode)
             self._ho.append(times)
-            self._rtt_after.append(
-                [float(p.delay_down_s[a]) + float(p.delay_up_s[a]) for a in after]
-            )
-            self._cap_after.append([float(p.rate_down_bps[a]) for a in after])
+            self._rtt_after.append([float(d_down[a]) + float(d_up[a]) for a in after])
+            self._cap_after.append([float(r_down[a]) for a in after])
         # Per path: outage starts (sorted) and the running maximum of their ends, so that
         # "t lies in some [start, end)" is one binary search.
         self._out_start: list[list[float]] = []
@@ -131,7 +169,7 @@ class HandoverOracle:
         out: list[HandoverForecast | None] = []
         for i, ho in enumerate(self._ho):
             k = bisect_right(ho, t)
-            out.append(forecast(self.timeline, i, k, t) if k < len(ho) else None)
+            out.append(forecast(self.timeline, i, k, t, self.mode) if k < len(ho) else None)
         return out
 
     def after_handover(self, t: float) -> tuple[np.ndarray, np.ndarray]:
@@ -149,7 +187,7 @@ class HandoverOracle:
                 cap[i] = self._cap_after[i][k]
             else:
                 rtt[i] = self._rtt_now[i, k_now]
-                cap[i] = self._rate[i, k_now]
+                cap[i] = self._rate_now[i, k_now]
         return rtt, cap
 
     def in_outage(self, t: float) -> np.ndarray:

@@ -8,6 +8,7 @@ filled in. The input config is not modified; the same generator state gives the 
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 
 import numpy as np
 
@@ -35,7 +36,10 @@ def sample_scenario(cfg: ScenarioConfig, rng: np.random.Generator) -> ScenarioCo
     ``epoch_utc_s``, terminal latitude and longitude, the trace file and start offset of every
     trace-driven terrestrial path, the loss of satellite and terrestrial paths (both
     directions), and rain (with probability ``rain_probability`` the episode has a Markov rain
-    process, with a specific attenuation drawn from ``rain_attenuation_db_km``).
+    process, with a specific attenuation drawn from ``rain_attenuation_db_km``), and the
+    satellite paths' per-slot dynamics (one preset from ``dynamics_presets`` for all of them,
+    then one ``dynamics_scale`` factor). The dynamics draws come last, so a config without them
+    draws exactly as before.
 
     :param cfg: a validated scenario.
     :param rng: the generator (e.g. the env's ``np_random``); consumed in a fixed order.
@@ -77,4 +81,13 @@ def sample_scenario(cfg: ScenarioConfig, rng: np.random.Generator) -> ScenarioCo
                 out.rain.specific_attenuation_db_km = value
         else:
             out.rain.mode = "off"
+    satellites = [p.satellite for p in out.paths if p.kind == "satellite"]
+    preset = _choice(rng, s.dynamics_presets)
+    if preset is not None:
+        for sat in satellites:
+            sat.dynamics = replace(sat.dynamics, preset=str(preset))
+    factor = _uniform(rng, s.dynamics_scale)
+    if factor is not None:
+        for sat in satellites:
+            sat.dynamics = sat.dynamics.scaled(factor)
     return out.validate()

@@ -79,6 +79,12 @@ class PathTimeline:
     #: constellations (no single altitude). The congestion controllers' oracle reads it (MACO's
     #: link budget, seed paper 000 eq. 3).
     slant_range_m: np.ndarray | None = None
+    #: The geometric model's ``delay_down_s``, ``delay_up_s``, ``rate_down_bps`` and
+    #: ``rate_up_bps`` before the per-slot dynamics layer or a trace replay changed them: what a
+    #: sender can compute from the ephemerides, the schedule and the link budget. The
+    #: "realistic" handover forecast reports these. ``None`` when neither is on (the arrays
+    #: above are then the geometric ones). Not sent to C++.
+    geometric: dict[str, np.ndarray] | None = None
 
     def in_outage(self, t: float) -> bool:
         """Whether ``t`` lies in an outage interval."""
@@ -114,7 +120,9 @@ class Timeline:
     #: The hop graph of a ``topology: hops`` scenario (``None`` in path mode); its routes,
     #: collapsed end to end, are ``paths`` (:mod:`leogym.scenario.network`).
     network: HopNetwork | None = None
-    _oracle: HandoverOracle | None = field(default=None, init=False, repr=False, compare=False)
+    _oracles: dict[str, HandoverOracle] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @property
     def times(self) -> np.ndarray:
@@ -146,13 +154,18 @@ class Timeline:
         tth = self.oracle().time_to_handover(t)
         return tth if path is None else float(tth[path])
 
-    def next_handover(self, t: float) -> list[HandoverForecast | None]:
-        """Oracle forecast of each path's next handover after ``t`` (``None`` if none)."""
-        return self.oracle().next_handover(t)
+    def next_handover(self, t: float, forecast: str = "oracle") -> list[HandoverForecast | None]:
+        """Forecast of each path's next handover after ``t`` (``None`` if none).
 
-    def oracle(self) -> HandoverOracle:
-        """The handover oracle of this timeline (built on first use; see
-        :mod:`leogym.scenario.forecast`)."""
-        if self._oracle is None:
-            self._oracle = HandoverOracle(self)
-        return self._oracle
+        :param forecast: ``oracle`` (the timeline's own values once the handover's effects are
+            over) or ``realistic`` (the geometric values; see :mod:`leogym.scenario.forecast`).
+        """
+        return self.oracle(forecast).next_handover(t)
+
+    def oracle(self, forecast: str = "oracle") -> HandoverOracle:
+        """The handover oracle of this timeline for a forecast mode (``oracle`` or
+        ``realistic``; built on first use; see :mod:`leogym.scenario.forecast`)."""
+        oracle = self._oracles.get(forecast)
+        if oracle is None:
+            oracle = self._oracles[forecast] = HandoverOracle(self, forecast)
+        return oracle

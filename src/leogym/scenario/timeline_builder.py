@@ -62,6 +62,8 @@ _DYN_MARGIN_S = 1.0
 
 
 _QUEUE_KEYS = ("rate_down_bps", "delay_down_s", "delay_up_s", "outages")
+#: The arrays whose geometric values the "realistic" handover forecast reports.
+_FORECAST_KEYS = ("delay_down_s", "delay_up_s", "rate_down_bps", "rate_up_bps")
 
 
 def _stream(seed: int, *key: int) -> np.random.Generator:
@@ -203,6 +205,9 @@ def build_timeline(cfg: ScenarioConfig, seed: int, *, keep_geometry: bool = Fals
     assembled: dict[int, SatelliteArrays] = {}
     #: Geometric arrays of the paths with dynamics (queue sizes must not depend on its draws).
     geometric: dict[int, dict[str, np.ndarray]] = {}
+    #: The geometric delays and rates of the paths with dynamics or a replay (the forecasts'
+    #: "realistic" values, :class:`~leogym.scenario.timeline.PathTimeline`).
+    predictable: dict[int, dict[str, np.ndarray]] = {}
     if sat_idx:
         horizon = duration + cfg.geometry_dt_s
         if h.policy == "longest_visibility":
@@ -312,6 +317,9 @@ def build_timeline(cfg: ScenarioConfig, seed: int, *, keep_geometry: bool = Fals
             arrays[i] = dict(res.__dict__)
             assembled[i] = res
             dyn = cfg.paths[i].satellite.dynamics
+            replay = cfg.paths[i].satellite.replay
+            if dyn.enabled or replay.enabled:
+                predictable[i] = {k: arrays[i][k] for k in _FORECAST_KEYS}
             if dyn.enabled:
                 geometric[i] = {k: arrays[i][k] for k in _QUEUE_KEYS}
                 arrays[i].update(
@@ -330,7 +338,6 @@ def build_timeline(cfg: ScenarioConfig, seed: int, *, keep_geometry: bool = Fals
                         duration_s=duration,
                     ).arrays()
                 )
-            replay = cfg.paths[i].satellite.replay
             if replay.enabled:
                 arrays[i].update(
                     replay_path(
@@ -357,6 +364,9 @@ def build_timeline(cfg: ScenarioConfig, seed: int, *, keep_geometry: bool = Fals
         if cfg.rate_scale != 1.0:
             a["rate_down_bps"] = a["rate_down_bps"] / cfg.rate_scale
             a["rate_up_bps"] = a["rate_up_bps"] / cfg.rate_scale
+            if i in predictable:
+                for key in ("rate_down_bps", "rate_up_bps"):
+                    predictable[i][key] = predictable[i][key] / cfg.rate_scale
         g = geometric.get(i, a)
         queue = resolve_queue_packets(
             pc.queue,
@@ -391,6 +401,7 @@ def build_timeline(cfg: ScenarioConfig, seed: int, *, keep_geometry: bool = Fals
                 queue_packets=queue,
                 events=events.get(i, []),
                 isl_hops=a.get("isl_hops"),
+                geometric=predictable.get(i),
             )
         )
     network: HopNetwork | None = None
@@ -401,6 +412,9 @@ def build_timeline(cfg: ScenarioConfig, seed: int, *, keep_geometry: bool = Fals
             sources = GeometrySources(cfg, times, dt, scene, router, sides, preds, plans, assembled)
             network = build_geometry_network(sources, paths)
     settle = max(h.outage_s, h.delay_spike_s if h.delay_spike_ms > 0 else 0.0)
+    for pc in cfg.paths:
+        if pc.kind == "satellite":
+            settle = max(settle, pc.satellite.dynamics.transient_s())
     return Timeline(
         t0_s=0.0,
         dt_s=dt,
