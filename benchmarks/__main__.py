@@ -36,6 +36,7 @@ SECTIONS = (
     "memory",
     "fidelity",
     "hops",
+    "dynamics",
     "sweep",
 )
 DEFAULT_OUT = Path(__file__).resolve().parent / "results"
@@ -80,6 +81,10 @@ def _section_runner(
         return lambda: fidelity_rows(quick, seeds=repeats)
     if name == "hops":
         from benchmarks.bench_hops import rows
+
+        return lambda: rows(quick, 1 if quick else repeats)
+    if name == "dynamics":
+        from benchmarks.bench_dynamics import rows
 
         return lambda: rows(quick, 1 if quick else repeats)
     if name == "sweep":

@@ -25,6 +25,7 @@ SECTIONS = {
     "memory",
     "fidelity",
     "hops",
+    "dynamics",
     "sweep",
 }
 
@@ -105,8 +106,11 @@ def test_quick_suite_writes_a_well_formed_table(tmp_path: Path) -> None:
         "hop topology / ns-3 chain, CPU per packet-hop",
         "leotp_starlink (hop mode): sim_s per CPU s",
         "beam16: sim_s per CPU s",
-        "default (hop mode): sim_s per wall_s",
+        "starlink_geometric (hop mode): sim_s per wall_s",
         "Simulation open/step/close cycles",
+        "dynamics layer cost per timeline build",
+        "apply_dynamics alone, 3600 s timeline CPU",
+        "env default / starlink_geometric, CPU per simulated s",
     ):
         assert needle in metrics, needle
     # the printed table has one line per CSV row, between its header and the summary
