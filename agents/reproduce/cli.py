@@ -1,7 +1,8 @@
 """``leogym-reproduce NAME``: rerun a paper's headline experiment and compare with the paper.
 
 NAME is one of ``maco`` (Yang et al., TMC 2024), ``alcs`` (Wang et al.), ``freeze`` (Kamel et
-al., StarQUIC, LEO-NET '24) or ``mptcp_leo`` (Du et al., IWCMC 2015). The command runs the
+al., StarQUIC, LEO-NET '24), ``mptcp_leo`` (Du et al., IWCMC 2015) or ``leotp`` (Jiang et al.,
+ICDCS 2023). The command runs the
 native simulations (``leogym._core``), prints tables with the paper's numbers and ours side by
 side, writes them as CSV, and exits 0. ``--quick`` is a reduced size for CI; the numbers in
 ``docs/reproduction.md`` are from the full size.
@@ -48,6 +49,7 @@ EXPERIMENTS = {
     "alcs": "leogym.agents.reproduce.alcs",
     "freeze": "leogym.agents.reproduce.freeze",
     "mptcp_leo": "leogym.agents.reproduce.mptcp_leo",
+    "leotp": "leogym.agents.reproduce.leotp",
 }
 
 

@@ -3,6 +3,7 @@
 // _core.Simulation: the native simulation contract of docs/architecture.md, over LeoSimulation.
 
 #include "bindings/leo-python-inputs.h"
+#include "bindings/leotp-stats.h"
 #include "bindings/recovery-config.h"
 #include "bindings/registry.h"
 #include "helper/leo-simulation.h"
@@ -104,9 +105,93 @@ IntList(py::handle o, const std::string& field, long long lo, long long hi)
 /// UDP (8 B) headers. Python's scenario schema (traffic.packet_bytes) has the same bound.
 constexpr long long kMaxPacketBytes = 9000 - 20 - 8;
 
-/// One flow dict of config["flows"]: transport ("mpquic" | "tcp" | "udp_onoff"), routes, and
-/// optionally cc, cc_params, scheduler, scheduler_params, start_s, stop_s, file_bytes,
-/// rate_bps, on_s, off_s. Unknown keys are errors.
+/// The "leotp" dict of a leotp flow: variant ("A" .. "D"), target_buffer_packets, cache_blocks,
+/// midnode_fraction and optional protocol constants (cpp/doc/leotp.md, "Parameters"). Ranges
+/// are checked with the flow (LeotpFlowSettings::Check). Unknown keys are errors.
+ns3::LeotpFlowSettings
+LeotpFromDict(py::handle o, const std::string& label)
+{
+    if (!py::isinstance<py::dict>(o))
+    {
+        throw std::invalid_argument(label + ": must be a dict");
+    }
+    ns3::LeotpFlowSettings s;
+    for (auto item : py::reinterpret_borrow<py::dict>(o))
+    {
+        const std::string key = py::str(item.first);
+        const std::string f = label + "." + key;
+        py::handle v = item.second;
+        if (key == "variant")
+        {
+            s.variant = ns3::LeotpFlowSettings::ParseVariant(ToString(v, f), f);
+        }
+        else if (key == "target_buffer_packets")
+        {
+            s.targetBufferPackets = ToDouble(v, f);
+        }
+        else if (key == "cache_blocks")
+        {
+            s.cacheBlocks = static_cast<uint64_t>(ToInt(v, f, 0, 1LL << 40));
+        }
+        else if (key == "midnode_fraction")
+        {
+            s.midnodeFraction = ToDouble(v, f);
+        }
+        else if (key == "hole_threshold")
+        {
+            s.hole.threshold = static_cast<uint32_t>(ToInt(v, f, 0, 1000000));
+        }
+        else if (key == "hole_expiry_s")
+        {
+            s.hole.expiryS = ToDouble(v, f);
+        }
+        else if (key == "min_rto_s")
+        {
+            s.rto.minRtoS = ToDouble(v, f);
+        }
+        else if (key == "idle_timeout_s")
+        {
+            s.idleTimeoutS = ToDouble(v, f);
+        }
+        else if (key == "k")
+        {
+            s.hop.k = ToDouble(v, f);
+        }
+        else if (key == "queue_threshold_bytes")
+        {
+            s.hop.queueThresholdBytes = ToDouble(v, f);
+        }
+        else if (key == "min_rtt_window_s")
+        {
+            s.hop.minRttWindowS = ToDouble(v, f);
+        }
+        else if (key == "additive_increase")
+        {
+            s.hop.additiveIncrease = ToDouble(v, f);
+        }
+        else if (key == "min_rate_bps")
+        {
+            s.hop.minRateBps = ToDouble(v, f);
+        }
+        else if (key == "max_rate_bps")
+        {
+            s.hop.maxRateBps = ToDouble(v, f);
+        }
+        else if (key == "initial_rate_bps")
+        {
+            s.hop.initialRateBps = ToDouble(v, f);
+        }
+        else
+        {
+            throw std::invalid_argument(f + ": unknown key");
+        }
+    }
+    return s;
+}
+
+/// One flow dict of config["flows"]: transport ("mpquic" | "tcp" | "udp_onoff" | "leotp"),
+/// routes, and optionally cc, cc_params, scheduler, scheduler_params, start_s, stop_s,
+/// file_bytes, rate_bps, on_s, off_s, leotp. Unknown keys are errors.
 ns3::LeoFlowSpec
 FlowFromDict(py::handle o, const std::string& label)
 {
@@ -126,6 +211,7 @@ FlowFromDict(py::handle o, const std::string& label)
                                                 "rate_bps",
                                                 "on_s",
                                                 "off_s",
+                                                "leotp",
                                                 "name"};
     ns3::LeoFlowSpec fl;
     bool haveRoutes = false;
@@ -154,9 +240,15 @@ FlowFromDict(py::handle o, const std::string& label)
             {
                 fl.transport = ns3::LeoFlowSpec::UDP_ONOFF;
             }
+            else if (t == "leotp")
+            {
+                fl.transport = ns3::LeoFlowSpec::LEOTP;
+            }
             else
             {
-                throw std::invalid_argument(f + ": must be 'mpquic', 'tcp' or 'udp_onoff', got '" +
+                throw std::invalid_argument(f +
+                                            ": must be 'mpquic', 'tcp', 'udp_onoff' or "
+                                            "'leotp', got '" +
                                             t + "'");
             }
         }
@@ -213,6 +305,10 @@ FlowFromDict(py::handle o, const std::string& label)
         else if (key == "name")
         {
             ToString(v, f); // carried for the caller's records only
+        }
+        else if (key == "leotp")
+        {
+            fl.leotp = LeotpFromDict(v, f);
         }
     }
     if (!haveRoutes)
@@ -590,7 +686,8 @@ Scalar(T x)
 }
 
 /**
- * The network dict of a hop topology: nodes (list of names), links (list of dicts: a, b and
+ * The network dict of a hop topology: nodes (list of names), kinds (optional: list of node
+ * kinds, one per node), links (list of dicts: a, b and
  * the PathTimeline arrays of the link, down = a -> b), routes (list of dicts: times_s
  * float64[k], nodes int[m], offsets int[k + 1], step k's nodes being nodes[offsets[k]:
  * offsets[k + 1]]) and path_routes (route of each path). Errors name "network.<field>".
@@ -603,7 +700,7 @@ NetworkFromDict(py::handle o, std::vector<uint32_t>& pathRoutes)
         throw std::invalid_argument("network: must be a dict or None");
     }
     auto d = py::reinterpret_borrow<py::dict>(o);
-    static const std::set<std::string> known = {"nodes", "links", "routes", "path_routes"};
+    static const std::set<std::string> known = {"nodes", "kinds", "links", "routes", "path_routes"};
     for (auto item : d)
     {
         const std::string key = py::str(item.first);
@@ -636,6 +733,20 @@ NetworkFromDict(py::handle o, std::vector<uint32_t>& pathRoutes)
     for (std::size_t i = 0; i < nodes.size(); ++i)
     {
         spec.nodeNames.push_back(ToString(nodes[i], "network.nodes[" + std::to_string(i) + "]"));
+    }
+    if (d.contains("kinds"))
+    {
+        // Optional node kinds (LEOTP places its Midnodes by kind).
+        auto kinds = list(d["kinds"], "network.kinds");
+        if (kinds.size() != nodes.size())
+        {
+            throw std::invalid_argument("network.kinds: one kind per node expected");
+        }
+        for (std::size_t i = 0; i < kinds.size(); ++i)
+        {
+            spec.nodeKinds.push_back(
+                ToString(kinds[i], "network.kinds[" + std::to_string(i) + "]"));
+        }
     }
     const auto nNodes = static_cast<long long>(spec.nodeNames.size());
     auto links = list(d["links"], "network.links");
@@ -836,6 +947,29 @@ class PySimulation
         d[Key("flow_queue_delay_s")] = F64(m.flowQueueDelayS);
         d[Key("flow_cwnd_bytes")] = F64(m.flowCwndBytes);
         d[Key("flow_rtt_s")] = F64(m.flowRttS);
+        d[Key("flow_sent_packets")] = I64(m.flowSentPackets);
+        d[Key("flow_lost_packets")] = F64(m.flowLostPackets);
+        d[Key("subflow_flow")] = I64(m.subflowFlow);
+        d[Key("subflow_cwnd_bytes")] = F64(m.subflowCwndBytes);
+        d[Key("subflow_bytes_in_flight")] = F64(m.subflowBytesInFlight);
+        d[Key("subflow_srtt_s")] = F64(m.subflowSrttS);
+        d[Key("subflow_min_rtt_s")] = F64(m.subflowMinRttS);
+        d[Key("subflow_rttvar_s")] = F64(m.subflowRttvarS);
+        d[Key("subflow_delivered_bytes")] = I64(m.subflowDeliveredBytes);
+        d[Key("subflow_sent_packets")] = I64(m.subflowSentPackets);
+        d[Key("subflow_lost_packets")] = I64(m.subflowLostPackets);
+        d[Key("subflow_pacing_rate_bps")] = F64(m.subflowPacingRateBps);
+        {
+            auto a = NewArray<int8_t>(1, static_cast<py::ssize_t>(m.subflowPathState.size()));
+            for (std::size_t i = 0; i < m.subflowPathState.size(); ++i)
+            {
+                a.mutable_data()[i] = static_cast<int8_t>(m.subflowPathState[i]);
+            }
+            d[Key("subflow_path_state")] = a;
+        }
+        d[Key("subflow_rto_count")] = I64(m.subflowRtoCount);
+        d[Key("subflow_in_loss_state")] = Bool(m.subflowInLossState);
+        d[Key("subflow_time_to_rto_s")] = F64(m.subflowTimeToRtoS);
         d[Key("link_queue_packets")] = Links(I64(m.linkQueuePackets));
         d[Key("link_tx_bytes")] = Links(I64(m.linkTxBytes));
         d[Key("link_utilization")] = Links(F64(m.linkUtilization));
@@ -856,6 +990,54 @@ class PySimulation
     {
         Check();
         m_sim->SetPacingRate(DoubleVector(v, "pacing_rate"));
+    }
+
+    void SetFlowCwnd(py::handle flow, py::handle v)
+    {
+        Check();
+        auto f =
+            static_cast<uint32_t>(ToInt(flow, "set_flow_cwnd: flow", 0, m_sim->GetNFlows() - 1LL));
+        m_sim->SetFlowCwnd(f, DoubleVector(v, "set_flow_cwnd: flow " + std::to_string(f)));
+    }
+
+    void SetFlowPacingRate(py::handle flow, py::handle v)
+    {
+        Check();
+        auto f = static_cast<uint32_t>(
+            ToInt(flow, "set_flow_pacing_rate: flow", 0, m_sim->GetNFlows() - 1LL));
+        m_sim->SetFlowPacingRate(
+            f,
+            DoubleVector(v, "set_flow_pacing_rate: flow " + std::to_string(f)));
+    }
+
+    uint32_t FlowNPaths(py::handle flow) const
+    {
+        Check();
+        return m_sim->GetFlowNPaths(
+            static_cast<uint32_t>(ToInt(flow, "flow", 0, m_sim->GetNFlows() - 1LL)));
+    }
+
+    uint32_t NFlows() const
+    {
+        Check();
+        return m_sim->GetNFlows();
+    }
+
+    py::dict LeotpStats(py::handle flow, bool samples)
+    {
+        Check();
+        const auto f =
+            static_cast<uint32_t>(ToInt(flow, "leotp_stats: flow", 0, m_sim->GetNFlows() - 1LL));
+        ns3::LeotpFlow* lf = m_sim->GetLeotpFlow(f);
+        if (!lf)
+        {
+            throw std::invalid_argument("leotp_stats: flow " + std::to_string(f) +
+                                        " is not a leotp flow");
+        }
+        return leogym::LeotpStatsDict(
+            *lf,
+            [this](uint32_t n) { return m_sim->GetNodeName(n); },
+            samples);
     }
 
     void SetWeights(py::handle v)
@@ -1138,12 +1320,17 @@ RuntimeError. ``close()`` (idempotent, also on ``with`` exit) destroys the simul
     largest path, for TCP cross traffic), ``recovery`` ("rfc9002"; "tcp", "quic-draft",
     "picoquic": the loss-recovery preset, ``recovery_presets()``), ``recovery_params``
     ({setting: value} overriding the timer preset's values), ``hystart`` (HyStart++, RFC 9406,
-    for cc "cubic" and "newreno"; default off)
+    for cc "cubic" and "newreno"; default off), ``flows`` (flows beside the connection:
+    ``transport`` "mpquic" | "tcp" | "udp_onoff" | "leotp", docs/architecture.md; a leotp flow
+    takes a ``leotp`` dict: ``variant`` "A".."D", ``target_buffer_packets``, ``cache_blocks``,
+    ``midnode_fraction``, cpp/doc/leotp.md)
 :param paths: PathTimeline dicts (NumPy arrays plus ``t0_s``, ``dt_s``, ``queue_packets``;
     optional ``kind`` and ``slant_range_m``); in the hop topology, the connection's routes
     collapsed end to end
 :param network: ``None`` (the path topology: one link per path) or the hop topology's dict:
-    ``nodes`` (names), ``links`` (dicts with ``a``, ``b`` and the PathTimeline arrays, down =
+    ``nodes`` (names), optional ``kinds`` (one node kind per node: "terminal", "satellite",
+    "ground_station", "server", "router"; LEOTP places its Midnodes by kind), ``links`` (dicts
+    with ``a``, ``b`` and the PathTimeline arrays, down =
     a -> b), ``routes`` (dicts with ``times_s``, ``nodes``, ``offsets``) and ``path_routes``
     (route of each path); config ``flows`` then name routes (``cross_traffic`` still names
     paths: each runs over its path's route)
@@ -1173,7 +1360,14 @@ RuntimeError. ``close()`` (idempotent, also on ``with`` exit) destroys the simul
     connection, then config ``flows``) ``flow_goodput_bytes``, ``flow_packets``,
     ``flow_owd_mean_s``, ``flow_owd_p50_s``, ``flow_owd_p99_s``, ``flow_owd_max_s``,
     ``flow_queue_delay_s`` (NaN without packets), ``flow_cwnd_bytes``, ``flow_rtt_s``
-    (snapshots; NaN for UDP); per link ``(n_links, 2)`` arrays (column 0:
+    (snapshots; NaN for UDP), ``flow_sent_packets`` (data packets the source sent),
+    ``flow_lost_packets`` (declared by mpquic senders; NaN for other flows); per subflow
+    of every mpquic flow (the connection's paths first, then config ``flows``' in order)
+    ``subflow_flow`` (its flow), ``subflow_cwnd_bytes``, ``subflow_bytes_in_flight``,
+    ``subflow_srtt_s``, ``subflow_min_rtt_s``, ``subflow_rttvar_s``,
+    ``subflow_delivered_bytes``, ``subflow_sent_packets``, ``subflow_lost_packets``,
+    ``subflow_pacing_rate_bps``, ``subflow_path_state``, ``subflow_rto_count``,
+    ``subflow_in_loss_state``, ``subflow_time_to_rto_s``; per link ``(n_links, 2)`` arrays (column 0:
     down = a -> b, 1: up) ``link_queue_packets``, ``link_tx_bytes``, ``link_utilization``,
     ``link_drops_outage``, ``link_drops_random``, ``link_drops_overflow``; per route (hop
     topology) ``route_drops_no_route``)doc")
@@ -1188,6 +1382,45 @@ RuntimeError. ``close()`` (idempotent, also on ``with`` exit) destroys the simul
              &PySimulation::SetPacingRate,
              py::arg("rate_bps"),
              "Per-path pacing rates in bit/s, 0 = unpaced (cc='external').")
+        .def("set_flow_cwnd",
+             &PySimulation::SetFlowCwnd,
+             py::arg("flow"),
+             py::arg("cwnd_bytes"),
+             R"doc(Congestion windows in bytes of flow ``flow``'s subflows, one per subflow.
+
+Flow 0 is the connection, then config ``flows``; the flow must be an ``mpquic`` flow with cc
+'external' (its controller keeps at least 2 packets).
+
+:raises ValueError: naming the flow: no such flow, not mpquic, not external, wrong count, or
+    a value that is not finite or outside [0, 1e15])doc")
+        .def("set_flow_pacing_rate",
+             &PySimulation::SetFlowPacingRate,
+             py::arg("flow"),
+             py::arg("rate_bps"),
+             R"doc(Pacing rates in bit/s of flow ``flow``'s subflows, 0 = unpaced (cc 'external').
+
+:raises ValueError: naming the flow, as ``set_flow_cwnd``; rates must be 0 or in [1e3, 1e13])doc")
+        .def("leotp_stats",
+             &PySimulation::LeotpStats,
+             py::arg("flow"),
+             py::arg("samples") = false,
+             R"doc(The state and counters of LEOTP flow ``flow`` (cpp/doc/leotp.md, "Measurements").
+
+``consumer``: bytes delivered, Interests by kind, TR timeouts, void headers received, RTT and
+RTO, its last-hop controller, and the one-way delays of chunks' first copies (never
+retransmitted / retransmitted: ``recovery_time_median_s``); ``producer``: payload bytes sent
+(retransmissions included), its buffer and rate; ``midnodes``: per Midnode (node order) its
+counters and state (``rate_bps`` the rate it sends downstream at, ``send_rate_bps`` the rate
+it asks upstream, buffer, ``mean_buffer_bytes`` since the previous call, window, hop RTT).
+``samples=True`` adds the delays as arrays.)doc")
+        .def("flow_n_paths",
+             &PySimulation::FlowNPaths,
+             py::arg("flow"),
+             "Subflows of flow ``flow`` (the connection: its transport paths; 0 for a flow that "
+             "is not mpquic).")
+        .def_property_readonly("n_flows",
+                               &PySimulation::NFlows,
+                               "Flows: the connection and config ``flows``.")
         .def("set_weights",
              &PySimulation::SetWeights,
              py::arg("weights"),

@@ -18,7 +18,8 @@ namespace ns3
 
 LeoFlowMonitor::LeoFlowMonitor(uint32_t nFlows)
     : m_owd(nFlows),
-      m_queueSum(nFlows, 0.0)
+      m_queueSum(nFlows, 0.0),
+      m_sent(nFlows, 0)
 {
 }
 
@@ -80,10 +81,12 @@ LeoFlowMonitor::FlowOf(const Ipv4Header& header, Ptr<const Packet> packet) const
 void
 LeoFlowMonitor::OnSend(const Ipv4Header& header, Ptr<const Packet> packet, uint32_t iface)
 {
-    if (FlowOf(header, packet) < 0)
+    const int64_t flow = FlowOf(header, packet);
+    if (flow < 0)
     {
         return;
     }
+    ++m_sent[flow];
     LeoDelayTag tag;
     tag.sentTicks = Simulator::Now().GetTimeStep();
     // Packet tags are metadata (ns-3's FlowMonitor tags const packets too). ReplacePacketTag
@@ -114,6 +117,8 @@ LeoFlowMonitor::TakeInterval(uint32_t flow)
     Summary s;
     std::vector<double>& v = m_owd.at(flow);
     s.packets = v.size();
+    s.sent = m_sent.at(flow);
+    m_sent[flow] = 0;
     if (v.empty())
     {
         const double nan = std::numeric_limits<double>::quiet_NaN();

@@ -27,9 +27,9 @@ namespace ns3
  * the send time (LeoDelayTag); each LeoNetDevice adds the time the packet waited in its
  * queue; when the sink node's IPv4 layer delivers it ("LocalDeliver"), the monitor records
  * OWD = now - send time and the queueing delay. Retransmissions are packets too: each
- * transmission is measured. TakeInterval() summarises and clears the samples of a step.
- * Only sources' sends and sinks' deliveries are hooked, so the reverse traffic (ACKs) costs
- * nothing.
+ * transmission is measured, and each is counted as sent. TakeInterval() summarises and clears the
+ * samples of a step. Only sources' sends and sinks' deliveries are hooked, so the reverse traffic
+ * (ACKs) costs nothing.
  */
 class LeoFlowMonitor
 {
@@ -37,7 +37,8 @@ class LeoFlowMonitor
     /// Summary of one flow's packets delivered in one interval (NaN without samples).
     struct Summary
     {
-        uint64_t packets{0};
+        uint64_t packets{0}; //!< data packets delivered (their delays are summarised)
+        uint64_t sent{0};    //!< data packets the source's IPv4 layer sent (retransmissions too)
         double owdMeanS{0}, owdP50S{0}, owdP99S{0}, owdMaxS{0};
         double queueMeanS{0};
     };
@@ -67,6 +68,7 @@ class LeoFlowMonitor
     std::set<uint32_t> m_sinks;   //!< node ids hooked as sinks
     std::vector<std::vector<double>> m_owd;
     std::vector<double> m_queueSum;
+    std::vector<uint64_t> m_sent; //!< per flow, packets sent in the interval
 };
 
 } // namespace ns3

@@ -44,9 +44,15 @@ NodeLabel(const std::vector<std::string>& names, uint32_t i)
 
 LeoHopTopology::LeoHopTopology(const LeoHopNetworkSpec& spec, const LeoTopologyOptions& options)
     : LeoNetwork(options),
-      m_names(spec.nodeNames)
+      m_names(spec.nodeNames),
+      m_kinds(spec.nodeKinds)
 {
     const auto nNodes = static_cast<uint32_t>(spec.nodeNames.size());
+    if (!m_kinds.empty() && m_kinds.size() != spec.nodeNames.size())
+    {
+        throw std::invalid_argument("network.kinds: one kind per node expected");
+    }
+    m_kinds.resize(spec.nodeNames.size(), "router");
     if (nNodes < 2 || nNodes > kMaxNodes)
     {
         throw std::invalid_argument("network.nodes: need 2.." + std::to_string(kMaxNodes) +
@@ -249,6 +255,12 @@ const std::string&
 LeoHopTopology::GetNodeName(uint32_t index) const
 {
     return m_names.at(index);
+}
+
+const std::string&
+LeoHopTopology::GetNodeKind(uint32_t index) const
+{
+    return m_kinds.at(index);
 }
 
 Ptr<const LeoRouteTable>

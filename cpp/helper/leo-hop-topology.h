@@ -43,6 +43,9 @@ struct LeoHopLinkSpec
 struct LeoHopNetworkSpec
 {
     std::vector<std::string> nodeNames;
+    /// Node kinds ("terminal", "satellite", "ground_station", "server", "router"); empty:
+    /// unknown (every node "router"). LEOTP places its Midnodes by kind.
+    std::vector<std::string> nodeKinds;
     std::vector<LeoHopLinkSpec> links;
     std::vector<LeoRouteSteps> routes;
 };
@@ -86,6 +89,8 @@ class LeoHopTopology : public LeoNetwork
     uint32_t GetNNodes() const;
     Ptr<Node> GetNode(uint32_t index) const;
     const std::string& GetNodeName(uint32_t index) const;
+    /// The node's kind ("router" when the spec gave none).
+    const std::string& GetNodeKind(uint32_t index) const;
     Ptr<const LeoRouteTable> GetRouteTable() const;
     /// Transit packets of a route dropped for want of a next hop (cause ROUTE), both directions.
     uint64_t GetRouteNoRouteDrops(uint32_t route) const;
@@ -107,6 +112,7 @@ class LeoHopTopology : public LeoNetwork
     void OnNoRoute(uint32_t route);
 
     std::vector<std::string> m_names;
+    std::vector<std::string> m_kinds;
     std::vector<Ptr<Node>> m_nodes;
     std::vector<Ptr<LeoChannel>> m_links;
     std::vector<std::pair<uint32_t, uint32_t>> m_ends;

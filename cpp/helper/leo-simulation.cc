@@ -30,6 +30,60 @@ constexpr uint32_t kMaxFlows = 3700;
 constexpr int64_t kCcStreamBase = 30000;
 /// Congestion controllers of extra MPQUIC flows: 40000 + 8 * flow + subflow.
 constexpr int64_t kFlowCcStreamBase = 40000;
+/// LEOTP flows: UDP port 60000 + flow index (above the native flows' 50000 + index).
+constexpr uint32_t kLeotpPortBase = 60000;
+/// LEOTP's Midnode draw (one per episode): stream streamBase + this.
+constexpr int64_t kLeotpMidnodeStream = 3000000;
+
+/**
+ * Check external windows: one per subflow, each finite and in [0, 1e15] bytes.
+ * @param bytes the windows
+ * @param n subflows
+ * @param label prefix of the messages ("set_cwnd", "set_flow_cwnd: flow 2")
+ * @throws std::invalid_argument naming the entry
+ */
+void
+CheckCwndValues(const std::vector<double>& bytes, std::size_t n, const std::string& label)
+{
+    if (bytes.size() != n)
+    {
+        throw std::invalid_argument(label + ": expected " + std::to_string(n) + " values, got " +
+                                    std::to_string(bytes.size()));
+    }
+    for (std::size_t i = 0; i < bytes.size(); ++i)
+    {
+        if (!std::isfinite(bytes[i]) || bytes[i] < 0 || bytes[i] > 1e15)
+        {
+            throw std::invalid_argument(label + ": cwnd[" + std::to_string(i) +
+                                        "] must be finite, >= 0 and <= 1e15 bytes");
+        }
+    }
+}
+
+/**
+ * Check external pacing rates: one per subflow, each 0 (unpaced) or in [1e3, 1e13] bit/s.
+ * @param bps the rates
+ * @param n subflows
+ * @param label prefix of the messages
+ * @throws std::invalid_argument naming the entry
+ */
+void
+CheckPacingValues(const std::vector<double>& bps, std::size_t n, const std::string& label)
+{
+    if (bps.size() != n)
+    {
+        throw std::invalid_argument(label + ": expected " + std::to_string(n) + " values, got " +
+                                    std::to_string(bps.size()));
+    }
+    for (std::size_t i = 0; i < bps.size(); ++i)
+    {
+        if (!std::isfinite(bps[i]) || bps[i] < 0 || (bps[i] > 0 && bps[i] < 1e3) || bps[i] > 1e13)
+        {
+            throw std::invalid_argument(label + ": rate[" + std::to_string(i) +
+                                        "] must be 0 (unpaced) or in [1e3, 1e13] bit/s");
+        }
+    }
+}
 } // namespace
 
 LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
@@ -213,15 +267,27 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
                                                       fl.schedulerParams,
                                                       ff + ".scheduler",
                                                       ff + ".scheduler_params");
-            if (fl.cc == "external" || fl.scheduler == "external")
+            // A flow's windows may be the agent's (cc "external": SetFlowCwnd); its packet
+            // scheduling may not (one external scheduler, the connection's).
+            if (fl.scheduler == "external")
             {
-                throw std::invalid_argument(ff + ": only the connection under study takes "
-                                                 "external (agent) control");
+                throw std::invalid_argument(ff + ".scheduler: 'external' is only for the "
+                                                 "connection under study (a flow's cc may be "
+                                                 "'external')");
             }
         }
         else if (fl.transport == LeoFlowSpec::TCP)
         {
             LeoNetwork::ResolveTcpVariant(fl.cc, ff + ".cc");
+        }
+        else if (fl.transport == LeoFlowSpec::LEOTP)
+        {
+            fl.leotp.Check(ff + ".leotp");
+            if (fl.fileBytes > 0xffffffffULL)
+            {
+                throw std::invalid_argument(ff + ".file_bytes: a leotp flow carries at most "
+                                                 "2**32 - 1 bytes (32-bit ranges)");
+            }
         }
     }
     for (std::size_t k = 0; k < m_cfg.crossTraffic.size(); ++k)
@@ -361,6 +427,7 @@ LeoSimulation::AddFlow(const LeoFlowSpec& fl, uint32_t index)
     if (fl.transport == LeoFlowSpec::MPQUIC)
     {
         std::tie(flow.sender, flow.receiver) = MakeConnection(fl.fileBytes);
+        flow.subPrev.assign(fl.routes.size(), SubflowPrev());
         for (uint32_t j = 0; j < fl.routes.size(); ++j)
         {
             const uint32_t route = fl.routes[j];
@@ -411,6 +478,25 @@ LeoSimulation::AddFlow(const LeoFlowSpec& fl, uint32_t index)
         }
         m_monitor->InstallSource(server);
         m_monitor->InstallSink(client);
+    }
+    else if (fl.transport == LeoFlowSpec::LEOTP)
+    {
+        LeotpFlowSpec spec;
+        spec.route = fl.routes[0];
+        spec.port = static_cast<uint16_t>(kLeotpPortBase + index);
+        spec.flowId = flowId;
+        spec.startS = fl.startS;
+        spec.stopS = fl.stopS;
+        spec.fileBytes = fl.fileBytes;
+        spec.settings = fl.leotp;
+        // A full Data packet has the scenario's UDP payload: the chunk is that less the header.
+        spec.settings.payloadBytes = m_cfg.packetBytes - LeotpHeader::kSizeWithBacklog;
+        spec.stream = m_topo->GetOptions().streamBase + kLeotpMidnodeStream;
+        flow.leotp = std::make_shared<LeotpFlow>(*m_topo, spec, ff);
+        // Data go to the route's client end on the flow's port (Interests to the server end).
+        m_monitor->AddFlowKey(flowId, m_topo->GetClientAddress(spec.route), spec.port);
+        m_monitor->InstallSource(m_topo->GetRouteServer(spec.route));
+        m_monitor->InstallSink(m_topo->GetRouteClient(spec.route));
     }
     else
     {
@@ -551,19 +637,7 @@ LeoSimulation::SetCwnd(const std::vector<double>& bytes)
         throw std::invalid_argument("set_cwnd needs cc='external' (this simulation runs '" +
                                     m_cfg.cc + "')");
     }
-    if (bytes.size() != m_nPaths)
-    {
-        throw std::invalid_argument("set_cwnd: expected " + std::to_string(m_nPaths) +
-                                    " values, got " + std::to_string(bytes.size()));
-    }
-    for (std::size_t i = 0; i < bytes.size(); ++i)
-    {
-        if (!std::isfinite(bytes[i]) || bytes[i] < 0 || bytes[i] > 1e15)
-        {
-            throw std::invalid_argument("set_cwnd: cwnd[" + std::to_string(i) +
-                                        "] must be finite, >= 0 and <= 1e15 bytes");
-        }
-    }
+    CheckCwndValues(bytes, m_nPaths, "set_cwnd");
     for (uint32_t i = 0; i < m_nPaths; ++i)
     {
         m_sender->SetExternalCwnd(i, static_cast<uint64_t>(bytes[i]));
@@ -579,23 +653,99 @@ LeoSimulation::SetPacingRate(const std::vector<double>& bps)
         throw std::invalid_argument("set_pacing_rate needs cc='external' (this simulation runs '" +
                                     m_cfg.cc + "')");
     }
-    if (bps.size() != m_nPaths)
-    {
-        throw std::invalid_argument("set_pacing_rate: expected " + std::to_string(m_nPaths) +
-                                    " values, got " + std::to_string(bps.size()));
-    }
-    for (std::size_t i = 0; i < bps.size(); ++i)
-    {
-        if (!std::isfinite(bps[i]) || bps[i] < 0 || (bps[i] > 0 && bps[i] < 1e3) || bps[i] > 1e13)
-        {
-            throw std::invalid_argument("set_pacing_rate: rate[" + std::to_string(i) +
-                                        "] must be 0 (unpaced) or in [1e3, 1e13] bit/s");
-        }
-    }
+    CheckPacingValues(bps, m_nPaths, "set_pacing_rate");
     for (uint32_t i = 0; i < m_nPaths; ++i)
     {
         m_sender->SetExternalPacingRate(i, bps[i]);
     }
+}
+
+uint32_t
+LeoSimulation::GetFlowNPaths(uint32_t flow) const
+{
+    if (flow >= GetNFlows())
+    {
+        throw std::invalid_argument("flow: " + std::to_string(flow) + " does not exist (" +
+                                    std::to_string(GetNFlows()) + " flows)");
+    }
+    if (flow == 0)
+    {
+        return m_nPaths;
+    }
+    const LeoFlowSpec& fl = m_cfg.flows[flow - 1];
+    return fl.transport == LeoFlowSpec::MPQUIC ? static_cast<uint32_t>(fl.routes.size()) : 0;
+}
+
+Ptr<MpQuicSender>
+LeoSimulation::ExternalFlowSender(uint32_t flow, std::size_t n, const std::string& call)
+{
+    CheckOpen();
+    const std::string label = call + ": flow " + std::to_string(flow);
+    if (flow >= GetNFlows())
+    {
+        throw std::invalid_argument(label + " does not exist (" + std::to_string(GetNFlows()) +
+                                    " flows: 0 the connection, then config flows)");
+    }
+    Ptr<MpQuicSender> sender = flow == 0 ? m_sender : m_flows[flow - 1].sender;
+    const std::string cc = flow == 0 ? m_cfg.cc : m_cfg.flows[flow - 1].cc;
+    const std::string what =
+        flow == 0 ? " (the connection)" : " (flows[" + std::to_string(flow - 1) + "])";
+    if (!sender)
+    {
+        throw std::invalid_argument(label + what +
+                                    " is not an mpquic flow; only mpquic flows take external "
+                                    "control");
+    }
+    if (!sender->GetCc(0)->IsExternal())
+    {
+        throw std::invalid_argument(label + what + " needs cc='external' (it runs '" + cc + "')");
+    }
+    if (n != sender->GetNPaths())
+    {
+        throw std::invalid_argument(label + what + ": expected " +
+                                    std::to_string(sender->GetNPaths()) +
+                                    " values (one per subflow), got " + std::to_string(n));
+    }
+    return sender;
+}
+
+void
+LeoSimulation::SetFlowCwnd(uint32_t flow, const std::vector<double>& bytes)
+{
+    Ptr<MpQuicSender> sender = ExternalFlowSender(flow, bytes.size(), "set_flow_cwnd");
+    CheckCwndValues(bytes, bytes.size(), "set_flow_cwnd: flow " + std::to_string(flow));
+    for (uint32_t i = 0; i < bytes.size(); ++i)
+    {
+        sender->SetExternalCwnd(i, static_cast<uint64_t>(bytes[i]));
+    }
+}
+
+void
+LeoSimulation::SetFlowPacingRate(uint32_t flow, const std::vector<double>& bps)
+{
+    Ptr<MpQuicSender> sender = ExternalFlowSender(flow, bps.size(), "set_flow_pacing_rate");
+    CheckPacingValues(bps, bps.size(), "set_flow_pacing_rate: flow " + std::to_string(flow));
+    for (uint32_t i = 0; i < bps.size(); ++i)
+    {
+        sender->SetExternalPacingRate(i, bps[i]);
+    }
+}
+
+std::string
+LeoSimulation::GetNodeName(uint32_t index) const
+{
+    auto* hop = dynamic_cast<LeoHopTopology*>(m_topo.get());
+    return hop && index < hop->GetNNodes() ? hop->GetNodeName(index) : std::string();
+}
+
+LeotpFlow*
+LeoSimulation::GetLeotpFlow(uint32_t flow) const
+{
+    if (flow == 0 || flow > m_flows.size())
+    {
+        return nullptr;
+    }
+    return m_flows[flow - 1].leotp.get();
 }
 
 void
@@ -785,9 +935,86 @@ LeoSimulation::Collect(double dtS)
         m.crossTrafficRxBytes[k] = static_cast<double>(rx - m_prevCross[k]);
         m_prevCross[k] = rx;
     }
+    CollectSubflows();
     CollectFlows();
     CollectLinks(dtS);
     m_lastStepEndS = now;
+}
+
+void
+LeoSimulation::CollectSubflows()
+{
+    LeoSimulationMeasurements& m = m_meas;
+    std::size_t n = m_nPaths;
+    for (const Flow& fl : m_flows)
+    {
+        n += fl.subPrev.size();
+    }
+    for (auto* v : {&m.subflowFlow,
+                    &m.subflowCwndBytes,
+                    &m.subflowBytesInFlight,
+                    &m.subflowSrttS,
+                    &m.subflowMinRttS,
+                    &m.subflowRttvarS,
+                    &m.subflowDeliveredBytes,
+                    &m.subflowSentPackets,
+                    &m.subflowLostPackets,
+                    &m.subflowPacingRateBps,
+                    &m.subflowPathState,
+                    &m.subflowRtoCount,
+                    &m.subflowInLossState,
+                    &m.subflowTimeToRtoS})
+    {
+        v->resize(n);
+    }
+    // The connection's subflows are its transport paths, measured above.
+    std::copy(m.cwndBytes.begin(), m.cwndBytes.end(), m.subflowCwndBytes.begin());
+    std::copy(m.bytesInFlight.begin(), m.bytesInFlight.end(), m.subflowBytesInFlight.begin());
+    std::copy(m.srttS.begin(), m.srttS.end(), m.subflowSrttS.begin());
+    std::copy(m.minRttS.begin(), m.minRttS.end(), m.subflowMinRttS.begin());
+    std::copy(m.rttvarS.begin(), m.rttvarS.end(), m.subflowRttvarS.begin());
+    std::copy(m.deliveredBytes.begin(), m.deliveredBytes.end(), m.subflowDeliveredBytes.begin());
+    std::copy(m.sentPackets.begin(), m.sentPackets.end(), m.subflowSentPackets.begin());
+    std::copy(m.lostPackets.begin(), m.lostPackets.end(), m.subflowLostPackets.begin());
+    std::copy(m.pacingRateBps.begin(), m.pacingRateBps.end(), m.subflowPacingRateBps.begin());
+    std::copy(m.pathState.begin(), m.pathState.end(), m.subflowPathState.begin());
+    std::copy(m.rtoCount.begin(), m.rtoCount.end(), m.subflowRtoCount.begin());
+    std::copy(m.inLossState.begin(), m.inLossState.end(), m.subflowInLossState.begin());
+    std::copy(m.timeToRtoS.begin(), m.timeToRtoS.end(), m.subflowTimeToRtoS.begin());
+    std::fill(m.subflowFlow.begin(), m.subflowFlow.begin() + m_nPaths, 0.0);
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    std::size_t k = m_nPaths;
+    for (std::size_t f = 0; f < m_flows.size(); ++f)
+    {
+        Flow& fl = m_flows[f];
+        for (uint32_t i = 0; i < fl.subPrev.size(); ++i, ++k)
+        {
+            const MpPathInfo& p = fl.sender->GetPath(i);
+            const MpQuicSender::PathCounters& c = fl.sender->GetCounters(i);
+            SubflowPrev& pr = fl.subPrev[i];
+            const bool has = p.HasRttSample();
+            m.subflowFlow[k] = static_cast<double>(f + 1);
+            m.subflowCwndBytes[k] = static_cast<double>(p.cwnd);
+            m.subflowBytesInFlight[k] = static_cast<double>(p.bytesInFlight);
+            m.subflowSrttS[k] = has ? p.rtt->GetSmoothed().GetSeconds() : nan;
+            m.subflowMinRttS[k] = has ? p.rtt->GetMin().GetSeconds() : nan;
+            m.subflowRttvarS[k] = has ? p.rtt->GetRttVar().GetSeconds() : nan;
+            m.subflowDeliveredBytes[k] = static_cast<double>(p.deliveredBytes - pr.delivered);
+            m.subflowSentPackets[k] = static_cast<double>(p.sentPackets - pr.sentPackets);
+            m.subflowLostPackets[k] = static_cast<double>(p.lostPackets - pr.lost);
+            m.subflowPacingRateBps[k] = p.pacingRateBps;
+            m.subflowPathState[k] = static_cast<double>(static_cast<uint8_t>(p.state));
+            m.subflowRtoCount[k] = static_cast<double>(c.rtoEvents - pr.rto);
+            m.subflowInLossState[k] = p.inLossState ? 1.0 : 0.0;
+            const Time toRto = fl.sender->GetTimeToRetransmissionTimer(i);
+            m.subflowTimeToRtoS[k] =
+                toRto.IsNegative() ? std::numeric_limits<double>::infinity() : toRto.GetSeconds();
+            pr.delivered = p.deliveredBytes;
+            pr.sentPackets = p.sentPackets;
+            pr.lost = p.lostPackets;
+            pr.rto = c.rtoEvents;
+        }
+    }
 }
 
 void
@@ -803,9 +1030,17 @@ LeoSimulation::CollectFlows()
                     &m.flowOwdMaxS,
                     &m.flowQueueDelayS,
                     &m.flowCwndBytes,
-                    &m.flowRttS})
+                    &m.flowRttS,
+                    &m.flowSentPackets})
     {
         v->assign(n, 0.0);
+    }
+    // Losses the mpquic senders declared, summed over each flow's subflows (NaN otherwise).
+    m.flowLostPackets.assign(n, std::numeric_limits<double>::quiet_NaN());
+    for (std::size_t k = 0; k < m.subflowFlow.size(); ++k)
+    {
+        double& lost = m.flowLostPackets[static_cast<std::size_t>(m.subflowFlow[k])];
+        lost = (std::isnan(lost) ? 0.0 : lost) + m.subflowLostPackets[k];
     }
     m.flowGoodputBytes[0] = m.goodputBytes;
     auto connectionState = [](Ptr<MpQuicSender> sender, double& cwnd, double& rtt) {
@@ -827,12 +1062,20 @@ LeoSimulation::CollectFlows()
     {
         Flow& fl = m_flows[f - 1];
         uint64_t rx = fl.receiver ? fl.receiver->GetDeliveredBytes()
+                      : fl.leotp  ? fl.leotp->GetConsumer()->GetDeliveredBytes()
                                   : m_topo->GetCrossTrafficRxBytes(static_cast<uint32_t>(fl.cross));
         m.flowGoodputBytes[f] = static_cast<double>(rx - fl.prevRx);
         fl.prevRx = rx;
         if (fl.sender)
         {
             connectionState(fl.sender, m.flowCwndBytes[f], m.flowRttS[f]);
+        }
+        else if (fl.leotp)
+        {
+            // The Consumer's window on its last hop (bytes) and its end-to-end smoothed RTT.
+            const LeotpConsumer::Stats cs = fl.leotp->GetConsumer()->GetStats();
+            m.flowCwndBytes[f] = cs.cwnd * fl.leotp->GetSpec().settings.WirePacketBytes();
+            m.flowRttS[f] = cs.srttS;
         }
         else if (auto tcp = DynamicCast<LeoTcpBulkSender>(
                      m_topo->GetCrossTrafficSender(static_cast<uint32_t>(fl.cross))))
@@ -850,6 +1093,7 @@ LeoSimulation::CollectFlows()
     {
         const LeoFlowMonitor::Summary s = m_monitor->TakeInterval(f);
         m.flowPackets[f] = static_cast<double>(s.packets);
+        m.flowSentPackets[f] = static_cast<double>(s.sent);
         m.flowOwdMeanS[f] = s.owdMeanS;
         m.flowOwdP50S[f] = s.owdP50S;
         m.flowOwdP99S[f] = s.owdP99S;

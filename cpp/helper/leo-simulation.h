@@ -11,6 +11,7 @@
 #include "helper/leo-network.h"
 #include "helper/leo-schedule-oracle.h"
 #include "helper/leo-topology.h"
+#include "helper/leotp-flow.h"
 #include "helper/sim-context.h"
 #include "model/link/leo-path-schedule.h"
 #include "model/transport/mp-quic-receiver.h"
@@ -40,6 +41,7 @@ struct LeoFlowSpec
         MPQUIC,
         TCP,
         UDP_ONOFF,
+        LEOTP, //!< LEOTP (cpp/doc/leotp.md): Consumer, Producer and the route's Midnodes
     };
 
     /// Most routes (subflows) of one MPQUIC flow.
@@ -57,6 +59,7 @@ struct LeoFlowSpec
     double rateBps{1e6};   //!< UDP_ONOFF
     double onS{1.0};
     double offS{0.0};
+    LeotpFlowSettings leotp; //!< LEOTP: variant, target buffer, cache, Midnode fraction, ...
 };
 
 /**
@@ -135,6 +138,20 @@ struct LeoSimulationMeasurements
     /// Snapshots: congestion window (bytes; mpquic: summed over subflows; NaN for UDP) and
     /// RTT (s; mpquic: smallest smoothed RTT of its subflows; ns-3 TCP: latest sample).
     std::vector<double> flowCwndBytes, flowRttS;
+    /// Interval: data packets the flow's source sent (every transmission, at its IPv4 layer)
+    /// and packets its sender declared lost (mpquic: summed over subflows; NaN otherwise).
+    std::vector<double> flowSentPackets, flowLostPackets;
+    /**
+     * Per subflow of every mpquic flow (the connection's transport paths first, then each
+     * mpquic flow's in config order; flows of other transports have none): the flow it belongs to
+     * and the per-path values above for it (snapshots: window, flight, RTTs, pacing rate, state,
+     * loss state, timer; the rest per interval).
+     */
+    std::vector<double> subflowFlow;
+    std::vector<double> subflowCwndBytes, subflowBytesInFlight, subflowSrttS, subflowMinRttS;
+    std::vector<double> subflowRttvarS, subflowDeliveredBytes, subflowSentPackets;
+    std::vector<double> subflowLostPackets, subflowPacingRateBps, subflowPathState;
+    std::vector<double> subflowRtoCount, subflowInLossState, subflowTimeToRtoS;
     // per link and direction, index 2 * link + dir (DOWN = a -> b = 0, UP = 1)
     std::vector<double> linkQueuePackets;             //!< snapshot at the end of the step
     std::vector<double> linkTxBytes, linkUtilization; //!< interval
@@ -191,6 +208,35 @@ class LeoSimulation
     void SetPathChoice(int32_t path);
     /// Change a transport path's state.
     void SetPathState(uint32_t path, MpPathState state);
+    /**
+     * Set the windows of flow @p flow's subflows (0: the connection; then the config's
+     * flows). The flow must be an mpquic flow whose cc is "external".
+     * @param flow flow index, 0 .. GetNFlows() - 1
+     * @param bytes one window per subflow (bytes, finite, in [0, 1e15]; the controller keeps
+     *        at least its minimum window)
+     * @throws std::invalid_argument naming the flow and the value
+     */
+    void SetFlowCwnd(uint32_t flow, const std::vector<double>& bytes);
+    /**
+     * Set the pacing rates of flow @p flow's subflows (cc "external", as SetFlowCwnd).
+     * @param flow flow index, 0 .. GetNFlows() - 1
+     * @param bps one rate per subflow (bit/s): 0 = unpaced, or in [1e3, 1e13]
+     * @throws std::invalid_argument naming the flow and the value
+     */
+    void SetFlowPacingRate(uint32_t flow, const std::vector<double>& bps);
+    /**
+     * @param flow flow index, 0 .. GetNFlows() - 1
+     * @return the number of subflows of an mpquic flow (the connection: its transport
+     *         paths), 0 for a flow of another transport
+     */
+    uint32_t GetFlowNPaths(uint32_t flow) const;
+    /**
+     * The LEOTP flow behind flow @p flow (0 .. GetNFlows() - 1), or nullptr if it is not one.
+     * Its Consumer, Producer and Midnodes hold the per-node LEOTP state and counters.
+     */
+    LeotpFlow* GetLeotpFlow(uint32_t flow) const;
+    /// Name of node @p index of the hop topology ("" in the path topology).
+    std::string GetNodeName(uint32_t index) const;
 
     double Now() const;
     /// The file was delivered completely (file workload).
@@ -211,19 +257,42 @@ class LeoSimulation
     void CheckOpen() const;
     void Collect(double dtS);
     void CollectFlows();
+    /// The subflow measurements (after the per-path ones of the connection).
+    void CollectSubflows();
     void CollectLinks(double dtS);
     /// Build one extra flow (config "flows"[index]).
     void AddFlow(const LeoFlowSpec& flow, uint32_t index);
     /// A sender and receiver of the multipath transport with the config's transport options.
     std::pair<Ptr<MpQuicSender>, Ptr<MpQuicReceiver>> MakeConnection(uint64_t fileBytes) const;
+    /**
+     * The sender of flow @p flow for an external action, checked: the flow exists, is an
+     * mpquic flow, its cc is "external" and @p n values were given (one per subflow).
+     * @param flow flow index
+     * @param n number of values given
+     * @param call the caller's name for messages ("set_flow_cwnd")
+     * @return the sender
+     * @throws std::invalid_argument naming the flow
+     */
+    Ptr<MpQuicSender> ExternalFlowSender(uint32_t flow, std::size_t n, const std::string& call);
+
+    /// Cumulative counters of one subflow of an extra mpquic flow at the last step's end.
+    struct SubflowPrev
+    {
+        uint64_t delivered{0};
+        uint64_t sentPackets{0};
+        uint64_t lost{0};
+        uint64_t rto{0};
+    };
 
     /// What an extra flow is made of.
     struct Flow
     {
-        Ptr<MpQuicSender> sender;     //!< MPQUIC
-        Ptr<MpQuicReceiver> receiver; //!< MPQUIC
-        int64_t cross{-1};            //!< TCP / UDP_ONOFF: native flow index in m_topo
+        Ptr<MpQuicSender> sender;         //!< MPQUIC
+        Ptr<MpQuicReceiver> receiver;     //!< MPQUIC
+        int64_t cross{-1};                //!< TCP / UDP_ONOFF: native flow index in m_topo
+        std::shared_ptr<LeotpFlow> leotp; //!< LEOTP
         uint64_t prevRx{0};
+        std::vector<SubflowPrev> subPrev; //!< MPQUIC: per subflow
     };
 
     LeoSimulationConfig m_cfg;

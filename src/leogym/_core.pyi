@@ -32,12 +32,17 @@ class Simulation:
         largest path, for TCP cross traffic), ``recovery`` ("rfc9002"; "tcp", "quic-draft",
         "picoquic": the loss-recovery preset, ``recovery_presets()``), ``recovery_params``
         ({setting: value} overriding the timer preset's values), ``hystart`` (HyStart++, RFC 9406,
-        for cc "cubic" and "newreno"; default off)
+        for cc "cubic" and "newreno"; default off), ``flows`` (flows beside the connection:
+        ``transport`` "mpquic" | "tcp" | "udp_onoff" | "leotp", docs/architecture.md; a leotp flow
+        takes a ``leotp`` dict: ``variant`` "A".."D", ``target_buffer_packets``, ``cache_blocks``,
+        ``midnode_fraction``, cpp/doc/leotp.md)
     :param paths: PathTimeline dicts (NumPy arrays plus ``t0_s``, ``dt_s``, ``queue_packets``;
         optional ``kind`` and ``slant_range_m``); in the hop topology, the connection's routes
         collapsed end to end
     :param network: ``None`` (the path topology: one link per path) or the hop topology's dict:
-        ``nodes`` (names), ``links`` (dicts with ``a``, ``b`` and the PathTimeline arrays, down =
+        ``nodes`` (names), optional ``kinds`` (one node kind per node: "terminal", "satellite",
+        "ground_station", "server", "router"; LEOTP places its Midnodes by kind), ``links`` (dicts
+        with ``a``, ``b`` and the PathTimeline arrays, down =
         a -> b), ``routes`` (dicts with ``times_s``, ``nodes``, ``offsets``) and ``path_routes``
         (route of each path); config ``flows`` then name routes (``cross_traffic`` still names
         paths: each runs over its path's route)
@@ -54,6 +59,22 @@ class Simulation:
         """
         Destroy the simulator (idempotent).
         """
+    def flow_n_paths(self, flow: typing.Any) -> int:
+        """
+        Subflows of flow ``flow`` (the connection: its transport paths; 0 for a flow that is not mpquic).
+        """
+    def leotp_stats(self, flow: typing.Any, samples: bool = False) -> dict:
+        """
+        The state and counters of LEOTP flow ``flow`` (cpp/doc/leotp.md, "Measurements").
+        
+        ``consumer``: bytes delivered, Interests by kind, TR timeouts, void headers received, RTT and
+        RTO, its last-hop controller, and the one-way delays of chunks' first copies (never
+        retransmitted / retransmitted: ``recovery_time_median_s``); ``producer``: payload bytes sent
+        (retransmissions included), its buffer and rate; ``midnodes``: per Midnode (node order) its
+        counters and state (``rate_bps`` the rate it sends downstream at, ``send_rate_bps`` the rate
+        it asks upstream, buffer, ``mean_buffer_bytes`` since the previous call, window, hop RTT).
+        ``samples=True`` adds the delays as arrays.
+        """
     def measurements(self) -> dict:
         """
         The measurements of the last step (or of time 0 before the first step).
@@ -61,6 +82,22 @@ class Simulation:
     def set_cwnd(self, cwnd_bytes: typing.Any) -> None:
         """
         Per-path congestion windows in bytes (cc='external'; at least 2 packets).
+        """
+    def set_flow_cwnd(self, flow: typing.Any, cwnd_bytes: typing.Any) -> None:
+        """
+        Congestion windows in bytes of flow ``flow``'s subflows, one per subflow.
+        
+        Flow 0 is the connection, then config ``flows``; the flow must be an ``mpquic`` flow with cc
+        'external' (its controller keeps at least 2 packets).
+        
+        :raises ValueError: naming the flow: no such flow, not mpquic, not external, wrong count, or
+            a value that is not finite or outside [0, 1e15]
+        """
+    def set_flow_pacing_rate(self, flow: typing.Any, rate_bps: typing.Any) -> None:
+        """
+        Pacing rates in bit/s of flow ``flow``'s subflows, 0 = unpaced (cc 'external').
+        
+        :raises ValueError: naming the flow, as ``set_flow_cwnd``; rates must be 0 or in [1e3, 1e13]
         """
     def set_pacing_rate(self, rate_bps: typing.Any) -> None:
         """
@@ -97,7 +134,14 @@ class Simulation:
             connection, then config ``flows``) ``flow_goodput_bytes``, ``flow_packets``,
             ``flow_owd_mean_s``, ``flow_owd_p50_s``, ``flow_owd_p99_s``, ``flow_owd_max_s``,
             ``flow_queue_delay_s`` (NaN without packets), ``flow_cwnd_bytes``, ``flow_rtt_s``
-            (snapshots; NaN for UDP); per link ``(n_links, 2)`` arrays (column 0:
+            (snapshots; NaN for UDP), ``flow_sent_packets`` (data packets the source sent),
+            ``flow_lost_packets`` (declared by mpquic senders; NaN for other flows); per subflow
+            of every mpquic flow (the connection's paths first, then config ``flows``' in order)
+            ``subflow_flow`` (its flow), ``subflow_cwnd_bytes``, ``subflow_bytes_in_flight``,
+            ``subflow_srtt_s``, ``subflow_min_rtt_s``, ``subflow_rttvar_s``,
+            ``subflow_delivered_bytes``, ``subflow_sent_packets``, ``subflow_lost_packets``,
+            ``subflow_pacing_rate_bps``, ``subflow_path_state``, ``subflow_rto_count``,
+            ``subflow_in_loss_state``, ``subflow_time_to_rto_s``; per link ``(n_links, 2)`` arrays (column 0:
             down = a -> b, 1: up) ``link_queue_packets``, ``link_tx_bytes``, ``link_utilization``,
             ``link_drops_outage``, ``link_drops_random``, ``link_drops_overflow``; per route (hop
             topology) ``route_drops_no_route``
@@ -114,6 +158,11 @@ class Simulation:
     def events(self) -> int:
         """
         ns-3 events executed so far (for benchmarks).
+        """
+    @property
+    def n_flows(self) -> int:
+        """
+        Flows: the connection and config ``flows``.
         """
     @property
     def n_paths(self) -> int:

@@ -20,7 +20,8 @@ def test_unknown_experiment_is_rejected():
 
 
 @pytest.mark.parametrize(
-    ("name", "runs"), [("freeze", 200), ("mptcp_leo", 15), ("alcs", 559), ("maco", 15)]
+    ("name", "runs"),
+    [("freeze", 200), ("mptcp_leo", 15), ("alcs", 559), ("maco", 15), ("leotp", 930)],
 )
 def test_dry_run_lists_the_runs_docs_report(name, runs, tmp_path, capsys, monkeypatch):
     """``--dry-run`` simulates nothing and lists as many full-size runs as docs/reproduction.md
@@ -121,3 +122,58 @@ def test_recovery_time_definition():
     assert ca == pytest.approx([0.05, 0.03])  # the last one is cut short by the end of the run
     ss, ca, n = recovery_times(c, 0.01, ss_target=40.0)
     assert ss == pytest.approx([0.02])  # a restart converges at min(100, 40)
+
+
+def test_leotp_quick_dry_run_lists_every_experiment(capsys):
+    """``leotp --quick --dry-run``: a reduced run of every experiment of the paper's section V
+    (docs/reproduction.md, "LEOTP"), one seed."""
+    assert reproduce.main(["leotp", "--quick", "--dry-run"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "leotp (quick): 45 runs, 1 worker process(es)"
+    groups = {ln.split("group=")[1].split(",")[0] for ln in lines[1:]}
+    assert groups == {"chain5", "chain5_file", "parallel", "wave", "dumbbell", "starlink"}
+    assert all("seed=0," in ln for ln in lines[1:])
+
+
+def test_leotp_algorithm_the_build_lacks_is_skipped_with_its_reason(monkeypatch):
+    """An algorithm this build does not have (a transport the scenario schema refuses, an ns-3
+    congestion control the core does not list) is skipped, not run, and its rows say so."""
+    from leogym.agents.reproduce import leotp
+
+    monkeypatch.setitem(
+        leotp.ALGORITHMS, "LEOTP-A", leotp.Algorithm(flow={"transport": "no_such_transport"})
+    )
+    monkeypatch.setitem(leotp.ALGORITHMS, "PCC", leotp.Algorithm(flow={"cc": "TcpNoSuchCc"}))
+    leotp.unavailable.cache_clear()
+    try:
+        task = {"group": "chain5", "condition": 0.01, "seed": 0, "duration_s": 2.0,
+                "warmup_s": 1.0}  # fmt: skip
+        a = leotp.run_task({**task, "algorithm": "LEOTP-A"})
+        assert "traffic.flows[].transport: must be one of" in a["skipped"]
+        assert "no_such_transport" in a["skipped"]
+        b = leotp.run_task({**task, "algorithm": "PCC"})
+        assert b["skipped"] == "ns-3 TCP 'TcpNoSuchCc' is not in this core's tcp_variants()"
+        tables = leotp.summarise([a, b], "quick")
+        text = "\n".join(t.render() for t in tables)
+        assert "LEOTP-A (not yet available)" in text and "PCC (not yet available)" in text
+        assert leotp.directions([a, b]) == {}
+    finally:
+        leotp.unavailable.cache_clear()
+
+
+@pytest.mark.native
+def test_leotp_one_small_row_runs_natively():
+    """One run of the 5-hop chain (1 % loss per hop) with leogym's BBR as the connection under
+    study: the propagation OWD is the chain's 5 x 10 ms, and every delay is above it."""
+    from leogym.agents.reproduce import leotp
+
+    task = {"group": "chain5", "condition": 0.01, "algorithm": "bbr (leogym)", "seed": 0,
+            "duration_s": 3.0, "warmup_s": 1.0}  # fmt: skip
+    r = leotp.run_task(task)
+    f = r["flows"][0]
+    assert f["ideal_ms"] == pytest.approx(50.0)
+    # store and forward: five 1500-byte packets at 20 Mbit/s = 3 ms
+    assert f["serialisation_ms"] == pytest.approx(3.0)
+    assert f["owd_ms"] >= 53.0 - 1e-6 and f["queueing_ms"] >= 3.0 - 1e-6
+    assert 5.0 < f["goodput_mbps"] < 20.0 * 1472 / 1500
+    assert f["sent_packets"] > 0 and f["route_links"] == 5.0

@@ -128,7 +128,7 @@ def test_bad_network_names_the_field(core: Any, mutate: Any, field: str) -> None
         ({"transport": "tcp", "routes": [0, 0]}, r"flows\[0\]\.routes: needs 1\.\.1"),
         ({"transport": "tcp", "routes": [5]}, r"flows\[0\]\.routes"),
         ({"transport": "tcp", "routes": [0], "cc": "Nope"}, r"flows\[0\]\.cc"),
-        ({"transport": "mpquic", "routes": [0], "cc": "external"}, r"flows\[0\]"),
+        ({"transport": "mpquic", "routes": [0], "scheduler": "external"}, r"flows\[0\]\.scheduler"),
         ({"transport": "mpquic", "routes": [0] * 9}, r"flows\[0\]\.routes"),
         ({"transport": "quic", "routes": [0]}, r"flows\[0\]\.transport"),
         ({"transport": "tcp", "routes": [0], "start_s": 2.0, "stop_s": 1.0}, r"flows\[0\]\.stop_s"),

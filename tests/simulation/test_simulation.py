@@ -18,6 +18,7 @@ from leogym.simulation import (
     FLOW_KEYS,
     LINK_KEYS,
     PER_PATH_KEYS,
+    SUBFLOW_KEYS,
     Simulation,
     SimulationClosedError,
     TransportOptions,
@@ -40,7 +41,13 @@ def test_measurements_name_every_entry_the_core_returns() -> None:
         keys = set(raw.step(0.1))
     finally:
         raw.close()
-    assert keys == set(PER_PATH_KEYS) | set(CONNECTION_KEYS) | set(FLOW_KEYS) | set(LINK_KEYS)
+    assert keys == (
+        set(PER_PATH_KEYS)
+        | set(CONNECTION_KEYS)
+        | set(FLOW_KEYS)
+        | set(SUBFLOW_KEYS)
+        | set(LINK_KEYS)
+    )
 
 
 @pytest.mark.native

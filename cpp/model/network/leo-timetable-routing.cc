@@ -157,6 +157,10 @@ LeoTimetableRouting::RouteInput(Ptr<const Packet> p,
         lcb(p, header, iif);
         return true;
     }
+    if (!m_intercept.IsNull() && m_intercept(p, header, static_cast<uint32_t>(iif)))
+    {
+        return true; // taken by the node's transport (a LEOTP Midnode)
+    }
     const double now = Simulator::Now().GetSeconds();
     Ptr<Ipv4Route> via = Toward(m_table->NextNode(e->route, e->towardSink, m_node, now));
     if (!via)
@@ -166,6 +170,12 @@ LeoTimetableRouting::RouteInput(Ptr<const Packet> p,
     }
     ucb(via, p, header);
     return true;
+}
+
+void
+LeoTimetableRouting::SetInterceptor(InterceptCallback cb)
+{
+    m_intercept = cb;
 }
 
 void
@@ -206,6 +216,7 @@ void
 LeoTimetableRouting::DoDispose()
 {
     m_forward.clear();
+    m_intercept = InterceptCallback();
     m_ipv4 = nullptr;
     m_table = nullptr;
     m_book = nullptr;

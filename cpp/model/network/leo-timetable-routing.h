@@ -95,6 +95,18 @@ class LeoTimetableRouting : public Ipv4RoutingProtocol
     /// Signature of the RouteDrop trace: the packet's route.
     typedef void (*RouteDropTracedCallback)(uint32_t route);
 
+    /**
+     * A transport that intercepts transit packets on this node (LEOTP's Midnode: the ns-3
+     * analogue of the paper's netfilter redirect). Called for every transit packet of a route
+     * (not for packets this node owns) with the packet (starting at its IPv4 payload), its
+     * IPv4 header and the input interface; returning true consumes the packet, false lets it
+     * be forwarded as usual.
+     */
+    typedef Callback<bool, Ptr<const Packet>, const Ipv4Header&, uint32_t> InterceptCallback;
+
+    /// Install (or, with a null callback, remove) the interceptor.
+    void SetInterceptor(InterceptCallback cb);
+
     // Ipv4RoutingProtocol
     Ptr<Ipv4Route> RouteOutput(Ptr<Packet> p,
                                const Ipv4Header& header,
@@ -129,6 +141,7 @@ class LeoTimetableRouting : public Ipv4RoutingProtocol
     std::unordered_map<uint32_t, uint32_t> m_neighbours;
     std::unordered_map<uint32_t, Ipv4Address> m_gateways;
     std::unordered_map<uint32_t, Ptr<Ipv4Route>> m_forward; //!< per neighbour, built lazily
+    InterceptCallback m_intercept;
     TracedCallback<uint32_t> m_routeDropTrace;
 };
 

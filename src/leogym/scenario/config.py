@@ -28,10 +28,12 @@ __all__ = [
     "HopNodeConfig",
     "HopRouteConfig",
     "HopRouteStepConfig",
+    "HopSquareWaveConfig",
     "HopsConfig",
     "GroundStationConfig",
     "HandoverConfig",
     "IslConfig",
+    "LeotpFlowConfig",
     "LinkBudgetConfig",
     "PathConfig",
     "QueueConfig",
@@ -331,6 +333,25 @@ class CrossTrafficConfig:
 
 
 @dataclass
+class LeotpFlowConfig:
+    """The LEOTP parameters of a ``transport: leotp`` flow (docs/scenario.md, "Flows";
+    cpp/doc/leotp.md). A full Data packet carries ``traffic.packet_bytes`` of UDP payload (the
+    21-byte LEOTP header and the data)."""
+
+    #: ``A`` full LEOTP, ``B`` hop-by-hop congestion control without cache, ``C`` cache and
+    #: in-network repair with end-to-end congestion control, ``D`` no Midnodes (the paper's
+    #: Table II).
+    variant: str = field(default="A", metadata=choice("A", "B", "C", "D"))
+    #: BL_tar, the sending buffer each node holds (full packets); at least one packet.
+    target_buffer_packets: float = field(default=5.0, metadata=bounded(1.0, 1e6))
+    #: Cache of each Midnode, in 4096-byte blocks (65536 = 256 MB); at least one block.
+    cache_blocks: int = field(default=65536, metadata=bounded(1, 2**40))
+    #: Share of the route's satellites (and routers) that host a Midnode, drawn with the
+    #: episode seed; ground stations always host one.
+    midnode_fraction: float = field(default=1.0, metadata=bounded(0.0, 1.0))
+
+
+@dataclass
 class FlowConfig:
     """A flow beside the connection under study (docs/scenario.md, "Flows").
 
@@ -340,8 +361,8 @@ class FlowConfig:
 
     #: Name in measurements and results; empty = ``flow<i>``.
     name: str = ""
-    #: ``mpquic`` (leogym's transport), ``tcp`` (ns-3 TCP) or ``udp_onoff``.
-    transport: str = field(default="tcp", metadata=choice("mpquic", "tcp", "udp_onoff"))
+    #: ``mpquic`` (leogym's transport), ``tcp`` (ns-3 TCP), ``udp_onoff`` or ``leotp``.
+    transport: str = field(default="tcp", metadata=choice("mpquic", "tcp", "udp_onoff", "leotp"))
     #: Congestion control: a core name for ``mpquic`` (``cubic``, ``lia``, ...), an ns-3
     #: ``TcpCongestionOps`` for ``tcp`` (``NewReno``, ``TcpCubic``, ``ns3::TcpBbr``, ...).
     cc: str = "NewReno"
@@ -362,6 +383,8 @@ class FlowConfig:
     rate_mbps: float = field(default=1.0, metadata=bounded(0.0, 1e6, lo_open=True))
     on_s: float = field(default=1.0, metadata=bounded(0.0, CORE_MAX_S, lo_open=True))
     off_s: float = field(default=0.0, metadata=bounded(0.0, CORE_MAX_S))
+    #: ``leotp`` flows: the protocol's parameters.
+    leotp: LeotpFlowConfig = field(default_factory=LeotpFlowConfig)
 
 
 @dataclass
@@ -394,6 +417,18 @@ class HopNodeConfig:
 
 
 @dataclass
+class HopSquareWaveConfig:
+    """A square wave on a controlled link's rate (both directions): ``+amplitude_mbps`` in the
+    first half of each period, ``-amplitude_mbps`` in the second, counted from ``-phase_s``."""
+
+    #: Half the peak-to-peak swing (Mbit/s); below each direction's rate. 0 = no wave.
+    amplitude_mbps: float = field(default=0.0, metadata=NON_NEGATIVE)
+    period_s: float = field(default=2.0, metadata=POSITIVE)
+    #: The wave is shifted this far earlier: at ``t = 0`` it is ``phase_s`` into its period.
+    phase_s: float = field(default=0.0, metadata=NON_NEGATIVE)
+
+
+@dataclass
 class HopLinkConfig:
     """A link of a controlled hop network: constant rate, delay and loss per direction.
 
@@ -416,6 +451,8 @@ class HopLinkConfig:
     queue: QueueConfig = field(default_factory=QueueConfig)
     #: ``[start, end)`` intervals (s) in which the link drops everything.
     outages: list[list[float]] = field(default_factory=list)
+    #: A square wave on both directions' rates (``amplitude_mbps: 0`` = none).
+    rate_square_wave: HopSquareWaveConfig = field(default_factory=HopSquareWaveConfig)
 
 
 @dataclass
@@ -433,6 +470,15 @@ class HopRouteConfig:
     name: str = ""
     nodes: list[str] = field(default_factory=list)
     steps: list[HopRouteStepConfig] = field(default_factory=list)
+    #: Repeat the ``steps`` timetable every this many seconds (0 = once); longer than the last
+    #: step's ``t_s``.
+    repeat_s: float = field(default=0.0, metadata=NON_NEGATIVE)
+    #: ``make_before_break``: packets on the old node list drain after a step; or
+    #: ``break_before_make``: every link of the route's other steps that the step in force does
+    #: not use is in an outage while the step is in force.
+    switch_mode: str = field(
+        default="make_before_break", metadata=choice("make_before_break", "break_before_make")
+    )
 
 
 @dataclass

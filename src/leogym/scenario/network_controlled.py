@@ -14,6 +14,23 @@ A ``topology: hops`` scenario with a non-empty ``hops.nodes`` describes its netw
 * **routes**: a fixed node list (``nodes``: one step at ``t = 0``) or a timetable (``steps``);
 * ``hops.paths``: the routes of the connection under study, in path order.
 
+Two time patterns that the controlled experiments of LEOTP (Jiang et al., ICDCS 2023, section
+V.B: Fig. 13's alternating paths, Fig. 14's fluctuating bottleneck) need:
+
+* a link's ``rate_square_wave``: each direction's rate is ``rate + amplitude`` in the first half
+  of every period and ``rate - amplitude`` in the second (:func:`square_wave`). The wave is
+  sampled on the timeline grid and the core interpolates linearly between samples, so each
+  edge is a ramp one grid step (``timeline_dt_s``) long;
+* a route's ``repeat_s``: its ``steps`` timetable is repeated every ``repeat_s`` seconds up to
+  the end of the episode (:func:`expand_steps`), and its ``switch_mode``. With
+  ``break_before_make`` every link that some step of the route uses and the step in force does
+  not is in an outage while that step is in force (:func:`break_before_make_outages`): what is
+  queued or in flight on the branch left behind is dropped when the route switches (cause
+  ``OUTAGE``), and nothing drains along the old branch. The outages are the links' own, so
+  other routes over those links see them too. ``make_before_break`` (the default) leaves the
+  links alone: packets past the branching point drain along the old node list
+  (``cpp/doc/hops.md``, "Packets in flight across a route change").
+
 The timeline's paths are these routes collapsed end to end (:meth:`HopNetwork.collapse`):
 delays add up, losses compound, the rate is the smallest; the outages are the link outages
 that fall in a route step in force (exact intervals, so ``in_outage`` at every grid point is
@@ -26,13 +43,25 @@ from __future__ import annotations
 
 import numpy as np
 
-from leogym.scenario.config import HopLinkConfig, HopRouteConfig, ScenarioConfig
+from leogym.scenario.config import (
+    HopLinkConfig,
+    HopRouteConfig,
+    HopSquareWaveConfig,
+    ScenarioConfig,
+)
 from leogym.scenario.network import HopLink, HopNetwork, HopNode, HopRoute
 from leogym.scenario.queues import resolve_queue_packets
 from leogym.scenario.satpath import merge_intervals
 from leogym.scenario.timeline import PathTimeline
 
-__all__ = ["build_controlled_network", "route_timeline", "link_name"]
+__all__ = [
+    "break_before_make_outages",
+    "build_controlled_network",
+    "expand_steps",
+    "link_name",
+    "route_timeline",
+    "square_wave",
+]
 
 ROOT = "scenario.hops"
 
@@ -42,16 +71,35 @@ def link_name(link: HopLinkConfig) -> str:
     return link.name or f"{link.a}-{link.b}"
 
 
+def square_wave(times: np.ndarray, wave: HopSquareWaveConfig) -> np.ndarray:
+    """The square wave's offset (bit/s) at ``times``: ``+amplitude`` where ``t + phase_s`` lies
+    in the first half of its period, ``-amplitude`` in the second (zero without a wave).
+
+    A point within 1e-9 of a half period of an edge takes the new level, so that a grid point
+    on an edge (``t = 1.0`` of a 2 s wave, computed as ``100 * 0.01``) does.
+    """
+    amplitude = float(wave.amplitude_mbps) * 1e6
+    if amplitude == 0.0:
+        return np.zeros(len(times))
+    period = float(wave.period_s)
+    eps = 0.5e-9 * period
+    x = np.mod(np.asarray(times, dtype=np.float64) + float(wave.phase_s), period)
+    high = (x < 0.5 * period - eps) | (x >= period - eps)
+    return np.where(high, amplitude, -amplitude)
+
+
 def _constant_link(
     cfg: ScenarioConfig, link: HopLinkConfig, times: np.ndarray, duration: float
 ) -> PathTimeline:
-    """The arrays of one configured link on the grid (``queue_packets`` resolved later)."""
+    """The arrays of one configured link on the grid (``queue_packets`` resolved later):
+    constant, but for the rate's square wave."""
     n = len(times)
     k = float(cfg.rate_scale)
     down_s = link.delay_ms * 1e-3
     up_s = (link.delay_up_ms if link.delay_up_ms is not None else link.delay_ms) * 1e-3
-    rate_down = link.rate_mbps * 1e6
-    rate_up = (link.rate_up_mbps if link.rate_up_mbps is not None else link.rate_mbps) * 1e6
+    wave = square_wave(times, link.rate_square_wave)
+    rate_down = link.rate_mbps * 1e6 + wave
+    rate_up = (link.rate_up_mbps if link.rate_up_mbps is not None else link.rate_mbps) * 1e6 + wave
     loss_up = link.loss_up if link.loss_up is not None else link.loss
     outages = merge_intervals([(float(a), float(b)) for a, b in link.outages], duration)
     return PathTimeline(
@@ -59,8 +107,8 @@ def _constant_link(
         kind="terrestrial",
         delay_down_s=np.full(n, down_s),
         delay_up_s=np.full(n, up_s),
-        rate_down_bps=np.full(n, rate_down / k),
-        rate_up_bps=np.full(n, rate_up / k),
+        rate_down_bps=rate_down / k,
+        rate_up_bps=rate_up / k,
         loss_down=np.full(n, float(link.loss)),
         loss_up=np.full(n, float(loss_up)),
         snr_db=np.full(n, np.nan),
@@ -72,13 +120,28 @@ def _constant_link(
     )
 
 
-def _route(route: HopRouteConfig, index: dict[str, int]) -> HopRoute:
+def expand_steps(route: HopRouteConfig, duration: float) -> list[tuple[float, list[str]]]:
+    """A route's timetable as ``(start, node names)`` steps: ``nodes`` as one step at 0,
+    ``steps`` as they are, or, with ``repeat_s``, ``steps`` shifted by ``j * repeat_s`` for
+    ``j = 0, 1, ...`` while the start lies before ``duration``."""
+    if not route.steps:
+        return [(0.0, list(route.nodes))]
+    base = [(float(st.t_s), list(st.nodes)) for st in route.steps]
+    if route.repeat_s <= 0.0:
+        return base
+    out: list[tuple[float, list[str]]] = []
+    j = 0
+    while j * route.repeat_s < duration:
+        out.extend((t + j * route.repeat_s, nodes) for t, nodes in base)
+        j += 1
+    return [step for step in out if step[0] < duration]
+
+
+def _route(route: HopRouteConfig, index: dict[str, int], duration: float) -> HopRoute:
     """A configured route as node indices per step (the config is validated)."""
-    if route.steps:
-        times = [float(st.t_s) for st in route.steps]
-        lists = [list(st.nodes) for st in route.steps]
-    else:
-        times, lists = [0.0], [list(route.nodes)]
+    steps = expand_steps(route, duration)
+    times = [t for t, _ in steps]
+    lists = [names for _, names in steps]
     return HopRoute(
         name=route.name,
         step_times_s=np.asarray(times, dtype=np.float64),
@@ -92,6 +155,25 @@ def _step_links(net: HopNetwork, nodes: np.ndarray) -> list[tuple[int, bool]]:
     for u, v in zip(nodes[:-1].tolist(), nodes[1:].tolist(), strict=True):
         li = net.link_between(u, v)
         out.append((li, net.links[li].a == u))
+    return out
+
+
+def break_before_make_outages(
+    net: HopNetwork, route: int, duration: float
+) -> dict[int, list[tuple[float, float]]]:
+    """The outages a ``break_before_make`` route puts on its links: per link index, the
+    ``[start, end)`` intervals in which a step that does not use the link is in force, for
+    every link that some step of the route uses (the episode ends at ``duration``)."""
+    r = net.routes[route]
+    steps = np.asarray(r.step_times_s, dtype=np.float64)
+    used = [{li for li, _ in _step_links(net, np.asarray(nodes))} for nodes in r.nodes]
+    every = set().union(*used)
+    out: dict[int, list[tuple[float, float]]] = {}
+    for k, links in enumerate(used):
+        t0 = float(steps[k])
+        t1 = float(steps[k + 1]) if k + 1 < len(steps) else duration
+        for li in sorted(every - links):
+            out.setdefault(li, []).append((t0, t1))
     return out
 
 
@@ -177,10 +259,19 @@ def build_controlled_network(
         )
         for lc in hops.links
     ]
-    routes = [_route(rc, index) for rc in hops.routes]
+    routes = [_route(rc, index, duration) for rc in hops.routes]
     by_name = {r.name: i for i, r in enumerate(routes)}
     net = HopNetwork(nodes, links, routes, [by_name[name] for name in hops.paths])
     net.validate(ROOT)
+    extra: dict[int, list[tuple[float, float]]] = {}
+    for i, rc in enumerate(hops.routes):
+        if rc.switch_mode == "break_before_make":
+            for li, pieces in break_before_make_outages(net, i, duration).items():
+                extra.setdefault(li, []).extend(pieces)
+    for li, pieces in extra.items():
+        arrays = net.links[li].arrays
+        own = [(float(a), float(b)) for a, b in arrays.outages.reshape(-1, 2).tolist()]
+        arrays.outages = merge_intervals(own + pieces, duration)
 
     rtts = _longest_rtt(net)
     for i, (lc, ln) in enumerate(zip(hops.links, links, strict=True)):

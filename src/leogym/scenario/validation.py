@@ -27,6 +27,8 @@ from leogym.scenario.config import (
     MAX_FLOWS,
     MAX_PATHS,
     MAX_QUEUE_PACKETS,
+    HopLinkConfig,
+    HopRouteConfig,
     HopsConfig,
     PathConfig,
     QueueConfig,
@@ -294,6 +296,7 @@ def _controlled(cfg: ScenarioConfig, hops: HopsConfig, hp: str) -> None:
             raise field_error(f"{lp}.name", "duplicate link name", name)
         link_names.add(name)
         _queue(f"{lp}.queue", ln.queue)
+        _square_wave(f"{lp}.rate_square_wave", ln, cfg.timeline_dt_s)
         for j, iv in enumerate(ln.outages):
             op = f"{lp}.outages[{j}]"
             if len(iv) != 2:
@@ -317,8 +320,13 @@ def _controlled(cfg: ScenarioConfig, hops: HopsConfig, hp: str) -> None:
         if not rc.nodes and not rc.steps:
             raise ScenarioConfigError(rp, "needs nodes (a fixed route) or steps")
         if rc.nodes:
+            if rc.repeat_s > 0.0:
+                raise field_error(
+                    f"{rp}.repeat_s", "repeats a timetable: needs steps, not nodes", rc.repeat_s
+                )
             _route_nodes(f"{rp}.nodes", list(rc.nodes), nodes, pairs)
             continue
+        _repeat(cfg, rp, rc)
         if len(rc.steps) > MAX_ROUTE_STEPS:
             raise field_error(f"{rp}.steps", f"at most {MAX_ROUTE_STEPS} steps", len(rc.steps))
         previous = -1.0
@@ -342,6 +350,45 @@ def _controlled(cfg: ScenarioConfig, hops: HopsConfig, hp: str) -> None:
     for j, name in enumerate(hops.paths):
         if name not in routes:
             raise field_error(f"{hp}.paths[{j}]", "unknown route", name)
+
+
+def _square_wave(wp: str, ln: HopLinkConfig, dt_s: float) -> None:
+    """A link's rate square wave keeps both directions' rates above zero, and each half period
+    spans at least one timeline step (the wave is sampled on the grid)."""
+    wave = ln.rate_square_wave
+    if wave.amplitude_mbps == 0.0:
+        return
+    lowest = min(ln.rate_mbps, ln.rate_up_mbps if ln.rate_up_mbps is not None else ln.rate_mbps)
+    if wave.amplitude_mbps >= lowest:
+        raise field_error(
+            f"{wp}.amplitude_mbps",
+            f"must be below the link's rate in both directions ({lowest:g} Mbit/s)",
+            wave.amplitude_mbps,
+        )
+    if wave.period_s < 2.0 * dt_s:
+        raise field_error(
+            f"{wp}.period_s",
+            f"must be at least two timeline steps (2 x timeline_dt_s = {2.0 * dt_s:g} s)",
+            wave.period_s,
+        )
+
+
+def _repeat(cfg: ScenarioConfig, rp: str, rc: HopRouteConfig) -> None:
+    """A repeated timetable: longer than its last step, and not too many steps expanded."""
+    if rc.repeat_s <= 0.0 or not rc.steps:
+        return
+    last = float(rc.steps[-1].t_s)
+    if rc.repeat_s <= last:
+        raise field_error(
+            f"{rp}.repeat_s", f"must be > the last step's t_s ({last:g})", rc.repeat_s
+        )
+    repeats = cfg.duration_s / rc.repeat_s  # may overflow to inf: compared, never rounded
+    if repeats * len(rc.steps) > MAX_ROUTE_STEPS:
+        raise field_error(
+            f"{rp}.repeat_s",
+            f"repeats the timetable into more than {MAX_ROUTE_STEPS} steps over duration_s",
+            rc.repeat_s,
+        )
 
 
 def _queue(qp: str, q: QueueConfig) -> None:
@@ -370,6 +417,12 @@ def _route_nodes(
             )
 
 
+#: A LEOTP flow's byte ranges are 32-bit (paper Table I).
+LEOTP_MAX_BYTES = 2**32 - 1
+#: The LEOTP Data header with its srcBacklog field (cpp/doc/leotp.md).
+LEOTP_DATA_HEADER_BYTES = 21
+
+
 def _flows(cfg: ScenarioConfig, controlled: bool) -> None:
     """``traffic.flows``: routes by name, their number per transport, and the timing."""
     tr = cfg.traffic
@@ -390,6 +443,18 @@ def _flows(cfg: ScenarioConfig, controlled: bool) -> None:
         for k, name in enumerate(fl.routes):
             if name not in names:
                 raise field_error(f"{p}.routes[{k}]", f"unknown {what}", name)
+        if fl.transport == "leotp" and fl.workload == "file" and fl.file_bytes > LEOTP_MAX_BYTES:
+            raise field_error(
+                f"{p}.file_bytes",
+                f"a leotp flow carries at most {LEOTP_MAX_BYTES} bytes (32-bit ranges)",
+                fl.file_bytes,
+            )
+        if fl.transport == "leotp" and cfg.traffic.packet_bytes <= LEOTP_DATA_HEADER_BYTES:
+            raise field_error(
+                f"{ROOT}.traffic.packet_bytes",
+                f"a leotp flow needs more than its {LEOTP_DATA_HEADER_BYTES}-byte header",
+                cfg.traffic.packet_bytes,
+            )
         if fl.transport == "mpquic":
             if not fl.routes:
                 raise field_error(f"{p}.routes", "an mpquic flow needs at least one route", [])

@@ -14,6 +14,7 @@ from leogym.simulation.measurements import (
     FLOW_KEYS,
     LINK_KEYS,
     PER_PATH_KEYS,
+    SUBFLOW_KEYS,
     Measurements,
 )
 from leogym.simulation.native_config import (
@@ -36,6 +37,7 @@ __all__ = [
     "Measurements",
     "PER_PATH_KEYS",
     "RecoveryParams",
+    "SUBFLOW_KEYS",
     "Simulation",
     "SimulationClosedError",
     "TransportOptions",

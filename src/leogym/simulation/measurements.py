@@ -13,7 +13,14 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Measurements", "PER_PATH_KEYS", "CONNECTION_KEYS", "FLOW_KEYS", "LINK_KEYS"]
+__all__ = [
+    "Measurements",
+    "PER_PATH_KEYS",
+    "CONNECTION_KEYS",
+    "FLOW_KEYS",
+    "SUBFLOW_KEYS",
+    "LINK_KEYS",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +109,32 @@ class Measurements:
     #: RTT at the end of the interval (s): an mpquic flow's smallest smoothed RTT over its
     #: subflows, an ns-3 TCP flow's latest RTT sample; NaN before the first and for UDP.
     flow_rtt_s: np.ndarray
+    #: Data packets the flow's source sent in the interval (every transmission, counted at its
+    #: IPv4 layer).
+    flow_sent_packets: np.ndarray
+    #: float: packets the flow's sender declared lost in the interval (an mpquic flow's summed
+    #: over its subflows; NaN for flows of other transports).
+    flow_lost_packets: np.ndarray
+    # ---- per subflow, shape (n_subflows,): the subflows of every mpquic flow, the
+    # connection's transport paths first, then each mpquic flow's in flow order (flows of
+    # other transports have none). The same quantities as the per-path entries above.
+    #: int: the flow each subflow belongs to (0 the connection).
+    subflow_flow: np.ndarray
+    subflow_cwnd_bytes: np.ndarray
+    subflow_bytes_in_flight: np.ndarray
+    subflow_srtt_s: np.ndarray
+    subflow_min_rtt_s: np.ndarray
+    subflow_rttvar_s: np.ndarray
+    subflow_delivered_bytes: np.ndarray
+    subflow_sent_packets: np.ndarray
+    subflow_lost_packets: np.ndarray
+    subflow_pacing_rate_bps: np.ndarray
+    #: int8: 0 active, 1 standby, 2 deactivated.
+    subflow_path_state: np.ndarray
+    subflow_rto_count: np.ndarray
+    #: bool
+    subflow_in_loss_state: np.ndarray
+    subflow_time_to_rto_s: np.ndarray
     # ---- per link, shape (n_links, 2): column 0 the link's down direction (a -> b), 1 up.
     # Path topology: one link per path (down = server -> client).
     #: Packets in the transmitter's drop-tail queue at the end of the interval.
@@ -128,8 +161,13 @@ class Measurements:
             time_s=float(values["time_s"]),
             interval_s=float(values["interval_s"]),
             cross_traffic_rx_bytes=values["cross_traffic_rx_bytes"],
-            **{k: values[k] for k in FLOW_KEYS + LINK_KEYS},
+            **{k: values[k] for k in FLOW_KEYS + SUBFLOW_KEYS + LINK_KEYS},
         )
+
+    def flow_subflows(self, flow: int) -> np.ndarray:
+        """Indices (into the ``subflow_*`` entries) of flow ``flow``'s subflows, in order
+        (empty for a flow that is not mpquic)."""
+        return np.flatnonzero(self.subflow_flow == flow)
 
     def per_path(self, name: str) -> np.ndarray:
         """A per-path entry by name (for code that iterates over :data:`PER_PATH_KEYS`)."""
@@ -151,6 +189,10 @@ _CONNECTION = (
 )
 #: Names of the per-flow entries.
 FLOW_KEYS: tuple[str, ...] = tuple(f.name for f in fields(Measurements) if f.name[:5] == "flow_")
+#: Names of the per-subflow entries.
+SUBFLOW_KEYS: tuple[str, ...] = tuple(
+    f.name for f in fields(Measurements) if f.name[:8] == "subflow_"
+)
 #: Names of the per-link (and per-route) entries.
 LINK_KEYS: tuple[str, ...] = tuple(
     f.name for f in fields(Measurements) if f.name[:5] in ("link_", "route")
@@ -159,7 +201,10 @@ LINK_KEYS: tuple[str, ...] = tuple(
 PER_PATH_KEYS: tuple[str, ...] = tuple(
     f.name
     for f in fields(Measurements)
-    if f.name not in _CONNECTION and f.name not in FLOW_KEYS and f.name not in LINK_KEYS
+    if f.name not in _CONNECTION
+    and f.name not in FLOW_KEYS
+    and f.name not in SUBFLOW_KEYS
+    and f.name not in LINK_KEYS
 )
 #: Names of the connection entries, in field order.
 CONNECTION_KEYS: tuple[str, ...] = _CONNECTION

@@ -135,6 +135,13 @@ def native_flows(scenario: ScenarioConfig) -> list[dict[str, Any]]:
             spec.update(
                 rate_bps=float(fc.rate_mbps) * 1e6 / k, on_s=float(fc.on_s), off_s=float(fc.off_s)
             )
+        if fc.transport == "leotp":
+            spec["leotp"] = {
+                "variant": fc.leotp.variant,
+                "target_buffer_packets": float(fc.leotp.target_buffer_packets),
+                "cache_blocks": int(fc.leotp.cache_blocks),
+                "midnode_fraction": float(fc.leotp.midnode_fraction),
+            }
         out.append(spec)
     return out
 
@@ -165,6 +172,7 @@ def native_network(timeline: Timeline) -> dict[str, Any] | None:
         )
     return {
         "nodes": [nd.name for nd in net.nodes],
+        "kinds": [nd.kind for nd in net.nodes],
         "links": links,
         "routes": routes,
         "path_routes": [int(i) for i in net.path_routes],

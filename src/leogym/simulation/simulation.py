@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from leogym.native import core
 from leogym.scenario.config import ScenarioConfig
@@ -37,6 +38,11 @@ from leogym.simulation.transport import TransportOptions
 __all__ = ["Simulation", "SimulationClosedError", "check_settings"]
 
 _LIVE: weakref.ReferenceType[Simulation] | None = None
+
+#: Per-flow action values: ``{flow: values}``, a flow by index or by name.
+FlowValues = (
+    Mapping[int, npt.ArrayLike] | Mapping[str, npt.ArrayLike] | Mapping[int | str, npt.ArrayLike]
+)
 
 #: Where a native config key comes from, for error messages that name the user's field.
 _SETTING_KEYS = ("cc", "cc_params", "scheduler", "scheduler_params")
@@ -67,6 +73,9 @@ class Simulation:
         self.n_paths = int(native.n_paths)
         #: Flow names, the connection first (the order of ``Measurements.flow_*``).
         self.flow_names = flow_names(scenario)
+        #: Subflows of each flow (the connection: its transport paths; 0 for a flow that is not
+        #: mpquic): the lengths ``apply(flow_cwnd_bytes=...)`` takes.
+        self.flow_n_paths = [int(native.flow_n_paths(f)) for f in range(int(native.n_flows))]
         self._taken_over = False
 
     # ------------------------------------------------------------------ lifecycle
@@ -161,6 +170,8 @@ class Simulation:
         weights: np.ndarray | None = None,
         path_choice: int | None = None,
         path_states: Mapping[int, str] | None = None,
+        flow_cwnd_bytes: FlowValues | None = None,
+        flow_pacing_rate_bps: FlowValues | None = None,
     ) -> None:
         """Apply an agent's actions for the next step (each checked by the core).
 
@@ -169,9 +180,28 @@ class Simulation:
         :param weights: per-path traffic shares (``scheduler="external"``).
         :param path_choice: the one path that gets the next packets (``scheduler="external"``).
         :param path_states: ``{path: "active" | "standby" | "deactivated"}``.
-        :raises ValueError: an action the configured algorithms do not take, or out of range.
+        :param flow_cwnd_bytes: ``{flow: windows}``, one window per subflow
+            (:attr:`flow_n_paths`), for ``mpquic`` flows whose ``cc`` is ``external``; a flow
+            is its index (0 the connection) or its name (:attr:`flow_names`).
+        :param flow_pacing_rate_bps: ``{flow: rates}`` (bit/s, 0 = unpaced), as
+            ``flow_cwnd_bytes``.
+        :raises ValueError: an action the configured algorithms do not take, or out of range;
+            per-flow errors name the field and the flow (``flow_cwnd_bytes['peer.0']: ...``).
         """
         native = self._live()
+        for field, values, setter in (
+            ("flow_cwnd_bytes", flow_cwnd_bytes, native.set_flow_cwnd),
+            ("flow_pacing_rate_bps", flow_pacing_rate_bps, native.set_flow_pacing_rate),
+        ):
+            if values is None:
+                continue
+            for key, value in values.items():
+                flow = self.flow_index(key, field)
+                try:
+                    setter(flow, value)
+                except ValueError as exc:
+                    message = str(exc).split(": ", 1)[-1]
+                    raise ValueError(f"{field}[{self.flow_names[flow]!r}]: {message}") from None
         if path_states is not None:
             for path, state in path_states.items():
                 native.set_path_state(path, state)
@@ -183,6 +213,33 @@ class Simulation:
             native.set_weights(weights)
         if path_choice is not None:
             native.set_path_choice(path_choice)
+
+    def leotp_stats(self, flow: int | str, *, samples: bool = False) -> dict[str, Any]:
+        """The state and counters of a ``leotp`` flow (given by index or name): its Consumer,
+        its Producer and each of its Midnodes (cpp/doc/leotp.md, "Measurements").
+
+        :param samples: add the per-chunk one-way delays as arrays.
+        :raises ValueError: the flow does not exist or is not a ``leotp`` flow.
+        """
+        return dict(self._live().leotp_stats(self.flow_index(flow), samples))
+
+    def flow_index(self, flow: int | str, field: str = "flow") -> int:
+        """The index of a flow given by index (0 the connection) or by name.
+
+        :raises ValueError: naming ``field``: no such flow.
+        """
+        if isinstance(flow, str):
+            if flow not in self.flow_names:
+                raise ValueError(f"{field}: no flow named {flow!r} (flows: {self.flow_names})")
+            return self.flow_names.index(flow)
+        if isinstance(flow, bool) or not isinstance(flow, (int, np.integer)):
+            raise ValueError(f"{field}: a flow is an int index or a name, got {flow!r}")
+        if not 0 <= int(flow) < len(self.flow_names):
+            raise ValueError(
+                f"{field}: flow {int(flow)} does not exist ({len(self.flow_names)} flows: "
+                f"{self.flow_names})"
+            )
+        return int(flow)
 
     def _live(self) -> Any:
         if self._native is None:

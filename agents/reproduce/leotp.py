@@ -1,0 +1,1505 @@
+"""Reproduction of LEOTP's evaluation (Jiang et al., "LEOTP: An Information-centric Transport
+Layer Protocol for LEO Satellite Networks", ICDCS 2023, section V).
+
+Every experiment runs on a hop network (``topology: hops``), one ns-3 node per Producer,
+Midnode and Consumer, each hop with its own drop-tail queue, rate and loss
+(docs/scenario.md, "Path and hop topologies"):
+
+* **controlled chains** (paper section V.B): ``leotp_chain5`` (5 hops of 20 Mbit/s, 10 ms one
+  way; Figs. 10-12, per-hop loss set per run, in both directions), ``leotp_parallel`` (two
+  disjoint 4-hop branches, RTT 80 and 90 ms, the route alternating between them, break before
+  make; Fig. 13, switching interval set per run), ``leotp_chain10_wave`` (10 hops, the second
+  a 9 <-> 11 Mbit/s square wave of period 2 s; Fig. 14) and ``leotp_dumbbell`` /
+  ``leotp_dumbbell_rtt`` (three flows on a 5 Mbit/s bottleneck, RTT 60 ms each or 90 / 120 /
+  150 ms, flows over [0, 600), [200, 800), [400, 1000) s; Fig. 15);
+* **emulated Starlink** (paper section V.C): ``leotp_bj_sh`` (no ISLs, Fig. 16),
+  ``leotp_bj_hk``, ``leotp_bj_pr`` and ``leotp_bj_ny`` (+Grid ISLs; Figs. 17-18, the 25 %
+  deployment and Table II), 120 s, the orbit position drawn per seed.
+
+Algorithms (:data:`ALGORITHMS`): the paper's TCPs as ns-3's own (``traffic.flows`` entries with
+``transport: tcp``: ``TcpCubic``, ``TcpHybla``, ``TcpWestwoodPlus``, ``TcpVegas``, ``TcpBbr``
+(BBR v1; the paper cites v2, neither Linux mainline nor ns-3 has it), PCC Vivace as
+``TcpPccVivace``), leogym's own transport with ``cubic``, ``bbr`` and ``bbr3`` as the connection
+under study, and LEOTP (variants A-D, ``BL_tar`` settings, 25 % of satellites with a Midnode)
+as ``transport: leotp`` flows. An algorithm that this build of leogym does not have (a transport
+the scenario schema refuses, an ns-3 congestion control the core does not list) is skipped, and
+its rows say "not yet available" with the reason (:func:`unavailable`); adding one is one entry
+in :data:`ALGORITHMS`.
+
+Metrics, in 1 s steps after a warm-up (10 s at full size), per measured flow
+(``Measurements.flow_*``, measured per packet in the core: docs/scenario.md, "Measuring them"):
+throughput (application goodput), one-way delay (mean, p50, p99, max) from the source's IP
+layer to the sink's, the propagation ("ideal") OWD of the flow's route on the timeline grid
+and the queueing delay ``OWD - ideal`` (serialisation, queues and in-network buffers), the
+part spent in link queues, the data packets the source sent (source traffic, retransmissions
+included) and, for the dumbbell, Jain's index over 1 s bins. The core times every
+transmission of a packet separately, so a retransmitted packet's OWD starts at its
+retransmission: the paper's recovery time (OWD of retransmitted packets from their first
+transmission, Fig. 10) is not measurable yet and its rows say so.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from leogym.agents.reproduce.common import Table, algorithms, pct_change, transport
+
+__all__ = [
+    "ALGORITHMS",
+    "GROUPS",
+    "PAPER",
+    "SIZES",
+    "Algorithm",
+    "directions",
+    "jain_index",
+    "run_task",
+    "summarise",
+    "tasks",
+    "unavailable",
+]
+
+# ------------------------------------------------------------------------------ the paper
+
+#: The paper's numbers (section V; "[D]" values are arithmetic on them, as noted).
+PAPER: dict[str, Any] = {
+    # Fig. 10: OWD of retransmitted packets, and the cut in mean recovery time.
+    "fig10_retx_owd_ms": {"LEOTP": 90.0, "BBR": 160.0},
+    "fig10_recovery_cut_pct": (59.0, 64.0),
+    # Fig. 11: LEOTP's source-traffic slope over BBR's; [D] S p/(1-p) and S P/(1-P),
+    # P = 1 - (1-p)^5, for S = 100 MB at p = 1 %.
+    "fig11_slope_ratio": 0.20,
+    "fig11_overhead_mb_at_1pct": {"LEOTP": 1.01, "BBR": 5.15},
+    # Fig. 12: throughput change from 0 to 1 % loss per hop; loss-based CCs at 0.1 %.
+    "fig12_drop_pct": {"LEOTP": -1.0, "BBR": -12.0, "PCC": -23.0},
+    "fig12_loss_based_below_mbps": 5.0,
+    # Fig. 13: at a 1 s switching interval.
+    "fig13_gain_pct": {"BBR": 34.0, "PCC": 15.0},
+    # Fig. 14: every TCP's queueing above 100 ms; end-to-end LEOTP below 8 Mbit/s; -46 %
+    # latency (introduction).
+    "fig14_tcp_queueing_ms": 100.0,
+    "fig14_leotp_d_below_mbps": 8.0,
+    "fig14_latency_cut_pct": 46.0,
+    # Fig. 16, Beijing-Shanghai without ISLs.
+    "fig16_gain_pct": {"BBR": 4.8, "PCC": 12.4},
+    "fig16_queueing_ms": {"LEOTP": 16.0, "BBR": 26.0, "PCC": 400.0},
+    # Fig. 17, Beijing-New York.
+    "fig17_gain_pct": {"BBR": 8.0, "PCC": 12.2},
+    "fig17_queueing_ms": {"LEOTP": 20.0, "BBR": 100.0},
+    "fig17_p99_below_hybla_ms": 53.0,
+    # Fig. 18: LEOTP 15-20 ms above the ideal OWD, >= 4 % above BBR and PCC; the paper's mean
+    # hop counts and great-circle distances.
+    "fig18_above_ideal_ms": (15.0, 20.0),
+    "fig18_gain_pct": 4.0,
+    "fig18_hops": {"hk": 5.15, "pr": 9.53, "ny": 18.88},
+    "fig18_km": {"hk": 1968.0, "pr": 8209.0, "ny": 10991.0},
+    # 25 % of satellites with a Midnode, Beijing-New York (introduction).
+    "partial_ny_pct": {"throughput": 6.0, "latency": -42.0},
+    # Table II: variant -> route -> (throughput Mbit/s, OWD ms).
+    "table2": {
+        "A": {"hk": (7.82, 49.17), "pr": (7.70, 76.57), "ny": (7.91, 118.64)},
+        "B": {"hk": (7.78, 51.39), "pr": (7.67, 80.74), "ny": (7.73, 126.10)},
+        "C": {"hk": (7.38, 40.15), "pr": (7.23, 66.40), "ny": (6.80, 103.63)},
+        "D": {"hk": (7.24, 42.05), "pr": (7.03, 70.38), "ny": (6.52, 112.20)},
+    },
+    # Abstract: +8 to +12 % throughput, -40 to -60 % delay on Beijing-New York.
+    "headline_gain_pct": (8.0, 12.0),
+    "headline_delay_cut_pct": (40.0, 60.0),
+}
+
+# ------------------------------------------------------------------------------ algorithms
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """One algorithm under test: leogym's transport as the connection under study (``cc``),
+    or a ``traffic.flows`` entry (``flow``: ``transport``, ``cc`` and the transport's own
+    parameters), which then runs beside an idle connection.
+
+    :ivar payload_bytes: data bytes a full packet carries (source traffic in bytes); every
+        algorithm sends 1500-byte IP packets (:data:`WIRE_BYTES`).
+    """
+
+    cc: str | None = None
+    flow: Mapping[str, Any] | None = None
+    payload_bytes: int = 1448
+
+
+#: IP bytes of a full data packet, every algorithm (the store-and-forward ideal's packet).
+WIRE_BYTES = 1500
+#: ns-3 TCP segments: 1448 bytes (1500-byte IP packets with timestamps).
+TCP_PAYLOAD = 1448
+#: leogym's transport: 1472-byte UDP payloads less its 17-byte DATA header (cpp/doc/transport.md).
+QUIC_PAYLOAD = 1472 - 17
+#: LEOTP: 1472-byte UDP payloads less the 21-byte Data header with its backlog report.
+LEOTP_PAYLOAD = 1472 - 21
+
+
+def _tcp(cc: str) -> Algorithm:
+    return Algorithm(flow={"transport": "tcp", "cc": cc}, payload_bytes=TCP_PAYLOAD)
+
+
+def _leotp(**params: Any) -> Algorithm:
+    return Algorithm(flow={"transport": "leotp", "leotp": params}, payload_bytes=LEOTP_PAYLOAD)
+
+
+def _leogym(cc: str) -> Algorithm:
+    return Algorithm(cc=cc, payload_bytes=QUIC_PAYLOAD)
+
+
+#: Label -> algorithm. The paper's baselines first (its names), then LEOTP, then leogym's own.
+ALGORITHMS: dict[str, Algorithm] = {
+    "Cubic": _tcp("TcpCubic"),
+    "Hybla": _tcp("TcpHybla"),
+    "Westwood": _tcp("TcpWestwoodPlus"),
+    "Vegas": _tcp("TcpVegas"),
+    "BBR": _tcp("TcpBbr"),
+    "PCC": _tcp("TcpPccVivace"),
+    "LEOTP-A": _leotp(variant="A"),
+    "LEOTP-B": _leotp(variant="B"),
+    "LEOTP-C": _leotp(variant="C"),
+    "LEOTP-D": _leotp(variant="D"),
+    "LEOTP-A 25%": _leotp(variant="A", midnode_fraction=0.25),
+    "LEOTP-A BL_tar=2": _leotp(variant="A", target_buffer_packets=2),
+    "LEOTP-A BL_tar=5": _leotp(variant="A", target_buffer_packets=5),
+    "LEOTP-A BL_tar=10": _leotp(variant="A", target_buffer_packets=10),
+    "LEOTP-A BL_tar=20": _leotp(variant="A", target_buffer_packets=20),
+    "LEOTP-A BL_tar=50": _leotp(variant="A", target_buffer_packets=50),
+    "cubic (leogym)": _leogym("cubic"),
+    "bbr (leogym)": _leogym("bbr"),
+    "bbr3 (leogym)": _leogym("bbr3"),
+}
+
+TCPS = ("Cubic", "Hybla", "Westwood", "Vegas", "BBR", "PCC")
+LEOGYM = ("cubic (leogym)", "bbr (leogym)", "bbr3 (leogym)")
+BL_TARGETS = tuple(f"LEOTP-A BL_tar={n}" for n in (2, 5, 10, 20, 50))
+LOSS_BASED = ("Cubic", "Hybla", "Westwood")
+
+
+@functools.cache
+def unavailable(label: str) -> str | None:
+    """Why algorithm ``label`` cannot run in this build (``None``: it can).
+
+    A flow is tried on a three-node chain: its fields must load as a ``traffic.flows`` entry
+    (the scenario schema names an unknown transport or parameter), an ns-3 TCP congestion
+    control must be one of the core's ``tcp_variants()``, and the core's config check must
+    accept the simulation config; leogym's own congestion controls must be among the core's
+    ``cc_algorithms()``.
+    """
+    from leogym import native
+
+    algo = ALGORITHMS[label]
+    if algo.cc is not None:
+        if algo.cc not in native.cc_algorithms():
+            return f"congestion control {algo.cc!r} is not in this core's cc_algorithms()"
+        return None
+    assert algo.flow is not None
+    flow = dict(algo.flow)
+    cc = str(flow.get("cc", ""))
+    if flow.get("transport", "tcp") == "tcp":
+        if cc.removeprefix("ns3::") not in native.core().tcp_variants():
+            return f"ns-3 TCP {cc!r} is not in this core's tcp_variants()"
+    from leogym.scenario import load_scenario
+    from leogym.simulation.native_config import native_config
+
+    probe = {
+        "name": "probe",
+        "duration_s": 2.0,
+        "topology": "hops",
+        "paths": [],
+        "traffic": {"flows": [{**flow, "routes": ["r"]}]},
+        "hops": {
+            "nodes": [{"name": "p", "kind": "server"}, {"name": "m"}, {"name": "c"}],
+            "links": [{"a": "p", "b": "m"}, {"a": "m", "b": "c"}],
+            "routes": [{"name": "r", "nodes": ["p", "m", "c"]}],
+            "paths": ["r"],
+        },
+    }
+    try:
+        sc = load_scenario(probe)
+        native.core().validate_simulation_config(
+            native_config(algorithms("cubic", "minrtt"), sc, 1)
+        )
+    except (TypeError, ValueError) as exc:
+        return str(exc).replace("scenario.traffic.flows[0].", "traffic.flows[].")
+    return None
+
+
+# ------------------------------------------------------------------------------ experiments
+
+
+@dataclass(frozen=True)
+class Group:
+    """One experiment: a scenario, its conditions (what varies) and the algorithms run at each.
+
+    :ivar runs: ``(condition, algorithm labels)`` pairs.
+    :ivar what: the condition's meaning (column title).
+    """
+
+    scenario: str
+    what: str
+    runs: tuple[tuple[Any, tuple[str, ...]], ...]
+
+
+def _product(conditions: Sequence[Any], labels: Sequence[str]) -> tuple:
+    return tuple((c, tuple(labels)) for c in conditions)
+
+
+FIG12_LOSSES = (0.0, 0.001, 0.002, 0.005, 0.01)
+FIG11_LOSSES = (0.0, 0.005, 0.01, 0.015, 0.02)
+FIG13_INTERVALS = (1.0, 2.0, 5.0, 10.0, 20.0)
+ROUTES = {"sh": "leotp_bj_sh", "hk": "leotp_bj_hk", "pr": "leotp_bj_pr", "ny": "leotp_bj_ny"}
+ROUTE_NAMES = {"sh": "Beijing-Shanghai", "hk": "Beijing-Hong Kong", "pr": "Beijing-Paris"}
+ROUTE_NAMES["ny"] = "Beijing-New York"
+ABLATION = ("LEOTP-A 25%", "LEOTP-B", "LEOTP-C", "LEOTP-D")
+
+#: The experiments at full size. Figs. 10 and 12 share the chain's bulk runs.
+GROUPS: dict[str, Group] = {
+    "chain5": Group(
+        "leotp_chain5",
+        "loss per hop",
+        _product(FIG12_LOSSES, (*TCPS[:3], "BBR", "PCC", "LEOTP-A", *LEOGYM))
+        + ((0.02, ("BBR", "LEOTP-A", "bbr (leogym)")),),
+    ),
+    "chain5_file": Group(
+        "leotp_chain5", "loss per hop", _product(FIG11_LOSSES, ("BBR", "LEOTP-A", "bbr (leogym)"))
+    ),
+    "parallel": Group(
+        "leotp_parallel",
+        "switching interval (s)",
+        _product(FIG13_INTERVALS, (*TCPS, "LEOTP-A", *LEOGYM)),
+    ),
+    "wave": Group(
+        "leotp_chain10_wave",
+        "bottleneck",
+        (("9-11 Mbit/s, 2 s", (*TCPS, *LEOGYM, *BL_TARGETS, "LEOTP-D")),),
+    ),
+    "dumbbell": Group(
+        "leotp_dumbbell",
+        "RTTs",
+        _product(("same", "different"), ("BBR", "LEOTP-A", "bbr (leogym)")),
+    ),
+    "starlink": Group(
+        "leotp_bj_*",
+        "route",
+        _product(tuple(ROUTES), (*TCPS, "LEOTP-A", *LEOGYM))
+        + _product(("hk", "pr", "ny"), ABLATION),
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Size:
+    """A size of the experiment.
+
+    :ivar seeds: repetitions (ns-3 random streams; the orbit position on the Starlink routes).
+    :ivar durations: group -> simulated seconds (the chain file runs: the longest allowed).
+    :ivar file_bytes: Fig. 11's file.
+    :ivar time_scale: the dumbbell's flow times ([0, 600), [200, 800), [400, 1000) s) times this.
+    :ivar groups: group -> the (condition, labels) pairs run; a group left out runs all of
+        its :data:`GROUPS` pairs, one mapped to ``()`` none.
+    """
+
+    seeds: int
+    durations: Mapping[str, float]
+    warmup_s: float
+    file_bytes: int
+    time_scale: float
+    groups: Mapping[str, tuple | None] = field(default_factory=dict)
+
+
+SIZES = {
+    "full": Size(
+        seeds=5,
+        durations={
+            "chain5": 60.0,
+            "chain5_file": 200.0,
+            "parallel": 120.0,
+            "wave": 60.0,
+            "dumbbell": 1000.0,
+            "starlink": 120.0,
+        },
+        warmup_s=10.0,
+        file_bytes=100_000_000,
+        time_scale=1.0,
+    ),
+    "quick": Size(
+        seeds=1,
+        durations={
+            "chain5": 8.0,
+            "chain5_file": 30.0,
+            "parallel": 8.0,
+            "wave": 8.0,
+            "dumbbell": 50.0,
+            "starlink": 8.0,
+        },
+        warmup_s=2.0,
+        file_bytes=2_000_000,
+        time_scale=0.05,
+        groups={
+            "chain5": _product((0.0, 0.01), ("Cubic", "BBR", "PCC", "LEOTP-A", "bbr (leogym)")),
+            "chain5_file": _product((0.0, 0.01), ("BBR", "LEOTP-A")),
+            "parallel": _product((1.0, 5.0), ("Vegas", "BBR", "PCC", "LEOTP-A")),
+            "wave": (("9-11 Mbit/s, 2 s", ("Cubic", "BBR", "LEOTP-A BL_tar=5", "LEOTP-D")),),
+            "dumbbell": _product(("different",), ("BBR", "LEOTP-A")),
+            "starlink": _product(tuple(ROUTES), ("Hybla", "BBR", "PCC", "LEOTP-A"))
+            + (("ny", ("LEOTP-A 25%",)),),
+        },
+    ),
+}
+
+#: Step of the measurements (s): the paper's 1 s throughput bins.
+STEP_S = 1.0
+
+
+def tasks(size: str, seeds: int | None = None) -> list[dict[str, Any]]:
+    """One task per (group, condition, algorithm, seed), the runs of a size."""
+    sz = SIZES[size]
+    n = sz.seeds if seeds is None else seeds
+    out = []
+    for g, group in GROUPS.items():
+        chosen = sz.groups.get(g)
+        for cond, labels in group.runs if chosen is None else chosen:
+            for label in labels:
+                for s in range(n):
+                    task: dict[str, Any] = {
+                        "group": g,
+                        "condition": cond,
+                        "algorithm": label,
+                        "seed": s,
+                        "duration_s": sz.durations[g],
+                        "warmup_s": sz.warmup_s,
+                    }
+                    if g == "chain5_file":
+                        task["file_bytes"] = sz.file_bytes
+                    if g == "dumbbell":
+                        task["time_scale"] = sz.time_scale
+                    out.append(task)
+    return out
+
+
+# ------------------------------------------------------------------------------ one run
+
+
+def _scenario(task: Mapping[str, Any]) -> Any:
+    """The task's scenario with its condition applied (loss, switching interval, route)."""
+    from leogym.scenario import load_scenario, sample_scenario
+
+    g, cond = task["group"], task["condition"]
+    if g == "starlink":
+        sc = load_scenario(ROUTES[str(cond)])
+        sc = sample_scenario(sc, np.random.default_rng(1800 + int(task["seed"])))
+    elif g == "dumbbell":
+        sc = load_scenario("leotp_dumbbell" if cond == "same" else "leotp_dumbbell_rtt")
+    else:
+        sc = load_scenario(GROUPS[g].scenario)
+    if g in ("chain5", "chain5_file"):
+        for link in sc.hops.links:
+            link.loss, link.loss_up = float(cond), None
+    if g == "parallel":
+        route = sc.hops.routes[0]
+        route.steps[1].t_s = float(cond)
+        route.repeat_s = 2.0 * float(cond)
+    if g == "dumbbell":
+        k = float(task.get("time_scale", 1.0))
+        for fl in sc.traffic.flows:
+            fl.start_s *= k
+            fl.stop_s = None if fl.stop_s is None else fl.stop_s * k
+    sc.duration_s = float(task["duration_s"])
+    return sc
+
+
+def _under_test(sc: Any, algo: Algorithm, task: Mapping[str, Any]) -> tuple[Any, Any, list[int]]:
+    """The scenario and env settings that run ``algo``, and the flows to measure.
+
+    leogym's own transport is the connection under study (flow 0), except in the dumbbell,
+    where its three flows become ``mpquic`` flows. Any other algorithm replaces (dumbbell) or
+    joins (one flow on the connection's route) the scenario's flows, and the connection is
+    idle: a 1-byte file sent 1 ms before the end. The flows go through the scenario loader, as
+    a YAML file's would (nested parameters become their config classes, and are checked).
+    """
+    from leogym.scenario import load_scenario
+
+    file_bytes = task.get("file_bytes")
+    data = dataclasses.asdict(sc)
+    traffic = data["traffic"]
+    if task["group"] == "dumbbell":
+        spec = dict(algo.flow) if algo.flow is not None else {"transport": "mpquic", "cc": algo.cc}
+        traffic["flows"] = [
+            {
+                **spec,
+                "name": fl.name,
+                "routes": list(fl.routes),
+                "start_s": fl.start_s,
+                "stop_s": fl.stop_s,
+            }
+            for fl in sc.traffic.flows
+        ]
+        measured = list(range(1, len(sc.traffic.flows) + 1))
+        algo_cc = None
+    elif algo.cc is not None:
+        traffic["flows"] = []
+        if file_bytes:
+            traffic.update(workload="file", file_bytes=int(file_bytes))
+        measured, algo_cc = [0], algo.cc
+    else:
+        assert algo.flow is not None
+        route = sc.hops.paths[0] if sc.hops.nodes else sc.paths[0].name
+        extra: dict[str, Any] = (
+            {"workload": "file", "file_bytes": int(file_bytes)} if file_bytes else {}
+        )
+        traffic["flows"] = [{**algo.flow, "name": "under_test", "routes": [route], **extra}]
+        measured, algo_cc = [1], None
+    if algo_cc is None:
+        traffic.update(workload="file", file_bytes=1, start_s=max(sc.duration_s - 1e-3, 0.0))
+    settings = algorithms(algo_cc or "cubic", "minrtt", **transport(task))
+    return load_scenario(data), settings, measured
+
+
+def _route_of(sc: Any, flow: int) -> int:
+    """The route (index) of measured flow ``flow``: the connection's first path, or the flow's
+    only route."""
+    from leogym.scenario.flows import expanded_flows, route_index
+
+    if flow == 0:
+        if sc.hops.nodes:
+            return [r.name for r in sc.hops.routes].index(sc.hops.paths[0])
+        return 0
+    _, fc = expanded_flows(sc)[flow - 1]
+    return route_index(sc, fc.routes[0])
+
+
+def _route_arrays(tl: Any, route: int, wire_bytes: int) -> tuple[np.ndarray, ...]:
+    """Along ``route`` in the data direction, on the timeline grid: the propagation delay (s),
+    the store-and-forward serialisation of one ``wire_bytes`` packet (s) and the number of
+    links."""
+    net = tl.network
+    times = tl.times
+    prop = net.collapse(route, times).delay_down_s
+    ser = np.zeros(len(times))
+    links = np.zeros(len(times))
+    r = net.routes[route]
+    step = np.clip(np.searchsorted(r.step_times_s, times, side="right") - 1, 0, None)
+    for k, nodes in enumerate(r.nodes):
+        sel = step == k
+        links[sel] = len(nodes) - 1
+        for u, v in zip(nodes[:-1].tolist(), nodes[1:].tolist(), strict=True):
+            ln = net.links[net.link_between(u, v)]
+            rate = ln.arrays.rate_down_bps if ln.a == u else ln.arrays.rate_up_bps
+            ser[sel] += wire_bytes * 8.0 / rate[sel]
+    return prop, ser, links
+
+
+def _bin_means(values: np.ndarray, tl: Any, n_bins: int) -> np.ndarray:
+    """Means of a grid array over the measurement steps ``(k STEP_S, (k + 1) STEP_S]``."""
+    per = int(round(STEP_S / tl.dt_s))
+    out = np.empty(n_bins)
+    for k in range(n_bins):
+        out[k] = float(np.mean(values[k * per + 1 : (k + 1) * per + 1]))
+    return out
+
+
+def _flow_metrics(
+    series: Mapping[str, np.ndarray], warm: np.ndarray, prop: np.ndarray, ser: np.ndarray
+) -> dict[str, Any]:
+    """One measured flow's summary over the bins after the warm-up (``warm``)."""
+    pk = series["packets"][warm]
+    w = pk / pk.sum() if pk.sum() > 0 else None
+
+    def weighted(x: np.ndarray) -> float:
+        if w is None:
+            return math.nan
+        v = x[warm]
+        ok = np.isfinite(v) & (pk > 0)
+        return float(np.sum(v[ok] * pk[ok]) / np.sum(pk[ok])) if ok.any() else math.nan
+
+    owd = weighted(series["owd_mean_s"])
+    ideal = weighted(prop)
+    gp = series["goodput_bytes"] * 8e-6 / STEP_S
+    maxes = series["owd_max_s"][warm]
+    return {
+        "goodput_mbps": float(np.mean(gp[warm])) if warm.any() else math.nan,
+        "bins_mbps": gp.tolist(),
+        "owd_ms": owd * 1e3,
+        "owd_p50_ms": weighted(series["owd_p50_s"]) * 1e3,
+        "owd_p99_ms": weighted(series["owd_p99_s"]) * 1e3,
+        "owd_max_ms": float(np.nanmax(maxes)) * 1e3 if np.isfinite(maxes).any() else math.nan,
+        "link_queue_ms": weighted(series["queue_s"]) * 1e3,
+        "ideal_ms": ideal * 1e3,
+        "serialisation_ms": weighted(ser) * 1e3,
+        "queueing_ms": (owd - ideal) * 1e3,
+        "sent_packets": float(np.sum(series["sent"])),
+        "delivered_bytes": float(np.sum(series["goodput_bytes"])),
+    }
+
+
+def run_task(task: dict[str, Any]) -> dict[str, Any]:
+    """Run one task (or skip it when its algorithm is not available) and summarise it."""
+    import time
+
+    from leogym.simulation import Simulation
+
+    label = task["algorithm"]
+    reason = unavailable(label)
+    if reason is not None:
+        return {**task, "skipped": reason}
+    algo = ALGORITHMS[label]
+    sc, settings, measured = _under_test(_scenario(task), algo, task)
+    file_bytes = task.get("file_bytes")
+    keys = {
+        "goodput_bytes": "flow_goodput_bytes",
+        "packets": "flow_packets",
+        "owd_mean_s": "flow_owd_mean_s",
+        "owd_p50_s": "flow_owd_p50_s",
+        "owd_p99_s": "flow_owd_p99_s",
+        "owd_max_s": "flow_owd_max_s",
+        "queue_s": "flow_queue_delay_s",
+        "sent": "flow_sent_packets",
+    }
+    rows: dict[str, list[np.ndarray]] = {k: [] for k in keys}
+    t0 = time.perf_counter()
+    completion = math.nan
+    with Simulation.open(settings, sc, int(task["seed"]) + 1) as sim:
+        tl = sim.timeline
+        n_steps = int(round(float(task["duration_s"]) / STEP_S))
+        got = 0.0
+        for k in range(n_steps):
+            m = sim.step(STEP_S)
+            for key, attr in keys.items():
+                value = getattr(m, attr, None)
+                arr = np.full(len(sim.flow_names), np.nan) if value is None else value
+                rows[key].append(np.asarray(arr, dtype=np.float64)[measured].copy())
+            if file_bytes:
+                got += float(np.sum(rows["goodput_bytes"][-1]))
+                if got >= float(file_bytes) * len(measured):
+                    completion = (k + 1) * STEP_S
+                    break
+        arrays = [_route_arrays(tl, _route_of(sc, f), WIRE_BYTES) for f in measured]
+    n_bins = len(rows["goodput_bytes"])
+    times = (np.arange(n_bins) + 1) * STEP_S
+    warm = times > float(task["warmup_s"])
+    if file_bytes:
+        warm = np.ones(n_bins, dtype=bool)
+    flows = []
+    for j in range(len(measured)):
+        series = {k: np.array([r[j] for r in v]) for k, v in rows.items()}
+        prop, ser, links = (_bin_means(a, tl, n_bins) for a in arrays[j])
+        flows.append(_flow_metrics(series, warm, prop, ser))
+        flows[-1]["route_links"] = float(np.mean(links))
+    out: dict[str, Any] = {**task, "flows": flows, "wall_s": time.perf_counter() - t0}
+    if file_bytes:
+        sent = flows[0]["sent_packets"] * algo.payload_bytes
+        out["completion_s"] = completion
+        out["source_bytes"] = sent
+        done = not math.isnan(completion)
+        out["source_overhead_mb"] = (sent - float(file_bytes)) / 1e6 if done else math.nan
+    return out
+
+
+# ------------------------------------------------------------------------------ summaries
+
+
+def jain_index(x: Sequence[float]) -> float:
+    """Jain's fairness index ``(sum x)^2 / (n sum x^2)`` (Jain, Chiu, Hawe 1984)."""
+    v = np.asarray(x, dtype=np.float64)
+    s2 = float(np.sum(v * v))
+    return float(np.sum(v) ** 2 / (len(v) * s2)) if len(v) and s2 > 0 else math.nan
+
+
+def _runs(results: Sequence[Mapping[str, Any]], group: str, cond: Any, label: str) -> list:
+    return [
+        r
+        for r in results
+        if r["group"] == group and r["condition"] == cond and r["algorithm"] == label
+    ]
+
+
+def _skipped(results: Sequence[Mapping[str, Any]], label: str) -> str | None:
+    """Why ``label`` never ran (``None`` if at least one of its runs did, or it has none)."""
+    runs = [r for r in results if r["algorithm"] == label]
+    if runs and all("skipped" in r for r in runs):
+        return str(runs[0]["skipped"])
+    return None
+
+
+def _value(
+    results: Sequence[Mapping[str, Any]],
+    group: str,
+    cond: Any,
+    label: str,
+    key: str,
+    flow: int = 0,
+) -> float:
+    """Mean over seeds of one measured quantity (NaN: not run, skipped or not measured)."""
+    vals = []
+    for r in _runs(results, group, cond, label):
+        if "skipped" in r:
+            continue
+        v = r[key] if key in r else r["flows"][flow][key]
+        vals.append(float(v))
+    vals = [v for v in vals if not math.isnan(v)]
+    return float(np.mean(vals)) if vals else math.nan
+
+
+def _cell(results: Sequence[Mapping[str, Any]], label: str, value: float) -> Any:
+    """A table cell: the value, or "not yet available" for a skipped algorithm."""
+    if _skipped(results, label) is not None:
+        return "not yet available"
+    return value
+
+
+def _fmt(v: float, unit: str = "", digits: int = 2) -> str:
+    return "-" if math.isnan(v) else f"{v:.{digits}f}{unit}"
+
+
+def _has(x: float) -> bool:
+    return not math.isnan(x)
+
+
+def _cond_labels(results: Sequence[Mapping[str, Any]], group: str) -> tuple[list, list[str]]:
+    """The conditions and algorithm labels of ``group`` present in ``results`` (in order)."""
+    conds: list[Any] = []
+    labels: list[str] = []
+    for r in results:
+        if r["group"] != group:
+            continue
+        if r["condition"] not in conds:
+            conds.append(r["condition"])
+        if r["algorithm"] not in labels:
+            labels.append(r["algorithm"])
+    order = list(ALGORITHMS)
+    return conds, sorted(labels, key=order.index)
+
+
+def _mean_or_nan(v: Sequence[float]) -> float:
+    return float(np.nanmean(v)) if len(v) else math.nan
+
+
+def _dumbbell_shares(r: Mapping[str, Any]) -> tuple[float, float, list[float]]:
+    """A dumbbell run's mean per-bin Jain index over the bins where two or more flows have run
+    at least 10 % of their life (to let a joining flow start), the same over the bins where
+    all three have, and each flow's share of the goodput in the three-flow window."""
+    k = float(r.get("time_scale", 1.0))
+    starts = np.array([0.0, 200.0, 400.0]) * k
+    stops = starts + 600.0 * k
+    settle = 60.0 * k
+    bins = np.array([f["bins_mbps"] for f in r["flows"]])
+    t = (np.arange(bins.shape[1]) + 0.5) * STEP_S
+    active = (t[None, :] >= starts[:, None] + settle) & (t[None, :] < stops[:, None])
+    two, three = [], []
+    for j in range(bins.shape[1]):
+        on = active[:, j]
+        if on.sum() >= 2:
+            jain = jain_index(bins[on, j])
+            two.append(jain)
+            if on.sum() == 3:
+                three.append(jain)
+    all3 = active.all(axis=0)
+    totals = bins[:, all3].sum(axis=1)
+    shares = (totals / totals.sum()).tolist() if totals.sum() > 0 else [math.nan] * 3
+    return _mean_or_nan(two), _mean_or_nan(three), shares
+
+
+def _dumbbell(results: Sequence[Mapping[str, Any]], cond: str, label: str) -> tuple:
+    runs = [r for r in _runs(results, "dumbbell", cond, label) if "skipped" not in r]
+    if not runs:
+        return math.nan, math.nan, [math.nan] * 3
+    vals = [_dumbbell_shares(r) for r in runs]
+    return (
+        float(np.nanmean([v[0] for v in vals])),
+        float(np.nanmean([v[1] for v in vals])),
+        np.nanmean(np.array([v[2] for v in vals]), axis=0).tolist(),
+    )
+
+
+# ---- the rows of the directions-and-magnitudes table: (ours, checks) -------------------------
+# A check is True/False where measured, None where something it needs is not available.
+
+
+def _row1(res: Sequence[Mapping[str, Any]]) -> tuple[str, dict[str, bool | None]]:
+    owd = _value(res, "chain5", 0.01, "BBR", "owd_ms")
+    p99 = _value(res, "chain5", 0.01, "BBR", "owd_p99_ms")
+    ours = (
+        f"BBR at 1 %: mean OWD {_fmt(owd, ' ms', 1)}, p99 {_fmt(p99, ' ms', 1)} (each "
+        "transmission timed on its own); recovery time: not measurable yet (needs the first "
+        "transmission's time per packet); LEOTP: "
+        + _or(
+            res,
+            "LEOTP-A",
+            f"mean OWD {_fmt(_value(res, 'chain5', 0.01, 'LEOTP-A', 'owd_ms'), ' ms', 1)}, p99 "
+            f"{_fmt(_value(res, 'chain5', 0.01, 'LEOTP-A', 'owd_p99_ms'), ' ms', 1)}",
+        )
+    )
+    return ours, {"fig10_recovery_cut_ge_50pct": None}
+
+
+def _or(res: Sequence[Mapping[str, Any]], label: str, text: str) -> str:
+    """``text`` (``label``'s measured values) if ``label`` ran, else why not."""
+    return text if _avail(label, res) == "measured" else _avail(label, res)
+
+
+def _avail(label: str, res: Sequence[Mapping[str, Any]]) -> str:
+    """Whether ``label`` ran: "not yet available", "not run at this size" or "measured"."""
+    if _skipped(res, label) is not None:
+        return "not yet available"
+    if not any(r["algorithm"] == label for r in res):
+        return "not run at this size"
+    return "measured"
+
+
+def _slope(res: Sequence[Mapping[str, Any]], label: str) -> float:
+    """Least-squares slope of the source overhead (MB) against the loss per hop (%)."""
+    pts = [
+        (float(c) * 100.0, _value(res, "chain5_file", c, label, "source_overhead_mb"))
+        for c in FIG11_LOSSES
+    ]
+    pts = [p for p in pts if _has(p[1])]
+    if len(pts) < 2:
+        return math.nan
+    x, y = np.array(pts).T
+    return float(np.polyfit(x, y, 1)[0])
+
+
+def _row2(res: Sequence[Mapping[str, Any]]) -> tuple[str, dict[str, bool | None]]:
+    bbr = _value(res, "chain5_file", 0.01, "BBR", "source_overhead_mb")
+    size = [r["file_bytes"] for r in res if r["group"] == "chain5_file"]
+    s_mb = size[0] / 1e6 if size else 100.0
+    p_e2e = 1.0 - 0.99**5
+    derived = s_mb * p_e2e / (1.0 - p_e2e)
+    sb, sl = _slope(res, "BBR"), _slope(res, "LEOTP-A")
+    ratio = sl / sb if _has(sl) and _has(sb) and sb else math.nan
+    checks: dict[str, bool | None] = {
+        "fig11_bbr_overhead_within_30pct_of_derived": (
+            abs(bbr - derived) <= 0.3 * derived if _has(bbr) else None
+        ),
+        "fig11_leotp_slope_10_to_35pct_of_bbr": (0.10 <= ratio <= 0.35) if _has(ratio) else None,
+    }
+    ours = (
+        f"BBR overhead at 1 %: {_fmt(bbr, ' MB')} of a {s_mb:g} MB file ([D] "
+        f"{derived:.2f} MB); slope {_fmt(sb, ' MB/%')}; LEOTP: "
+        + _or(
+            res,
+            "LEOTP-A",
+            f"{_fmt(_value(res, 'chain5_file', 0.01, 'LEOTP-A', 'source_overhead_mb'), ' MB')} "
+            f"at 1 %, slope {_fmt(sl, ' MB/%')}, {_fmt(ratio)} of BBR's",
+        )
+    )
+    return ours, checks
+
+
+def _drop(res: Sequence[Mapping[str, Any]], label: str) -> float:
+    a = _value(res, "chain5", 0.0, label, "goodput_mbps")
+    b = _value(res, "chain5", 0.01, label, "goodput_mbps")
+    return pct_change(b, a) if _has(a) and _has(b) else math.nan
+
+
+def _row3(res: Sequence[Mapping[str, Any]]) -> tuple[str, dict[str, bool | None]]:
+    at01 = {lab: _value(res, "chain5", 0.001, lab, "goodput_mbps") for lab in LOSS_BASED}
+    drops = {lab: _drop(res, lab) for lab in ("BBR", "PCC", "LEOTP-A", "bbr (leogym)")}
+    lt = drops["LEOTP-A"]
+    checks: dict[str, bool | None] = {
+        "fig12_loss_based_below_5mbps_at_0.1pct": (
+            all(v < PAPER["fig12_loss_based_below_mbps"] for v in at01.values())
+            if all(_has(v) for v in at01.values())
+            else None
+        ),
+        "fig12_leotp_drop_within_3pct": (lt >= -3.0) if _has(lt) else None,
+        "fig12_bbr_pcc_drop_more_than_leotp": (
+            drops["BBR"] < lt and drops["PCC"] < lt
+            if all(_has(drops[k]) for k in ("BBR", "PCC", "LEOTP-A"))
+            else None
+        ),
+    }
+    ours = (
+        "at 0.1 %: "
+        + ", ".join(f"{k} {_fmt(v, '')}" for k, v in at01.items())
+        + " Mbit/s; 0 -> 1 %: "
+        + ", ".join(
+            f"{k} {_fmt(v, ' %', 1) if _has(v) else _avail(k, res) if k != 'bbr (leogym)' else '-'}"
+            for k, v in drops.items()
+        )
+    )
+    return ours, checks
+
+
+def _row4(res: Sequence[Mapping[str, Any]]) -> tuple[str, dict[str, bool | None]]:
+    conds, labels = _cond_labels(res, "parallel")
+    tcps = [lab for lab in TCPS if lab in labels and _skipped(res, lab) is None]
+    fast = min(conds) if conds else math.nan
+    slow = max(conds) if conds else math.nan
+    at1 = {lab: _value(res, "parallel", fast, lab, "goodput_mbps") for lab in (*TCPS, "LEOTP-A")}
+    measured = {k: v for k, v in at1.items() if k in tcps and _has(v)}
+    lowest = min(measured.values()) if measured else math.nan
+    falls = [
+        _value(res, "parallel", fast, lab, "goodput_mbps")
+        < _value(res, "parallel", slow, lab, "goodput_mbps")
+        for lab in tcps
+    ]
+    lt, bbr, pcc = at1["LEOTP-A"], at1["BBR"], at1["PCC"]
+    checks: dict[str, bool | None] = {
+        "fig13_vegas_lowest_or_within_10pct": (
+            at1["Vegas"] <= 1.1 * lowest if "Vegas" in measured and len(measured) > 1 else None
+        ),
+        "fig13_every_tcp_falls_with_faster_switching": (
+            all(falls) if tcps and fast != slow else None
+        ),
+        "fig13_leotp_ge_1.15x_bbr_and_above_pcc": (
+            lt >= 1.15 * bbr and lt > pcc if all(_has(v) for v in (lt, bbr, pcc)) else None
+        ),
+    }
+    ours = (
+        f"at {fast:g} s: "
+        + ", ".join(f"{k} {_fmt(v)}" for k, v in measured.items())
+        + f" Mbit/s; lower at {fast:g} s than at {slow:g} s for {sum(falls)}/{len(falls)} TCPs; "
+        "LEOTP: "
+        + _or(
+            res,
+            "LEOTP-A",
+            f"{_fmt(lt)} Mbit/s (" + (f"{_fmt(lt / bbr)} x BBR)" if bbr else "BBR 0)"),
+        )
+    )
+    return ours, checks
+
+
+WAVE = "9-11 Mbit/s, 2 s"
+
+
+def _row5(res: Sequence[Mapping[str, Any]]) -> tuple[str, dict[str, bool | None]]:
+    q = {lab: _value(res, "wave", WAVE, lab, "queueing_ms") for lab in TCPS}
+    q = {k: v for k, v in q.items() if _has(v)}
+    d_thr = _value(res, "wave", WAVE, "LEOTP-D", "goodput_mbps")
+    a = [
+        (
+            _value(res, "wave", WAVE, lab, "goodput_mbps"),
+            _value(res, "wave", WAVE, lab, "queueing_ms"),
+        )
+        for lab in BL_TARGETS
+    ]
+    a = [x for x in a if _has(x[0])]
+    bbr_q = q.get("BBR", math.nan)
+    five = _value(res, "wave", WAVE, "LEOTP-A BL_tar=5", "goodput_mbps")
+    five_q = _value(res, "wave", WAVE, "LEOTP-A BL_tar=5", "queueing_ms")
+    checks: dict[str, bool | None] = {
+        "fig14_every_tcp_queueing_ge_80ms": all(v >= 80.0 for v in q.values()) if q else None,
+        "fig14_leotp_d_below_8mbps": (d_thr < 8.0) if _has(d_thr) else None,
+        "fig14_leotp_a_ge_8.5mbps_half_bbr_queueing": (
+            five >= 8.5 and five_q <= 0.5 * bbr_q if _has(five) and _has(bbr_q) else None
+        ),
+        "fig14_bl_tar_raises_throughput_and_delay": (
+            all(np.diff([x[0] for x in a]) >= 0) and all(np.diff([x[1] for x in a]) >= 0)
+            if len(a) >= 2
+            else None
+        ),
+    }
+    ours = (
+        "queueing "
+        + ", ".join(f"{k} {_fmt(v, '', 0)}" for k, v in q.items())
+        + " ms; LEOTP-D: "
+        + _or(res, "LEOTP-D", f"{_fmt(d_thr)} Mbit/s")
+        + "; LEOTP-A (BL_tar 2/5/10/20/50): "
+        + _or(
+            res,
+            "LEOTP-A BL_tar=5",
+            "/".join(_fmt(t) for t, _ in a)
+            + " Mbit/s, queueing "
+            + "/".join(_fmt(x, "", 0) for _, x in a)
+            + " ms",
+        )
+    )
+    return ours, checks
+
+
+def _row6(res: Sequence[Mapping[str, Any]]) -> tuple[str, dict[str, bool | None]]:
+    same = _dumbbell(res, "same", "BBR")
+    diff = _dumbbell(res, "different", "BBR")
+    lt_same = _dumbbell(res, "same", "LEOTP-A")
+    lt_diff = _dumbbell(res, "different", "LEOTP-A")
+    shares = diff[2]
+    checks: dict[str, bool | None] = {
+        "fig15_bbr_150ms_flow_largest_share": (
+            bool(np.nanargmax(shares) == 2) if all(_has(s) for s in shares) else None
+        ),
+        "fig15_leotp_jain_ge_0.95_same_0.9_different": (
+            lt_same[1] >= 0.95 and lt_diff[1] >= 0.9
+            if _has(lt_same[1]) and _has(lt_diff[1])
+            else None
+        ),
+    }
+    ours = (
+        f"BBR Jain (3 flows) same RTT {_fmt(same[1])}, different {_fmt(diff[1])}; different-RTT "
+        "shares 90/120/150 ms "
+        + "/".join(_fmt(s) for s in shares)
+        + "; LEOTP: "
+        + _or(
+            res,
+            "LEOTP-A",
+            f"Jain same {_fmt(lt_same[1])}, different {_fmt(lt_diff[1])}, shares "
+            + "/".join(_fmt(x) for x in lt_diff[2]),
+        )
+    )
+    return ours, checks
+
+
+def _sl(res: Sequence[Mapping[str, Any]], route: str, label: str, key: str) -> float:
+    return _value(res, "starlink", route, label, key)
+
+
+def _row7(res: Sequence[Mapping[str, Any]]) -> tuple[str, dict[str, bool | None]]:
+    thr = {k: _sl(res, "sh", k, "goodput_mbps") for k in ("Hybla", "BBR", "PCC", "LEOTP-A")}
+    q = {k: _sl(res, "sh", k, "queueing_ms") for k in (*TCPS, "LEOTP-A")}
+    q_tcp = {k: v for k, v in q.items() if k in TCPS and _has(v)}
+    others = [thr[k] for k in ("BBR", "PCC", "LEOTP-A") if _has(thr[k])]
+    checks: dict[str, bool | None] = {
+        "fig16_hybla_below_bbr_with_queueing_under_5ms": (
+            thr["Hybla"] < thr["BBR"] and q["Hybla"] < 5.0
+            if _has(thr["Hybla"]) and _has(thr["BBR"])
+            else None
+        ),
+        "fig16_hybla_below_bbr_pcc_leotp": (
+            all(thr["Hybla"] < v for v in others) if len(others) == 3 else None
+        ),
+        "fig16_pcc_queueing_largest": (
+            q["PCC"] >= max(q_tcp.values()) if _has(q["PCC"]) and q_tcp else None
+        ),
+        "fig16_leotp_ge_bbr_above_pcc_queueing_le_0.8x_bbr": (
+            thr["LEOTP-A"] >= thr["BBR"]
+            and thr["LEOTP-A"] > thr["PCC"]
+            and q["LEOTP-A"] <= 0.8 * q["BBR"]
+            if all(_has(v) for v in (thr["LEOTP-A"], thr["BBR"], thr["PCC"]))
+            else None
+        ),
+    }
+    ours = (
+        f"BBR {_fmt(thr['BBR'])} Mbit/s, queueing {_fmt(q['BBR'], ' ms', 1)}; Hybla "
+        f"{_fmt(thr['Hybla'])} Mbit/s, queueing {_fmt(q['Hybla'], ' ms', 1)}; PCC: "
+        + _or(res, "PCC", f"{_fmt(thr['PCC'])} Mbit/s, queueing {_fmt(q['PCC'], ' ms', 1)}")
+        + "; LEOTP: "
+        + _or(
+            res,
+            "LEOTP-A",
+            f"{_fmt(thr['LEOTP-A'])} Mbit/s, queueing {_fmt(q['LEOTP-A'], ' ms', 1)}",
+        )
+    )
+    return ours, checks
+
+
+def _row8(res: Sequence[Mapping[str, Any]]) -> tuple[str, dict[str, bool | None]]:
+    thr = {k: _sl(res, "ny", k, "goodput_mbps") for k in ("BBR", "PCC", "LEOTP-A")}
+    q = {k: _sl(res, "ny", k, "queueing_ms") for k in ("BBR", "LEOTP-A")}
+    p99 = {k: _sl(res, "ny", k, "owd_p99_ms") for k in ("Hybla", "LEOTP-A")}
+    lt = thr["LEOTP-A"]
+    checks: dict[str, bool | None] = {
+        "fig17_leotp_ge_1.03x_bbr_1.05x_pcc_queueing_le_0.4x_bbr": (
+            lt >= 1.03 * thr["BBR"] and lt >= 1.05 * thr["PCC"] and q["LEOTP-A"] <= 0.4 * q["BBR"]
+            if all(_has(v) for v in (lt, thr["BBR"], thr["PCC"]))
+            else None
+        ),
+        "fig17_leotp_p99_below_hybla": (
+            p99["LEOTP-A"] < p99["Hybla"] if _has(p99["LEOTP-A"]) and _has(p99["Hybla"]) else None
+        ),
+    }
+    ours = (
+        f"BBR {_fmt(thr['BBR'])} Mbit/s, queueing {_fmt(q['BBR'], ' ms', 1)}; Hybla p99 OWD "
+        f"{_fmt(p99['Hybla'], ' ms', 1)}; PCC: "
+        + _or(res, "PCC", f"{_fmt(thr['PCC'])} Mbit/s")
+        + "; LEOTP: "
+        + _or(
+            res,
+            "LEOTP-A",
+            f"{_fmt(lt)} Mbit/s, queueing {_fmt(q['LEOTP-A'], ' ms', 1)}, p99 OWD "
+            f"{_fmt(p99['LEOTP-A'], ' ms', 1)}",
+        )
+    )
+    return ours, checks
+
+
+FAR = ("hk", "pr", "ny")
+
+
+def _increasing(v: Sequence[float]) -> bool | None:
+    return bool(all(np.diff(v) > 0)) if all(_has(x) for x in v) else None
+
+
+def _row9(res: Sequence[Mapping[str, Any]]) -> tuple[str, dict[str, bool | None]]:
+    q = [_sl(res, r, "BBR", "queueing_ms") for r in FAR]
+    cubic = [_sl(res, r, "Cubic", "goodput_mbps") for r in FAR]
+    hybla = [_sl(res, r, "Hybla", "goodput_mbps") for r in FAR]
+    links = [_sl(res, r, "BBR", "route_links") for r in FAR]
+    lt_q = [_sl(res, r, "LEOTP-A", "queueing_ms") for r in FAR]
+    lt = [_sl(res, r, "LEOTP-A", "goodput_mbps") for r in FAR]
+    base = [
+        max(_sl(res, r, "BBR", "goodput_mbps"), _sl(res, r, "PCC", "goodput_mbps")) for r in FAR
+    ]
+    dec_c, dec_h = _increasing(cubic[::-1]), _increasing(hybla[::-1])
+    checks: dict[str, bool | None] = {
+        "fig18_bbr_queueing_grows_hk_pr_ny": _increasing(q),
+        "fig18_cubic_hybla_fall_with_hops": (dec_c and dec_h)
+        if None not in (dec_c, dec_h)
+        else None,
+        "fig18_leotp_10_to_25ms_above_ideal": (
+            all(10.0 <= v <= 25.0 for v in lt_q) if all(_has(v) for v in lt_q) else None
+        ),
+        "fig18_leotp_ge_1.03x_bbr_pcc": (
+            all(a >= 1.03 * b for a, b in zip(lt, base, strict=True))
+            if all(_has(v) for v in (*lt, *base))
+            else None
+        ),
+    }
+    ours = (
+        "BBR queueing HK/PR/NY "
+        + "/".join(_fmt(v, "", 1) for v in q)
+        + " ms; Cubic "
+        + "/".join(_fmt(v) for v in cubic)
+        + ", Hybla "
+        + "/".join(_fmt(v) for v in hybla)
+        + " Mbit/s; links on the route "
+        + "/".join(_fmt(v, "", 1) for v in links)
+        + " (paper's hops 5.15/9.53/18.88); LEOTP: "
+        + _or(
+            res,
+            "LEOTP-A",
+            "queueing "
+            + "/".join(_fmt(v, "", 1) for v in lt_q)
+            + " ms, throughput "
+            + "/".join(_fmt(v) for v in lt)
+            + " Mbit/s against the better of BBR and PCC "
+            + "/".join(_fmt(v) for v in base),
+        )
+    )
+    return ours, checks
+
+
+def _row10(res: Sequence[Mapping[str, Any]]) -> tuple[str, dict[str, bool | None]]:
+    part = [_sl(res, r, "LEOTP-A 25%", "goodput_mbps") for r in FAR]
+    base = [
+        max(_sl(res, r, "BBR", "goodput_mbps"), _sl(res, r, "PCC", "goodput_mbps")) for r in FAR
+    ]
+    owd = [(_sl(res, r, "LEOTP-A 25%", "owd_ms"), _sl(res, r, "LEOTP-A", "owd_ms")) for r in FAR]
+    checks: dict[str, bool | None] = {
+        "partial_beats_bbr_pcc_everywhere": (
+            all(a > b for a, b in zip(part, base, strict=True))
+            if all(_has(v) for v in (*part, *base))
+            else None
+        ),
+        "partial_owd_le_full_plus_2ms": (
+            all(a <= b + 2.0 for a, b in owd) if all(_has(a) and _has(b) for a, b in owd) else None
+        ),
+    }
+    ours = "LEOTP with 25 % of satellites, HK/PR/NY: " + _or(
+        res,
+        "LEOTP-A 25%",
+        "/".join(_fmt(v) for v in part)
+        + " Mbit/s, mean OWD "
+        + "/".join(_fmt(a, "", 1) for a, _ in owd)
+        + " ms (full coverage "
+        + "/".join(_fmt(b, "", 1) for _, b in owd)
+        + " ms)",
+    )
+    return ours, checks
+
+
+def _row11(res: Sequence[Mapping[str, Any]]) -> tuple[str, dict[str, bool | None]]:
+    v = {
+        x: [
+            (_sl(res, r, f"LEOTP-{x}", "goodput_mbps"), _sl(res, r, f"LEOTP-{x}", "owd_ms"))
+            for r in FAR
+        ]
+        for x in "ABCD"
+    }
+    checks: dict[str, bool | None] = {}
+    for i, route in enumerate(FAR):
+        ok = all(_has(v[x][i][0]) and _has(v[x][i][1]) for x in "ABCD")
+        checks[f"table2_orderings_{route}"] = (
+            v["A"][i][0] >= v["B"][i][0] - 0.03 * v["A"][i][0]
+            and v["B"][i][0] > v["C"][i][0] >= v["D"][i][0]
+            and v["C"][i][1] < v["D"][i][1] < v["A"][i][1] < v["B"][i][1]
+            if ok
+            else None
+        )
+    ours = "variants A-D: " + _or(
+        res,
+        "LEOTP-B",
+        "; ".join(
+            f"{x} " + "/".join(f"{_fmt(t)} Mbit/s {_fmt(o, ' ms', 1)}" for t, o in v[x])
+            for x in "ABCD"
+        )
+        + " (HK/PR/NY)",
+    )
+    return ours, checks
+
+
+def _row12(res: Sequence[Mapping[str, Any]]) -> tuple[str, dict[str, bool | None]]:
+    owd = _sl(res, "ny", "BBR", "owd_ms")
+    lt = _sl(res, "ny", "LEOTP-A", "owd_ms")
+    checks: dict[str, bool | None] = {
+        "headline_leotp_owd_le_0.6x_bbr": (lt <= 0.6 * owd) if _has(lt) and _has(owd) else None
+    }
+    thr = _sl(res, "ny", "LEOTP-A", "goodput_mbps")
+    bbr = _sl(res, "ny", "BBR", "goodput_mbps")
+    ours = f"Beijing-New York: BBR mean OWD {_fmt(owd, ' ms', 1)}; LEOTP: " + _or(
+        res,
+        "LEOTP-A",
+        f"{_fmt(lt, ' ms', 1)} ({_fmt(pct_change(lt, owd), ' %', 1)}), throughput "
+        f"{_fmt(pct_change(thr, bbr), ' %', 1)} on BBR",
+    )
+    return ours, checks
+
+
+#: The rows of the directions-and-magnitudes table: (#, check, paper, pass criterion, row).
+ROWS = (
+    (1, "Recovery time, 5-hop chain (Fig. 10)",
+     "retransmitted OWD LEOTP ~90 ms vs BBR ~160 ms; recovery time -59 to -64 %",
+     "reduction >= 50 % at every loss rate", _row1),
+    (2, "Source retransmission traffic (Fig. 11)",
+     "LEOTP slope ~20 % of BBR's; [D] 1.01 vs 5.15 MB at 1 % (100 MB)",
+     "slope ratio 10-35 %; BBR within 30 % of [D]", _row2),
+    (3, "Throughput vs per-hop loss (Fig. 12)",
+     "0 -> 1 %: LEOTP -1 %, BBR -12 %, PCC -23 %; Cubic/Hybla/Westwood < 5 Mbit/s at 0.1 %",
+     "LEOTP drop <= 3 %; BBR, PCC drop more; loss-based < 5 Mbit/s at 0.1 %", _row3),
+    (4, "Path switching at 1 s (Fig. 13)",
+     "LEOTP +34 % vs BBR, +15 % vs PCC; Vegas poor; TCPs fall as switching speeds up",
+     "LEOTP >= 1.15 x BBR, > PCC; Vegas lowest or near; every TCP falls", _row4),
+    (5, "Bandwidth fluctuation (Fig. 14)",
+     "TCPs > 100 ms queueing; end-to-end LEOTP < 8 Mbit/s; LEOTP -46 % latency",
+     "TCPs >= 80 ms; LEOTP-D < 8; LEOTP-A >= 8.5 Mbit/s, <= 0.5 x BBR's queueing", _row5),
+    (6, "Fairness, dumbbell (Fig. 15)",
+     "LEOTP fair with different RTTs; BBR favours the long RTT",
+     "LEOTP Jain >= 0.95 / >= 0.9; BBR's 150 ms flow the largest share", _row6),
+    (7, "Beijing-Shanghai, no ISL (Fig. 16)",
+     "LEOTP +4.8 % vs BBR, +12.4 % vs PCC; queueing LEOTP 16, BBR 26, PCC > 400 ms; Hybla "
+     "low throughput, near-ideal delay",
+     "LEOTP >= BBR, > PCC, queueing <= 0.8 x BBR; PCC's queueing largest; Hybla lowest, ~0 "
+     "queueing", _row7),
+    (8, "Beijing-New York, ISL (Fig. 17)",
+     "LEOTP +8.0 % vs BBR, +12.2 % vs PCC; queueing 20 vs 100 ms; p99 OWD 53 ms below Hybla",
+     "LEOTP >= 1.03 x BBR, >= 1.05 x PCC, queueing <= 0.4 x BBR; p99 < Hybla's", _row8),
+    (9, "Distance sweep (Fig. 18)",
+     "BBR/PCC OWD grows with distance; LEOTP 15-20 ms above ideal, >= 4 % above BBR/PCC; "
+     "Cubic/Hybla fall with hops",
+     "BBR's OWD - ideal rises HK -> PR -> NY; LEOTP's in [10, 25] ms; LEOTP >= 1.03 x; "
+     "Cubic, Hybla fall", _row9),
+    (10, "25 % Midnode coverage (Fig. 18)",
+     "beats BBR/PCC everywhere; delay slightly below full coverage; BJ-NY +6 %, -42 %",
+     "throughput > BBR, PCC on all three; mean OWD <= full coverage's + 2 ms", _row10),
+    (11, "Ablation (Table II)",
+     "throughput A >= B > C >= D; OWD C < D < A < B",
+     "the same orderings on all three pairs (A ~ B within 3 %)", _row11),
+    (12, "Headline (abstract)",
+     "+8-12 % throughput, -40-60 % delay on Beijing-New York",
+     "rows 8 and 9, and LEOTP mean OWD <= 0.6 x BBR's", _row12),
+)  # fmt: skip
+
+
+def _holds(checks: Mapping[str, bool | None]) -> str:
+    """Whether the measured parts of a row hold: yes, NO, and how many parts were measured."""
+    known = {k: v for k, v in checks.items() if v is not None}
+    if not known:
+        return "not yet measurable"
+    verdict = "yes" if all(known.values()) else "NO"
+    if len(known) < len(checks):
+        return f"{verdict} ({len(known)} of {len(checks)} parts measured)"
+    return verdict
+
+
+# ---- tables ----------------------------------------------------------------------------------
+
+
+def pct(c: Any) -> str:
+    """A loss probability as a percentage label."""
+    return f"{float(c) * 100:g} %"
+
+
+def _name(label: str, res: Sequence[Mapping[str, Any]]) -> str:
+    """An algorithm's row name; a skipped one says so."""
+    return label if _skipped(res, label) is None else f"{label} (not yet available)"
+
+
+def _matrix(
+    res: Sequence[Mapping[str, Any]],
+    group: str,
+    title: str,
+    fmt_cond: Any,
+    paper: Mapping[str, str],
+    change: bool = False,
+) -> Table:
+    """Throughput (Mbit/s): one row per algorithm, one column per condition."""
+    conds, labels = _cond_labels(res, group)
+    cols = ["algorithm", *(fmt_cond(c) for c in conds)]
+    if change:
+        cols.append("0 -> 1 % (%)")
+    t = Table(title, [*cols, "paper"])
+    for lab in labels:
+        row = [_name(lab, res)]
+        row += [_cell(res, lab, _value(res, group, c, lab, "goodput_mbps")) for c in conds]
+        if change:
+            row.append(_cell(res, lab, _drop(res, lab)))
+        t.add(*row, paper.get(lab, ""))
+    return t
+
+
+def _skip_notes(res: Sequence[Mapping[str, Any]]) -> list[str]:
+    """One note per algorithm that never ran, and one per other run that did not."""
+    notes: list[str] = []
+    for r in res:
+        if "skipped" not in r:
+            continue
+        label = r["algorithm"]
+        if _skipped(res, label) is not None:
+            note = f"not yet available: {label}: {r['skipped']}"
+        else:
+            note = (
+                f"not run: {label}, {r['group']} {r['condition']}, seed {r['seed']}: {r['skipped']}"
+            )
+        if note not in notes:
+            notes.append(note)
+    return notes
+
+
+def summarise(results: list[dict[str, Any]], size: str) -> list[Table]:
+    """The directions-and-magnitudes table, then one table per experiment."""
+    res = results
+    seeds = len({r["seed"] for r in res})
+    out = []
+    head = Table(
+        f"LEOTP (Jiang et al., ICDCS 2023): the paper's directions and magnitudes vs leogym, "
+        f"{size} size, {seeds} seed(s)",
+        ["#", "check", "paper", "ours", "pass criterion", "holds"],
+    )
+    for num, check, paper, criterion, row in ROWS:
+        ours, checks = row(res)
+        head.add(num, check, paper, ours, criterion, _holds(checks))
+    head.notes.append(
+        "holds: 'yes'/'NO' over the parts measured ('k of n parts measured': the others need "
+        "an algorithm this build lacks or this size does not run, or the per-packet recovery "
+        "time, not measurable yet)."
+    )
+    head.notes.extend(_skip_notes(res))
+    out.append(head)
+
+    out.append(
+        _matrix(
+            res,
+            "chain5",
+            "Fig. 12: throughput (Mbit/s) vs loss per hop, 5-hop chain (20 Mbit/s, 10 ms per hop)",
+            pct,
+            {
+                "LEOTP-A": "-1 % (0 -> 1 %)",
+                "BBR": "-12 % (0 -> 1 %)",
+                "PCC": "-23 % (0 -> 1 %)",
+                "Cubic": "< 5 at 0.1 %",
+                "Hybla": "< 5 at 0.1 %",
+                "Westwood": "< 5 at 0.1 %",
+            },
+            change=True,
+        )
+    )
+
+    f10 = Table(
+        "Fig. 10: one-way delay (ms) on the 5-hop chain, and the recovery time",
+        ["loss per hop", "algorithm", "mean OWD", "p99 OWD", "max OWD", "ideal", "recovery time",
+         "paper"],
+    )  # fmt: skip
+    for c in (0.005, 0.01, 0.02):
+        for lab in ("BBR", "LEOTP-A", "bbr (leogym)"):
+            if not _runs(res, "chain5", c, lab):
+                continue
+            delays = [
+                _value(res, "chain5", c, lab, k)
+                for k in ("owd_ms", "owd_p99_ms", "owd_max_ms", "ideal_ms")
+            ]
+            paper = {"BBR": "retx OWD ~160", "LEOTP-A": "retx OWD ~90; -59 to -64 %"}.get(lab, "")
+            f10.add(
+                pct(c),
+                _name(lab, res),
+                *(_cell(res, lab, x) for x in delays),
+                "not measurable yet",
+                paper,
+            )
+    f10.notes.append(
+        "p99: packet-weighted mean of the 1 s bins' p99. Each transmission of a packet is timed "
+        "on its own, so the recovery time (a retransmitted packet's OWD from its first "
+        "transmission, less the median OWD) needs a per-packet first-transmission probe."
+    )
+    out.append(f10)
+
+    f11 = Table(
+        "Fig. 11: source traffic on the 5-hop chain (payload bytes the data source sent, "
+        "retransmissions included)",
+        ["loss per hop", "algorithm", "file (MB)", "sent (MB)", "overhead (MB)", "[D] overhead",
+         "completion (s)"],
+    )  # fmt: skip
+    for c in FIG11_LOSSES:
+        for lab in ("BBR", "LEOTP-A", "bbr (leogym)"):
+            runs = _runs(res, "chain5_file", c, lab)
+            if not runs:
+                continue
+            s_mb = float(runs[0]["file_bytes"]) / 1e6
+            p_e2e = 1.0 - (1.0 - float(c)) ** 5
+            derived = s_mb * (float(c) if lab.startswith("LEOTP") else p_e2e)
+            derived /= 1.0 - (float(c) if lab.startswith("LEOTP") else p_e2e)
+            f11.add(
+                pct(c),
+                _name(lab, res),
+                s_mb,
+                _cell(res, lab, _value(res, "chain5_file", c, lab, "source_bytes") / 1e6),
+                _cell(res, lab, _value(res, "chain5_file", c, lab, "source_overhead_mb")),
+                derived,
+                _cell(res, lab, _value(res, "chain5_file", c, lab, "completion_s")),
+            )
+    f11.notes.append(
+        "[D]: S p/(1-p) for LEOTP (only first-hop losses reach the source) and S P/(1-P), "
+        "P = 1-(1-p)^5, for end-to-end retransmission; the paper: LEOTP's slope ~20 % of BBR's "
+        f"(slopes here: BBR {_fmt(_slope(res, 'BBR'), ' MB per %')}, LEOTP "
+        f"{_fmt(_slope(res, 'LEOTP-A'), ' MB per %')})."
+    )
+    out.append(f11)
+
+    out.append(
+        _matrix(
+            res,
+            "parallel",
+            "Fig. 13: throughput (Mbit/s) vs switching interval, two 4-hop branches (RTT 80 / "
+            "90 ms), break before make",
+            lambda c: f"{float(c):g} s",
+            {
+                "LEOTP-A": "+34 % vs BBR, +15 % vs PCC at 1 s",
+                "Vegas": "poor (misled by the changing RTT)",
+            },
+        )
+    )
+
+    f14 = Table(
+        "Fig. 14: 10-hop chain, bottleneck 9 <-> 11 Mbit/s every second (hop 2), 100 ms "
+        "propagation",
+        ["algorithm", "throughput (Mbit/s)", "mean OWD (ms)", "queueing (ms)",
+         "in link queues (ms)", "paper"],
+    )  # fmt: skip
+    _, labels = _cond_labels(res, "wave")
+    for lab in labels:
+        v = [
+            _value(res, "wave", WAVE, lab, k)
+            for k in ("goodput_mbps", "owd_ms", "queueing_ms", "link_queue_ms")
+        ]
+        paper = "queueing > 100 ms" if lab in TCPS else ""
+        paper = {"LEOTP-D": "< 8 Mbit/s", "LEOTP-A BL_tar=5": "-46 % latency"}.get(lab, paper)
+        f14.add(_name(lab, res), *(_cell(res, lab, x) for x in v), paper)
+    f14.notes.append(
+        "queueing = OWD - propagation (serialisation, queues and in-network buffers); 'in link "
+        "queues' is the part spent waiting in drop-tail queues."
+    )
+    out.append(f14)
+
+    f15 = Table(
+        "Fig. 15: fairness on the dumbbell (5 Mbit/s, flows over [0, 600), [200, 800), "
+        "[400, 1000) s)",
+        ["RTTs", "algorithm", "Jain (2-3 flows)", "Jain (3 flows)", "share f1", "share f2",
+         "share f3", "paper"],
+    )  # fmt: skip
+    for cond in ("same", "different"):
+        for lab in ("BBR", "LEOTP-A", "bbr (leogym)"):
+            if not _runs(res, "dumbbell", cond, lab):
+                continue
+            two, three, shares = _dumbbell(res, cond, lab)
+            paper = {
+                ("different", "BBR"): "favours the long RTT (f3, 150 ms)",
+                ("different", "LEOTP-A"): "fair",
+                ("same", "LEOTP-A"): "fast convergence, fair",
+                ("same", "BBR"): "fast convergence",
+            }.get((cond, lab), "")
+            f15.add(
+                "60 ms each" if cond == "same" else "90/120/150 ms",
+                _name(lab, res),
+                *(_cell(res, lab, x) for x in (two, three, *shares)),
+                paper,
+            )
+    f15.notes.append(
+        "Jain: mean over 1 s bins of Jain's index of the active flows' goodput, each flow counted "
+        "from 10 % of its life on; shares: of the goodput while all three run."
+    )
+    out.append(f15)
+
+    sl = Table(
+        "Figs. 16-18: emulated Starlink routes to Beijing (10 Mbit/s GSL bottleneck with V-curve, "
+        "1 % per GSL, 0.1 % per ISL)",
+        ["route", "algorithm", "throughput (Mbit/s)", "mean OWD (ms)", "ideal (ms)",
+         "queueing (ms)", "p99 OWD (ms)", "links", "paper"],
+    )  # fmt: skip
+    paper_sl = {
+        ("sh", "BBR"): "queueing 26 ms",
+        ("sh", "PCC"): "queueing > 400 ms",
+        ("sh", "LEOTP-A"): "+4.8 % vs BBR, +12.4 % vs PCC; queueing 16 ms",
+        ("sh", "Hybla"): "low throughput, near-ideal delay",
+        ("ny", "BBR"): "queueing ~100 ms",
+        ("ny", "LEOTP-A"): "+8.0 % vs BBR, +12.2 % vs PCC; queueing 20 ms; p99 53 ms below Hybla",
+        ("ny", "LEOTP-A 25%"): "+6 %, -42 % latency",
+        ("hk", "LEOTP-A"): "15-20 ms above ideal",
+        ("pr", "LEOTP-A"): "15-20 ms above ideal",
+    }
+    conds, labels = _cond_labels(res, "starlink")
+    for route in conds:
+        for lab in labels:
+            if not _runs(res, "starlink", route, lab):
+                continue
+            keys = (
+                "goodput_mbps",
+                "owd_ms",
+                "ideal_ms",
+                "queueing_ms",
+                "owd_p99_ms",
+                "route_links",
+            )
+            v = [_sl(res, route, lab, k) for k in keys]
+            sl.add(
+                ROUTE_NAMES[route],
+                _name(lab, res),
+                *(_cell(res, lab, x) for x in v),
+                paper_sl.get((route, lab), ""),
+            )
+    sl.notes.append(
+        "queueing = OWD - propagation along the route of the moment; links: mean number of "
+        "links of the route (the paper's mean hop counts: HK 5.15, PR 9.53, NY 18.88). Compare "
+        "queueing delays, not absolute OWDs: the paper's emulated link delays are about twice "
+        "the light time (its Table II)."
+    )
+    out.append(sl)
+
+    t2 = Table(
+        "Table II: LEOTP variants (A full; B no cache; C end-to-end CC; D no Midnodes), "
+        "throughput (Mbit/s) / OWD (ms)",
+        ["variant", "HK paper", "HK ours", "PR paper", "PR ours", "NY paper", "NY ours"],
+    )
+    for x in "ABCD":
+        cells: list[Any] = [x]
+        for r in FAR:
+            thr, owd = PAPER["table2"][x][r]
+            cells.append(f"{thr:.2f} / {owd:.2f}")
+            lab = f"LEOTP-{x}"
+            runs = _runs(res, "starlink", r, lab)
+            if _skipped(res, lab) is not None:
+                cells.append("not yet available")
+            elif not runs:
+                cells.append("not run at this size")
+            elif all("skipped" in x for x in runs):
+                cells.append("did not run")
+            else:
+                cells.append(
+                    f"{_sl(res, r, lab, 'goodput_mbps'):.2f} / {_sl(res, r, lab, 'owd_ms'):.2f}"
+                )
+        t2.add(*cells)
+    out.append(t2)
+    return out
+
+
+def directions(results: list[dict[str, Any]]) -> dict[str, bool]:
+    """Every part of the paper's directions that these results measure (those that need an
+    algorithm or a measurement not yet available are left out)."""
+    out: dict[str, bool] = {}
+    for *_, row in ROWS:
+        _, checks = row(results)
+        out.update({k: bool(v) for k, v in checks.items() if v is not None})
+    return out

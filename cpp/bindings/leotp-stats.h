@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// The state and counters of a LEOTP flow as a Python dict (_core.Simulation.leotp_stats).
+
+#ifndef LEOGYM_LEOTP_STATS_H
+#define LEOGYM_LEOTP_STATS_H
+
+#include "helper/leotp-flow.h"
+
+#include <pybind11/pybind11.h>
+
+#include <functional>
+#include <string>
+
+namespace leogym
+{
+
+/**
+ * The Consumer's, the Producer's and every Midnode's counters and state of @p flow
+ * (cpp/doc/leotp.md, "Measurements"). Each Midnode's mean_buffer_bytes covers the time since
+ * the previous call. @p nodeName names a node index (empty: none).
+ * @param samples add the per-chunk one-way delays (NumPy arrays)
+ */
+pybind11::dict LeotpStatsDict(ns3::LeotpFlow& flow,
+                              const std::function<std::string(uint32_t)>& nodeName,
+                              bool samples);
+
+} // namespace leogym
+
+#endif // LEOGYM_LEOTP_STATS_H

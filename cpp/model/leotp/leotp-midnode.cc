@@ -1,0 +1,602 @@
+// SPDX-License-Identifier: GPL-2.0-only
+
+#include "leotp-midnode.h"
+
+#include "leotp-trace-tag.h"
+#include "model/link/leo-delay-tag.h"
+#include "model/network/leo-timetable-routing.h"
+
+#include "ns3/ipv4.h"
+#include "ns3/simulator.h"
+#include "ns3/socket.h"
+#include "ns3/udp-header.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(LeotpMidnode);
+
+/// One flow served by the Midnode: its configuration, counters and soft state.
+struct LeotpMidnode::Flow
+{
+    uint16_t port{0};
+    uint32_t flowId{0};
+    LeotpFlowSettings s;
+    FlowStats stats;
+    // soft state (while active)
+    bool active{false};
+    Ipv4Address client; //!< the Consumer's address (Data go there)
+    Ipv4Address server; //!< the Producer's address (Interests go there)
+    std::unique_ptr<LeotpHopController> ctrl;
+    std::unique_ptr<LeotpHoleDetector> det;
+    std::unique_ptr<LeotpSendBuffer> buf;
+    double lastInterestS{-1e300};
+    int64_t upstreamIf{-1};
+    double lastActivityS{0};
+    EventId holeTimer;
+    // time average of the buffer
+    double bufArea{0};
+    double bufLastS{0};
+    double bufLastBytes{0};
+    double meanStartS{0};
+
+    bool RateControlled() const
+    {
+        return s.variant == LeotpVariant::A || s.variant == LeotpVariant::B;
+    }
+
+    bool Repairs() const
+    {
+        return s.variant == LeotpVariant::A || s.variant == LeotpVariant::C;
+    }
+};
+
+TypeId
+LeotpMidnode::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::LeotpMidnode")
+            .SetParent<Object>()
+            .SetGroupName("Leogym")
+            .AddConstructor<LeotpMidnode>()
+            .AddAttribute("CacheBlocks",
+                          "Cache size in 4096-byte blocks (LRU), shared by the node's flows.",
+                          UintegerValue(65536),
+                          MakeUintegerAccessor(&LeotpMidnode::m_cacheBlocks),
+                          MakeUintegerChecker<uint64_t>(1, 1ULL << 40));
+    return tid;
+}
+
+LeotpMidnode::LeotpMidnode() = default;
+LeotpMidnode::~LeotpMidnode() = default;
+
+void
+LeotpMidnode::DoDispose()
+{
+    m_sweep.Cancel();
+    for (auto& [port, f] : m_flows)
+    {
+        f->holeTimer.Cancel();
+        f->buf.reset();
+    }
+    m_flows.clear();
+    if (m_routing)
+    {
+        m_routing->SetInterceptor(LeoTimetableRouting::InterceptCallback());
+    }
+    m_routing = nullptr;
+    m_udp = nullptr;
+    m_node = nullptr;
+    Object::DoDispose();
+}
+
+void
+LeotpMidnode::Install(Ptr<Node> node)
+{
+    Ptr<Ipv4> ipv4 = node->GetObject<Ipv4>();
+    m_routing = ipv4 ? DynamicCast<LeoTimetableRouting>(ipv4->GetRoutingProtocol()) : nullptr;
+    m_udp = node->GetObject<UdpL4Protocol>();
+    if (!m_routing || !m_udp)
+    {
+        throw std::invalid_argument("LeotpMidnode: the node needs IPv4 with LeoTimetableRouting "
+                                    "and UDP (a hop-topology node)");
+    }
+    m_node = node;
+    m_routing->SetInterceptor(MakeCallback(&LeotpMidnode::Intercept, this));
+}
+
+void
+LeotpMidnode::AddFlow(uint16_t port, uint32_t flowId, const LeotpFlowSettings& settings)
+{
+    auto f = std::make_unique<Flow>();
+    f->port = port;
+    f->flowId = flowId;
+    f->s = settings;
+    f->s.Finalize();
+    m_flows[port] = std::move(f);
+}
+
+bool
+LeotpMidnode::ServesFlow(uint16_t port) const
+{
+    return m_flows.count(port) > 0;
+}
+
+const LeotpCache*
+LeotpMidnode::GetCache() const
+{
+    return m_cache.get();
+}
+
+void
+LeotpMidnode::Touch(Flow& f)
+{
+    f.lastActivityS = Simulator::Now().GetSeconds();
+}
+
+void
+LeotpMidnode::AccountBuffer(Flow& f)
+{
+    const double now = Simulator::Now().GetSeconds();
+    f.bufArea += f.bufLastBytes * (now - f.bufLastS);
+    f.bufLastS = now;
+    f.bufLastBytes = f.buf ? static_cast<double>(f.buf->GetBytes()) : 0.0;
+}
+
+double
+LeotpMidnode::TakeMeanBufferBytes(uint16_t port)
+{
+    auto it = m_flows.find(port);
+    if (it == m_flows.end())
+    {
+        return 0.0;
+    }
+    Flow& f = *it->second;
+    AccountBuffer(f);
+    const double now = Simulator::Now().GetSeconds();
+    const double mean = now > f.meanStartS ? f.bufArea / (now - f.meanStartS) : f.bufLastBytes;
+    f.bufArea = 0;
+    f.meanStartS = now;
+    return mean;
+}
+
+LeotpMidnode::Flow&
+LeotpMidnode::State(Flow& f, const Ipv4Header& ip, bool interest)
+{
+    if (interest)
+    {
+        f.server = ip.GetDestination();
+        f.client = ip.GetSource();
+    }
+    else
+    {
+        f.client = ip.GetDestination();
+        f.server = ip.GetSource();
+    }
+    if (f.active)
+    {
+        return f;
+    }
+    // A node that joins a flow starts fresh [REC]: Requester in SlowStart, no hole, Responder
+    // at R_init until the first Interest from downstream.
+    f.active = true;
+    ++f.stats.states;
+    f.ctrl = std::make_unique<LeotpHopController>(f.s.hop);
+    f.det = std::make_unique<LeotpHoleDetector>(f.s.hole);
+    Flow* fp = &f;
+    f.buf = std::make_unique<LeotpSendBuffer>(
+        f.s.hop.initialRateBps,
+        f.s.WirePacketBytes(),
+        f.s.maxBufferBytes,
+        f.RateControlled(),
+        [this, fp](LeotpQueued&& q) { Release(*fp, std::move(q)); });
+    f.lastInterestS = -1e300;
+    f.upstreamIf = -1;
+    const double now = Simulator::Now().GetSeconds();
+    f.bufLastS = now;
+    f.bufLastBytes = 0;
+    if (f.meanStartS == 0 && f.bufArea == 0)
+    {
+        f.meanStartS = now;
+    }
+    if (!m_cache && f.Repairs())
+    {
+        m_cache = std::make_unique<LeotpCache>(m_cacheBlocks);
+    }
+    if (!m_sweep.IsPending())
+    {
+        m_sweep = Simulator::Schedule(Seconds(f.s.idleTimeoutS / 2), &LeotpMidnode::Sweep, this);
+    }
+    return f;
+}
+
+void
+LeotpMidnode::Sweep()
+{
+    const double now = Simulator::Now().GetSeconds();
+    double next = std::numeric_limits<double>::infinity();
+    for (auto& [port, fp] : m_flows)
+    {
+        Flow& f = *fp;
+        if (!f.active)
+        {
+            continue;
+        }
+        if (now - f.lastActivityS >= f.s.idleTimeoutS && f.buf->GetPackets() == 0)
+        {
+            // soft state expires [REC]; counters stay
+            AccountBuffer(f);
+            f.stats.bufferDrops += f.buf->GetDrops();
+            f.holeTimer.Cancel();
+            f.buf.reset();
+            f.ctrl.reset();
+            f.det.reset();
+            f.active = false;
+            f.bufLastBytes = 0;
+            ++f.stats.expiries;
+            continue;
+        }
+        next = std::min(next, f.s.idleTimeoutS / 2);
+    }
+    if (std::isfinite(next))
+    {
+        m_sweep = Simulator::Schedule(Seconds(next), &LeotpMidnode::Sweep, this);
+    }
+}
+
+bool
+LeotpMidnode::Intercept(Ptr<const Packet> packet, const Ipv4Header& ip, uint32_t iif)
+{
+    if (ip.GetProtocol() != UdpL4Protocol::PROT_NUMBER ||
+        packet->GetSize() < UdpHeader().GetSerializedSize() + LeotpHeader::kSize)
+    {
+        return false;
+    }
+    UdpHeader udp;
+    packet->PeekHeader(udp);
+    auto it = m_flows.find(udp.GetDestinationPort());
+    if (it == m_flows.end())
+    {
+        return false; // not a flow of ours: forwarded as usual
+    }
+    Flow& f = *it->second;
+    Ptr<Packet> p = packet->Copy();
+    p->RemoveHeader(udp);
+    LeotpHeader h;
+    p->RemoveHeader(h);
+    if (!h.valid || h.flowId != f.flowId || h.rangeEnd < h.rangeStart)
+    {
+        return false;
+    }
+    if (ip.GetTtl() <= 1)
+    {
+        ++f.stats.ttlDrops; // as a router would (a loop between an old and a new route)
+        return true;
+    }
+    const auto ttl = static_cast<uint8_t>(ip.GetTtl() - 1);
+    State(f, ip, h.IsInterest());
+    Touch(f);
+    if (h.IsInterest())
+    {
+        OnInterest(f, h, ttl);
+    }
+    else
+    {
+        OnData(f, h, p, iif, ttl);
+    }
+    return true;
+}
+
+double
+LeotpMidnode::HopRate(const Flow& f) const
+{
+    // eqs. (9)-(10): this node has a sending buffer and a next hop
+    return f.ctrl->Rate(true,
+                        static_cast<double>(f.buf->GetBytes()),
+                        f.s.TargetBytes(),
+                        f.buf->GetRate());
+}
+
+void
+LeotpMidnode::SendUdp(Flow& f, Ptr<Packet> p, bool towardConsumer, uint8_t ttl)
+{
+    const Ipv4Address src = towardConsumer ? f.server : f.client;
+    const Ipv4Address dst = towardConsumer ? f.client : f.server;
+    Ipv4Header h;
+    h.SetSource(src);
+    h.SetDestination(dst);
+    h.SetProtocol(UdpL4Protocol::PROT_NUMBER);
+    Socket::SocketErrno err;
+    Ptr<Ipv4Route> route = m_routing->RouteOutput(p, h, nullptr, err);
+    if (!route)
+    {
+        ++f.stats.noRoute; // off every recent step of the route (cause ROUTE)
+        return;
+    }
+    SocketIpTtlTag tt;
+    tt.SetTtl(ttl);
+    p->ReplacePacketTag(tt);
+    // The endpoints' addresses and the flow's port on both sides (IP_TRANSPARENT).
+    m_udp->Send(p, src, dst, f.port, f.port, route);
+}
+
+void
+LeotpMidnode::SendInterest(Flow& f,
+                           uint64_t start,
+                           uint64_t end,
+                           uint8_t ttl,
+                           const LeotpHeader* passOn)
+{
+    const double now = Simulator::Now().GetSeconds();
+    LeotpHeader h;
+    if (passOn)
+    {
+        h = *passOn; // variant C: the Consumer's timestamp and sendRate go upstream unchanged
+        h.rangeStart = static_cast<uint32_t>(start);
+        h.rangeEnd = static_cast<uint32_t>(end);
+    }
+    else
+    {
+        // Variant C Midnodes send no rate of their own (0: no change).
+        const uint16_t rate =
+            f.RateControlled() ? LeotpHeader::RateField(HopRate(f)) : static_cast<uint16_t>(0);
+        h = LeotpHeader::Interest(f.flowId,
+                                  static_cast<uint32_t>(start),
+                                  static_cast<uint32_t>(end),
+                                  LeotpHeader::TimestampUs(now),
+                                  rate);
+        f.stats.sendRateBps = LeotpHeader::FieldRate(rate);
+    }
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(h);
+    SendUdp(f, p, false, ttl);
+    f.lastInterestS = now;
+    ++f.stats.interestsOut;
+}
+
+void
+LeotpMidnode::RequestHole(Flow& f, uint64_t start, uint64_t end)
+{
+    for (const LeotpRange& r : LeotpHoleDetector::SplitChunks(start, end, f.s.payloadBytes))
+    {
+        SendInterest(f, r.first, r.second, 64, nullptr);
+        ++f.stats.shrInterests;
+    }
+}
+
+void
+LeotpMidnode::OnInterest(Flow& f, const LeotpHeader& h, uint8_t ttl)
+{
+    ++f.stats.interestsIn;
+    const double now = Simulator::Now().GetSeconds();
+    if (f.RateControlled())
+    {
+        f.buf->OnInterest(h, LeotpHeader::TimestampUs(now)); // OWD_I and Rate_nextHop
+    }
+    const LeotpHeader* passOn = f.RateControlled() ? nullptr : &h;
+    if (h.rangeStart >= h.rangeEnd)
+    {
+        if (passOn)
+        {
+            SendInterest(f, 0, 0, ttl, passOn); // the Consumer's rate goes to the Producer
+        }
+        return;
+    }
+    uint64_t served = h.rangeStart;
+    if (f.Repairs())
+    {
+        LeotpCacheStamp st;
+        served = m_cache->LookupPrefix(f.flowId, h.rangeStart, h.rangeEnd, &st);
+        if (served > h.rangeStart)
+        {
+            // A hit: the longest contiguous cached prefix goes downstream from here.
+            const auto a = h.rangeStart;
+            const auto b = static_cast<uint32_t>(served);
+            LeotpQueued q;
+            q.header = LeotpHeader::Data(f.flowId, a, b, passOn ? h.timestamp : 0, true, 0);
+            q.payload = Create<Packet>(b - a);
+            if (st.traced)
+            {
+                LeotpTraceTag tag;
+                tag.firstSentTicks = st.firstSentTicks;
+                tag.retransmitted = 1;
+                q.payload->AddPacketTag(tag);
+            }
+            if (st.measured)
+            {
+                // Timed from the packet's transmission it was cached from; the time in the
+                // cache counts as waiting.
+                LeoDelayTag dt;
+                dt.sentTicks = st.sentTicks;
+                dt.queueTicks = st.queueTicks + (Simulator::Now().GetTimeStep() - st.arrivalTicks);
+                q.payload->AddPacketTag(dt);
+            }
+            q.enqueuedS = now;
+            q.wireBytes = LeotpFlowSettings::WireBytes(b - a, true);
+            f.stats.cacheHitBytes += b - a;
+            f.buf->Enqueue(std::move(q)); // a full buffer drops (counted by the buffer)
+            AccountBuffer(f);
+        }
+    }
+    if (served < h.rangeEnd)
+    {
+        SendInterest(f, served, h.rangeEnd, ttl, passOn); // the miss, as this node's Interest
+    }
+}
+
+void
+LeotpMidnode::OnData(Flow& f, const LeotpHeader& h, Ptr<Packet> payload, uint32_t iif, uint8_t ttl)
+{
+    ++f.stats.dataIn;
+    const double now = Simulator::Now().GetSeconds();
+    const uint32_t nowUs = LeotpHeader::TimestampUs(now);
+    const bool vph = h.IsVph();
+    const uint32_t len = vph ? 0 : h.rangeEnd - h.rangeStart;
+    if (f.RateControlled())
+    {
+        if (f.upstreamIf >= 0 && f.upstreamIf != static_cast<int64_t>(iif))
+        {
+            // A new upstream neighbour: the hop state describes the old hop [REC].
+            f.ctrl->Reset();
+            ++f.stats.resets;
+        }
+        f.ctrl->OnSample(now, LeotpHeader::ElapsedS(nowUs, h.timestamp));
+        f.ctrl->OnReceive(now, LeotpFlowSettings::WireBytes(len, h.type == LeotpType::DATA_BL));
+    }
+    f.upstreamIf = iif;
+    LeotpHoleDetector::Result r;
+    if (f.Repairs())
+    {
+        r = f.det->OnPacket(h.rangeStart, h.rangeEnd, now);
+        if (r.vph)
+        {
+            // Announce the hole downstream, before this packet (Algorithm 1).
+            for (const LeotpRange& v : LeotpHoleDetector::SplitChunks(r.vphRange.first,
+                                                                      r.vphRange.second,
+                                                                      f.s.payloadBytes))
+            {
+                LeotpQueued q;
+                q.header = LeotpHeader::Vph(f.flowId,
+                                            static_cast<uint32_t>(v.first),
+                                            static_cast<uint32_t>(v.second),
+                                            f.RateControlled() ? 0 : h.timestamp);
+                q.payload = Create<Packet>();
+                q.enqueuedS = now;
+                q.wireBytes = LeotpFlowSettings::WireBytes(0, false);
+                ++f.stats.vphsSent;
+                f.buf->Enqueue(std::move(q));
+            }
+        }
+        if (!vph)
+        {
+            LeotpCacheStamp st;
+            st.arrivalTicks = Simulator::Now().GetTimeStep();
+            LeotpTraceTag tag;
+            if (payload->PeekPacketTag(tag))
+            {
+                st.traced = true;
+                st.firstSentTicks = tag.firstSentTicks;
+            }
+            LeoDelayTag dt;
+            if (payload->PeekPacketTag(dt))
+            {
+                st.measured = true;
+                st.sentTicks = dt.sentTicks;
+                st.queueTicks = dt.queueTicks;
+            }
+            m_cache->Insert(f.flowId, h.rangeStart, h.rangeEnd, st);
+        }
+    }
+    LeotpQueued q;
+    q.header = h; // srcBacklog passes on unchanged
+    q.payload = payload;
+    q.enqueuedS = now;
+    q.wireBytes = LeotpFlowSettings::WireBytes(len, h.type == LeotpType::DATA_BL);
+    q.ttl = ttl;
+    f.buf->Enqueue(std::move(q));
+    AccountBuffer(f);
+    for (const LeotpRange& req : r.requests)
+    {
+        RequestHole(f, req.first, req.second);
+    }
+    if (f.Repairs())
+    {
+        ArmHoleTimer(f);
+    }
+    if (f.RateControlled() && f.ctrl->HasSample() &&
+        now - f.lastInterestS >= f.s.emptyInterestRtts * f.ctrl->GetHopRttS())
+    {
+        SendInterest(f, 0, 0, 64, nullptr); // rate only [REC, code]
+        ++f.stats.emptyInterests;
+    }
+}
+
+void
+LeotpMidnode::Release(Flow& f, LeotpQueued&& q)
+{
+    const Time now = Simulator::Now();
+    if (f.RateControlled())
+    {
+        q.header.timestamp = f.buf->DataTimestamp(LeotpHeader::TimestampUs(now.GetSeconds()));
+    }
+    LeoDelayTag dt;
+    if (q.payload->PeekPacketTag(dt))
+    {
+        // The wait in this sending buffer counts as queueing, as a device queue's does.
+        dt.queueTicks += (now - Seconds(q.enqueuedS)).GetTimeStep();
+        q.payload->ReplacePacketTag(dt);
+    }
+    q.payload->AddHeader(q.header);
+    SendUdp(f, q.payload, true, q.ttl);
+    ++f.stats.dataOut;
+    Touch(f);
+    AccountBuffer(f);
+}
+
+void
+LeotpMidnode::ArmHoleTimer(Flow& f)
+{
+    if (f.holeTimer.IsPending())
+    {
+        return;
+    }
+    const double t = f.det->NextExpiryS();
+    if (!std::isfinite(t))
+    {
+        return;
+    }
+    const double now = Simulator::Now().GetSeconds();
+    f.holeTimer = Simulator::Schedule(Seconds(std::max(0.0, t - now)),
+                                      &LeotpMidnode::HoleTimerFired,
+                                      this,
+                                      f.port);
+}
+
+void
+LeotpMidnode::HoleTimerFired(uint16_t port)
+{
+    auto it = m_flows.find(port);
+    if (it == m_flows.end() || !it->second->active)
+    {
+        return;
+    }
+    Flow& f = *it->second;
+    for (const LeotpRange& r : f.det->Expire(Simulator::Now().GetSeconds()))
+    {
+        RequestHole(f, r.first, r.second); // open too long: requested anyway [REC]
+    }
+    ArmHoleTimer(f);
+}
+
+LeotpMidnode::FlowStats
+LeotpMidnode::GetFlowStats(uint16_t port) const
+{
+    auto it = m_flows.find(port);
+    if (it == m_flows.end())
+    {
+        return FlowStats();
+    }
+    const Flow& f = *it->second;
+    FlowStats s = f.stats;
+    s.active = f.active;
+    if (f.active)
+    {
+        s.bufferDrops += f.buf->GetDrops();
+        s.rateBps = f.buf->GetRate();
+        s.bufferBytes = f.buf->GetBytes();
+        s.bufferPackets = f.buf->GetPackets();
+        s.cwnd = f.ctrl->GetCwnd();
+        s.hopRttS =
+            f.ctrl->HasSample() ? f.ctrl->GetHopRttS() : std::numeric_limits<double>::quiet_NaN();
+        s.throughputBps = f.ctrl->GetThroughputBps();
+    }
+    return s;
+}
+
+} // namespace ns3
