@@ -37,6 +37,7 @@ SECTIONS = (
     "fidelity",
     "hops",
     "dynamics",
+    "multiagent",
     "sweep",
 )
 DEFAULT_OUT = Path(__file__).resolve().parent / "results"
@@ -87,6 +88,10 @@ def _section_runner(
         from benchmarks.bench_dynamics import rows
 
         return lambda: rows(quick, 1 if quick else repeats)
+    if name == "multiagent":
+        from benchmarks.bench_multiagent import rows
+
+        return lambda: rows(quick, 1 if quick else max(1, (repeats + 1) // 2))
     if name == "sweep":
         from benchmarks.bench_sweep import rows
 

@@ -9,11 +9,22 @@ is comparable across scenarios and never leaves the observation space.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from leogym.envs.config import ObservationConfig
 
-__all__ = ["Feature", "PathSignals", "FeatureTable", "NO_HANDOVER_HORIZON_S", "NO_RTO_HORIZON_S"]
+if TYPE_CHECKING:
+    from leogym.scenario.forecast import HandoverOracle
+
+__all__ = [
+    "Feature",
+    "PathSignals",
+    "FeatureTable",
+    "NO_HANDOVER_HORIZON_S",
+    "NO_RTO_HORIZON_S",
+    "path_frame",
+]
 
 #: The predicted time to the next handover is capped here (also used when none is scheduled).
 NO_HANDOVER_HORIZON_S = 60.0
@@ -162,3 +173,70 @@ class FeatureTable:
         np.maximum(out, self._frame_low, out=out)
         np.minimum(out, self._frame_high, out=out)
         return out.reshape(-1).astype(np.float32)
+
+
+def path_frame(
+    features: FeatureTable,
+    oracle: HandoverOracle,
+    t: float,
+    *,
+    packet_bytes: float,
+    rate_scale: float,
+    cwnd: np.ndarray,
+    inflight: np.ndarray,
+    srtt: np.ndarray,
+    min_rtt: np.ndarray,
+    rttvar: np.ndarray,
+    delivery_rate: np.ndarray,
+    sent: np.ndarray,
+    lost: np.ndarray,
+    rto: np.ndarray,
+    loss_state: np.ndarray,
+    to_rto: np.ndarray,
+    state: np.ndarray,
+    rng: np.random.Generator | None,
+) -> np.ndarray:
+    """One step's normalised per-path frame, from the transport's per-path measurements and the
+    timeline oracle: the columns of :attr:`FeatureTable.per_path` in order, written straight
+    into one (paths x features) array (the hot path of every env step; ``FeatureTable.frame``
+    of a :class:`PathSignals` gives the same frame).
+
+    :param rng: draws the handover-prediction jitter (``handover_jitter_s``); drawn whenever
+        the jitter is on, used or not, so that the env's random stream does not depend on the
+        feature switches.
+    """
+    cfg = features.cfg
+    raw = np.empty((len(cwnd), len(features.per_path)), dtype=np.float64)
+    np.divide(cwnd, packet_bytes, out=raw[:, 0])
+    np.divide(inflight, packet_bytes, out=raw[:, 1])
+    raw[:, 2] = srtt
+    raw[:, 3] = min_rtt
+    raw[:, 4] = rttvar
+    np.multiply(delivery_rate, rate_scale, out=raw[:, 5])
+    sent = np.asarray(sent, dtype=np.float64)
+    lost = np.asarray(lost, dtype=np.float64)
+    loss_rate = np.divide(lost, sent, out=np.zeros_like(lost), where=sent > 0)
+    np.clip(loss_rate, 0.0, 1.0, out=raw[:, 6])
+    col = 7
+    jitter = cfg.handover_jitter_s
+    if cfg.handover_features or jitter > 0:
+        tth = np.minimum(oracle.time_to_handover(t), NO_HANDOVER_HORIZON_S)
+        if jitter > 0 and rng is not None:
+            tth = np.maximum(tth + rng.normal(0.0, jitter, size=tth.shape), 0.0)
+    if cfg.handover_features:
+        rtt_after, cap_after = oracle.after_handover(t)
+        raw[:, col] = tth
+        raw[:, col + 1] = rtt_after
+        np.multiply(cap_after, rate_scale, out=raw[:, col + 2])
+        col += 3
+    if cfg.snr_features:
+        raw[:, col] = oracle.snr_db(t)
+        raw[:, col + 1] = oracle.elevation_deg(t)
+        col += 2
+    if cfg.recovery_features:
+        raw[:, col] = rto
+        raw[:, col + 1] = loss_state
+        np.minimum(to_rto, NO_RTO_HORIZON_S, out=raw[:, col + 2])
+        col += 3
+    raw[:, col] = np.equal(state, 0)
+    return features.frame_from_raw(raw)

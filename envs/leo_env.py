@@ -18,7 +18,7 @@ import numpy as np
 from gymnasium import spaces
 from leogym.envs.actions import check_action
 from leogym.envs.config import EnvConfig
-from leogym.envs.features import NO_HANDOVER_HORIZON_S, NO_RTO_HORIZON_S, FeatureTable
+from leogym.envs.features import FeatureTable, path_frame
 from leogym.envs.rewards import RewardWeights, StepMetrics, get_reward
 
 from leogym.scenario.flows import connection_path_count
@@ -208,49 +208,28 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         return _ZeroMeasurements(self.n_paths)
 
     def _frame(self, m: Measurements | _ZeroMeasurements, t: float) -> np.ndarray:
-        # The hot path of every step: the raw values go straight into one (paths x features)
-        # array in FeatureTable.per_path order (the columns of PathSignals), with no
-        # intermediate objects; FeatureTable.frame(PathSignals) gives the same frame.
+        # The hot path of every step (features.path_frame: no intermediate objects).
         assert self._oracle is not None
-        oracle = self._oracle
-        features = self.features
-        obs_cfg = self.config.observation
-        n = self.n_paths
-        raw = np.empty((n, len(features.per_path)), dtype=np.float64)
-        pkt = self._packet_bytes
-        np.divide(m.cwnd_bytes, pkt, out=raw[:, 0])
-        np.divide(m.bytes_in_flight, pkt, out=raw[:, 1])
-        raw[:, 2] = m.srtt_s
-        raw[:, 3] = m.min_rtt_s
-        raw[:, 4] = m.rttvar_s
-        np.multiply(m.delivery_rate_bps, self._rate_scale, out=raw[:, 5])
-        sent = np.asarray(m.sent_packets, dtype=np.float64)
-        lost = np.asarray(m.lost_packets, dtype=np.float64)
-        loss_rate = np.divide(lost, sent, out=np.zeros_like(lost), where=sent > 0)
-        np.clip(loss_rate, 0.0, 1.0, out=raw[:, 6])
-        col = 7
-        jitter = obs_cfg.handover_jitter_s
-        if obs_cfg.handover_features or jitter > 0:
-            tth = np.minimum(oracle.time_to_handover(t), NO_HANDOVER_HORIZON_S)
-            if jitter > 0:  # drawn even when unused, so the env's RNG stream stays the same
-                tth = np.maximum(tth + self.np_random.normal(0.0, jitter, size=tth.shape), 0.0)
-        if obs_cfg.handover_features:
-            rtt_after, cap_after = oracle.after_handover(t)
-            raw[:, col] = tth
-            raw[:, col + 1] = rtt_after
-            np.multiply(cap_after, self._rate_scale, out=raw[:, col + 2])
-            col += 3
-        if obs_cfg.snr_features:
-            raw[:, col] = oracle.snr_db(t)
-            raw[:, col + 1] = oracle.elevation_deg(t)
-            col += 2
-        if obs_cfg.recovery_features:
-            raw[:, col] = m.rto_count
-            raw[:, col + 1] = m.in_loss_state
-            np.minimum(m.time_to_rto_s, NO_RTO_HORIZON_S, out=raw[:, col + 2])
-            col += 3
-        raw[:, col] = np.equal(m.path_state, 0)
-        return features.frame_from_raw(raw)
+        return path_frame(
+            self.features,
+            self._oracle,
+            t,
+            packet_bytes=self._packet_bytes,
+            rate_scale=self._rate_scale,
+            cwnd=m.cwnd_bytes,
+            inflight=m.bytes_in_flight,
+            srtt=m.srtt_s,
+            min_rtt=m.min_rtt_s,
+            rttvar=m.rttvar_s,
+            delivery_rate=m.delivery_rate_bps,
+            sent=m.sent_packets,
+            lost=m.lost_packets,
+            rto=m.rto_count,
+            loss_state=m.in_loss_state,
+            to_rto=m.time_to_rto_s,
+            state=m.path_state,
+            rng=self.np_random,
+        )
 
     def _observation(self) -> np.ndarray:
         return np.concatenate(list(self._frames)).astype(np.float32)

@@ -11,6 +11,7 @@ ENV_IDS = {
     "leogym/LeoCC-v0": "leogym.envs.cc_env:LeoCCEnv",
     "leogym/LeoScheduler-v0": "leogym.envs.scheduler_env:LeoSchedulerEnv",
     "leogym/LeoJoint-v0": "leogym.envs.joint_env:LeoJointEnv",
+    "leogym/LeoMultiFlowCC-v0": "leogym.envs.multi_flow:LeoMultiFlowCCEnv",
 }
 
 

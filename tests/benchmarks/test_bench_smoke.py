@@ -26,6 +26,7 @@ SECTIONS = {
     "fidelity",
     "hops",
     "dynamics",
+    "multiagent",
     "sweep",
 }
 
@@ -111,6 +112,7 @@ def test_quick_suite_writes_a_well_formed_table(tmp_path: Path) -> None:
         "dynamics layer cost per timeline build",
         "apply_dynamics alone, 3600 s timeline CPU",
         "env default / starlink_geometric, CPU per simulated s",
+        "multi-agent N=4: agent-steps per wall_s",
     ):
         assert needle in metrics, needle
     # the printed table has one line per CSV row, between its header and the summary

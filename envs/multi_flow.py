@@ -1,0 +1,525 @@
+"""Several flows on one bottleneck: per-flow observations, the flows' set-up, and
+``leogym/LeoMultiFlowCC-v0``, in which the agent drives flow 0 among N.
+
+Flow 0 is the connection under study; flows ``1..`` are the scenario's ``traffic.flows``
+(:func:`leogym.scenario.flows.flow_names`). An ``mpquic`` flow whose ``cc`` is ``external``
+takes its windows from Python (``Simulation.apply(flow_cwnd_bytes={flow: ...})``), and the
+core reports each of its subflows like one of the connection's paths (``Measurements.subflow_*``).
+:class:`FlowObserver` turns those into the observation and the reward metrics of LeoCC-v0, for
+any flow: the same features, units and bounds (:mod:`leogym.envs.features`), the same handover
+oracle read on the flow's own routes. The multi-agent env (:mod:`leogym.envs.multi_agent`)
+builds on the same pieces.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import deque
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from leogym.envs.actions import DISCRETE_FACTORS, check_action, multiplicative_factor
+from leogym.envs.cc_env import MAX_CWND_PACKETS, MIN_CWND_PACKETS, LeoCCEnv
+from leogym.envs.config import EnvOptions
+from leogym.envs.features import FeatureTable, path_frame
+from leogym.envs.rewards import StepMetrics
+
+from leogym.native import cc_algorithms, core
+from leogym.scenario import load_scenario
+from leogym.scenario.config import FlowConfig, ScenarioConfig
+from leogym.scenario.flows import expanded_flows, route_index
+from leogym.scenario.forecast import HandoverOracle
+from leogym.scenario.network_controlled import route_timeline
+from leogym.scenario.timeline import Timeline
+from leogym.simulation import Measurements, Simulation, jain_index
+
+__all__ = [
+    "FlowObserver",
+    "LeoMultiFlowCCEnv",
+    "control_action",
+    "flow_timeline",
+    "set_flow_count",
+    "set_flow_controls",
+]
+
+
+# --------------------------------------------------------------------------- scenario set-up
+def set_flow_count(
+    scenario: ScenarioConfig, n_flows: int, field: str = "n_flows"
+) -> ScenarioConfig:
+    """The scenario with ``n_flows`` flows in all: the connection and ``n_flows - 1`` copies of
+    its one ``mpquic`` entry of ``traffic.flows`` (its ``count``); other entries (tcp,
+    udp_onoff background) stay as they are.
+
+    :raises ValueError: naming ``field``: ``n_flows`` out of range, or a scenario without
+        exactly one ``mpquic`` entry to repeat.
+    """
+    if isinstance(n_flows, bool) or not isinstance(n_flows, (int, np.integer)):
+        raise ValueError(f"{field}: must be an int (got {n_flows!r})")
+    if not 1 <= int(n_flows) <= 1024:
+        raise ValueError(f"{field}: must be in [1, 1024] (got {n_flows})")
+    flows = list(scenario.traffic.flows)
+    mp = [i for i, fc in enumerate(flows) if fc.transport == "mpquic"]
+    if len(mp) != 1:
+        raise ValueError(
+            f"{field}: needs a scenario whose traffic.flows has exactly one mpquic entry to "
+            f"repeat (scenario {scenario.name!r} has {len(mp)})"
+        )
+    if n_flows == 1:
+        del flows[mp[0]]
+    else:
+        flows[mp[0]] = dataclasses.replace(flows[mp[0]], count=int(n_flows) - 1)
+    traffic = dataclasses.replace(scenario.traffic, flows=flows)
+    return load_scenario(dataclasses.replace(scenario, traffic=traffic))
+
+
+def set_flow_controls(
+    scenario: ScenarioConfig, controls: Sequence[str], field: str = "others"
+) -> ScenarioConfig:
+    """The scenario with the congestion control of each of its ``mpquic`` flows (in flow
+    order, ``count`` expanded) replaced by ``controls``: a leogym controller name
+    (``_core.cc_algorithms()``: ``cubic``, ``bbr``, ... or ``external``, the agent's), or an
+    ns-3 TCP congestion control (``_core.tcp_variants()``: ``TcpCubic``, ``TcpBbr``, ...),
+    which turns the flow into an ns-3 TCP flow on its one route. Entries with ``count`` are
+    expanded into one entry per flow (names kept); other flows stay as they are.
+
+    :raises ValueError: naming ``field[i]``: an unknown name, a count that does not match, or
+        a TCP control for a flow with several routes.
+    """
+    named = expanded_flows(scenario)
+    mp = [j for j, (_, fc) in enumerate(named) if fc.transport == "mpquic"]
+    if len(controls) != len(mp):
+        raise ValueError(
+            f"{field}: {len(controls)} entries for the {len(mp)} mpquic flows of scenario "
+            f"{scenario.name!r}"
+        )
+    leogym_cc = set(cc_algorithms())
+    tcp_cc = set(core().tcp_variants())
+    flows: list[FlowConfig] = []
+    which = dict(zip(mp, controls, strict=True))
+    for j, (name, fc) in enumerate(named):
+        fc = dataclasses.replace(fc, name=name, count=1)
+        if j in which:
+            k = mp.index(j)
+            cc = which[j]
+            if not isinstance(cc, str):
+                raise ValueError(f"{field}[{k}]: must be a controller name (got {cc!r})")
+            if cc in leogym_cc:
+                fc = dataclasses.replace(fc, cc=cc)
+            elif cc.removeprefix("ns3::") in tcp_cc:
+                if len(fc.routes) != 1:
+                    raise ValueError(
+                        f"{field}[{k}]: {cc!r} is an ns-3 TCP control, and flow {name!r} has "
+                        f"{len(fc.routes)} routes (TCP takes one)"
+                    )
+                fc = dataclasses.replace(fc, transport="tcp", cc=cc)
+            else:
+                raise ValueError(
+                    f"{field}[{k}]: unknown congestion control {cc!r}; leogym's: "
+                    f"{sorted(leogym_cc)}; ns-3 TCP: {sorted(tcp_cc)}"
+                )
+        flows.append(fc)
+    traffic = dataclasses.replace(scenario.traffic, flows=flows)
+    return load_scenario(dataclasses.replace(scenario, traffic=traffic))
+
+
+def flow_timeline(timeline: Timeline, scenario: ScenarioConfig, flow: int) -> Timeline:
+    """The timeline of flow ``flow``'s routes: one path per subflow, for its handover oracle.
+
+    Flow 0 is the connection: the timeline itself. For another flow, each route is the path of
+    the same index (path topology, and hop networks built from the geometry, whose route ``i``
+    is path ``i``), or, in a controlled hop network, the route collapsed end to end
+    (:func:`leogym.scenario.network_controlled.route_timeline`; the connection's own path where
+    it is one of the connection's routes).
+    """
+    if flow == 0:
+        return timeline
+    _, fc = expanded_flows(scenario)[flow - 1]
+    routes = [route_index(scenario, r) for r in fc.routes]
+    net = timeline.network
+    paths = []
+    for r in routes:
+        if net is None or not scenario.hops.nodes:
+            paths.append(timeline.paths[r])
+        elif r in net.path_routes:
+            paths.append(timeline.paths[list(net.path_routes).index(r)])
+        else:
+            queue = int(timeline.paths[0].queue_packets)
+            paths.append(route_timeline(net, r, timeline.times, timeline.duration_s, queue))
+    return dataclasses.replace(
+        timeline, paths=paths, network=None, sat_positions=None, geometry_times_s=None
+    )
+
+
+# --------------------------------------------------------------------------- one flow's view
+class FlowObserver:
+    """One flow's observation frames and reward metrics, as LeoCC-v0 computes them for the
+    connection, from the per-subflow measurements (``Measurements.subflow_*``).
+
+    :param features: the observation layout (the env's :class:`FeatureTable`).
+    :param timeline: the flow's timeline (:func:`flow_timeline`): its handover oracle.
+    :param flow: the flow's index.
+    :param packet_bytes: the scenario's packet size (cwnd and flight are in packets).
+    :param rate_scale: the scenario's ``rate_scale`` (rates are scaled back up by it).
+    :param forecast: the oracle's forecast mode (``observation.handover_forecast``).
+    """
+
+    def __init__(
+        self,
+        features: FeatureTable,
+        timeline: Timeline,
+        flow: int,
+        packet_bytes: int,
+        rate_scale: float,
+        forecast: str,
+    ) -> None:
+        self.features = features
+        self.flow = flow
+        self.oracle: HandoverOracle = timeline.oracle(forecast)
+        self.n_paths = len(timeline.paths)
+        self._packet_bytes = packet_bytes
+        self._rate_scale = rate_scale
+        self._frames: deque[np.ndarray] = deque(maxlen=features.cfg.history)
+        self._min_rtt = np.inf
+
+    def reset(self) -> np.ndarray:
+        """The first observation (all measurements zero) of an episode."""
+        self._min_rtt = np.inf
+        n = self.n_paths
+        frame = self._frame_from(
+            0.0,
+            cwnd=np.zeros(n),
+            inflight=np.zeros(n),
+            srtt=np.zeros(n),
+            min_rtt=np.zeros(n),
+            rttvar=np.zeros(n),
+            delivery_rate=np.zeros(n),
+            sent=np.zeros(n),
+            lost=np.zeros(n),
+            rto=np.zeros(n),
+            loss_state=np.zeros(n),
+            to_rto=np.full(n, np.inf),
+            state=np.zeros(n),
+            rng=None,
+        )
+        self._frames.clear()
+        blank = np.zeros_like(frame)
+        for _ in range(self.features.cfg.history - 1):
+            self._frames.append(blank)
+        self._frames.append(frame)
+        return self.observation()
+
+    def update(self, m: Measurements, rng: np.random.Generator | None = None) -> np.ndarray:
+        """Add the frame of step ``m`` and return the observation.
+
+        :param rng: draws the handover-forecast jitter (``observation.handover_jitter_s``).
+        """
+        idx = m.flow_subflows(self.flow)
+        inv = 1.0 / m.interval_s if m.interval_s > 0 else 0.0
+        delivered = np.asarray(m.subflow_delivered_bytes[idx], dtype=np.float64)
+        frame = self._frame_from(
+            m.time_s,
+            cwnd=m.subflow_cwnd_bytes[idx],
+            inflight=m.subflow_bytes_in_flight[idx],
+            srtt=m.subflow_srtt_s[idx],
+            min_rtt=m.subflow_min_rtt_s[idx],
+            rttvar=m.subflow_rttvar_s[idx],
+            delivery_rate=8.0 * delivered * inv,
+            sent=m.subflow_sent_packets[idx],
+            lost=m.subflow_lost_packets[idx],
+            rto=m.subflow_rto_count[idx],
+            loss_state=m.subflow_in_loss_state[idx],
+            to_rto=m.subflow_time_to_rto_s[idx],
+            state=m.subflow_path_state[idx],
+            rng=rng,
+        )
+        self._frames.append(frame)
+        return self.observation()
+
+    def observation(self) -> np.ndarray:
+        """The stacked frames, oldest first (float32)."""
+        return np.concatenate(list(self._frames)).astype(np.float32)
+
+    def metrics(self, m: Measurements, t0: float, t1: float) -> StepMetrics:
+        """The flow's reward metrics of step ``m`` (:class:`StepMetrics`, as LeoCC-v0's)."""
+        idx = m.flow_subflows(self.flow)
+        dt = max(t1 - t0, 1e-9)
+        goodput_bps = float(m.flow_goodput_bytes[self.flow]) * 8.0 / dt * self._rate_scale
+        delivered = np.asarray(m.subflow_delivered_bytes[idx], dtype=np.float64)
+        srtt = np.asarray(m.subflow_srtt_s[idx], dtype=np.float64)
+        valid = srtt > 0
+        w, x = delivered[valid], srtt[valid]
+        weight = w.sum()
+        if weight > 0:
+            delay = float(np.multiply(x, w).sum() / weight)
+        elif len(x):
+            delay = float(x.mean())
+        else:
+            delay = 0.0
+        min_rtt = np.asarray(m.subflow_min_rtt_s[idx], dtype=np.float64)
+        positive = min_rtt > 0
+        if positive.any():
+            self._min_rtt = min(self._min_rtt, float(min_rtt[positive].min()))
+        sent = float(np.asarray(m.subflow_sent_packets[idx]).sum())
+        lost = float(np.asarray(m.subflow_lost_packets[idx]).sum())
+        capacity = float(self.oracle.capacity(0.5 * (t0 + t1)).sum()) * self._rate_scale
+        return StepMetrics(
+            goodput_bps=goodput_bps,
+            delay_s=delay,
+            min_delay_s=self._min_rtt if np.isfinite(self._min_rtt) else 0.0,
+            loss_rate=min(lost / sent, 1.0) if sent > 0 else 0.0,
+            capacity_bps=capacity,
+            step_s=dt,
+        )
+
+    def _frame_from(
+        self,
+        t: float,
+        *,
+        cwnd: np.ndarray,
+        inflight: np.ndarray,
+        srtt: np.ndarray,
+        min_rtt: np.ndarray,
+        rttvar: np.ndarray,
+        delivery_rate: np.ndarray,
+        sent: np.ndarray,
+        lost: np.ndarray,
+        rto: np.ndarray,
+        loss_state: np.ndarray,
+        to_rto: np.ndarray,
+        state: np.ndarray,
+        rng: np.random.Generator | None,
+    ) -> np.ndarray:
+        # The columns of FeatureTable.per_path, as LeoEnv._frame fills them for the connection.
+        return path_frame(
+            self.features,
+            self.oracle,
+            t,
+            packet_bytes=self._packet_bytes,
+            rate_scale=self._rate_scale,
+            cwnd=cwnd,
+            inflight=inflight,
+            srtt=srtt,
+            min_rtt=min_rtt,
+            rttvar=rttvar,
+            delivery_rate=delivery_rate,
+            sent=sent,
+            lost=lost,
+            rto=rto,
+            loss_state=loss_state,
+            to_rto=to_rto,
+            state=state,
+            rng=rng,
+        )
+
+
+def control_action(
+    options: EnvOptions,
+    action: np.ndarray,
+    current: np.ndarray,
+    packet_bytes: int,
+) -> np.ndarray:
+    """The windows (bytes; ``cc_target="cwnd"``) or pacing rates (bit/s; ``"pacing"``) that an
+    action of LeoCC-v0's action space sets on a flow's ``len(current)`` subflows, from their
+    current values (``Measurements.subflow_cwnd_bytes`` / ``subflow_pacing_rate_bps``): the
+    same mapping and limits as LeoCC-v0 (:class:`~leogym.envs.cc_env.LeoCCEnv`)."""
+    n = len(current)
+    if options.action_mode == "discrete":
+        factor = DISCRETE_FACTORS[np.asarray(action)[:n]]
+    else:
+        factor = multiplicative_factor(np.asarray(action)[:n], options.action_scale)
+    current = np.asarray(current, dtype=np.float64)
+    if options.cc_target == "pacing":
+        current = np.where(current > 0, current, 1e6)
+        return np.minimum(np.maximum(current * factor, 1e4), 1e11)
+    current = np.where(current > 0, current, 10 * packet_bytes)
+    return np.minimum(
+        np.maximum(current * factor, MIN_CWND_PACKETS * packet_bytes),
+        MAX_CWND_PACKETS * packet_bytes,
+    )
+
+
+def current_controls(options: EnvOptions, m: Measurements | None, flow: int, n: int) -> np.ndarray:
+    """A flow's current windows or pacing rates (zeros before the first step)."""
+    if m is None:
+        return np.zeros(n)
+    idx = m.flow_subflows(flow)
+    key = "subflow_pacing_rate_bps" if options.cc_target == "pacing" else "subflow_cwnd_bytes"
+    return np.asarray(getattr(m, key)[idx], dtype=np.float64)
+
+
+def apply_controls(sim: Simulation, options: EnvOptions, values: dict[int, np.ndarray]) -> None:
+    """Set the flows' windows or pacing rates (``{flow: values}``) in one call."""
+    if not values:
+        return
+    if options.cc_target == "pacing":
+        sim.apply(flow_pacing_rate_bps=values)
+    else:
+        sim.apply(flow_cwnd_bytes=values)
+
+
+def _finite_or_none(x: float) -> float | None:
+    return x if np.isfinite(x) else None
+
+
+# --------------------------------------------------------------------------- the single-agent env
+class LeoMultiFlowCCEnv(LeoCCEnv):
+    """Congestion control of one flow among N on a shared bottleneck.
+
+    ## Description
+    LeoCC-v0 with company: the agent drives flow 0, the connection under study, while the
+    scenario's other flows share the bottleneck with it. Each of the scenario's ``mpquic``
+    flows runs a native congestion control (CUBIC, BBR, ... or an ns-3 TCP one) or a frozen
+    policy (any object with ``predict(obs)``: an SB3 model, a leogym baseline, a copy of the
+    agent), which sees its own flow's observation, in LeoCC-v0's layout, and sets its flow's
+    windows. Use it for TCP-friendliness (the agent against CUBIC flows) and for coexistence
+    (the agent against copies of itself). The default scenario, ``bottleneck4``, puts four
+    flows on one 20 Mbit/s satellite access link (40 ms RTT).
+
+    ## Action Space
+    As LeoCC-v0: ``Box(-1, 1, (max_paths,), float32)`` (``continuous``) or
+    ``MultiDiscrete([5] * max_paths)`` (``discrete``), rescaling flow 0's windows (or pacing
+    rates with ``cc_target="pacing"``).
+
+    ## Observation Space
+    As LeoCC-v0: flow 0's per-path features (``env.unwrapped.feature_names``).
+
+    ## Rewards
+    As LeoCC-v0 (default ``"aurora"``), over flow 0's measurements.
+
+    ## Starting State
+    As LeoCC-v0; every flow starts at its ``start_s`` (0 in ``bottleneck4``).
+
+    ## Episode End
+    As LeoCC-v0: truncation after ``episode_s``; termination when flow 0's file completes.
+
+    ## Arguments
+    LeoCC-v0's, plus ``n_flows`` (``None``: the scenario's flows; else the connection plus
+    ``n_flows - 1`` copies of the scenario's one ``mpquic`` entry of ``traffic.flows``) and
+    ``others``: ``None`` (the scenario's flows as they are), one control for every
+    ``mpquic`` flow, or a list with one per ``mpquic`` flow; a control is a leogym controller
+    name (``"cubic"``, ``"bbr"``, ...), an ns-3 TCP name (``"TcpCubic"``, ``"TcpBbr"``: that
+    flow becomes ns-3 TCP) or a policy object. ``info`` adds each flow's goodput
+    (``flow_goodput_bps``) and Jain's index over the flows in the step (``jain_flows``;
+    ``None`` when no flow delivered).
+
+    ## Vectorized environment
+    One ns-3 simulator per process, as LeoCC-v0.
+
+    ## Version History
+    * v0: initial release.
+    """
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        *,
+        n_flows: int | None = None,
+        others: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        kwargs.setdefault("scenario", "bottleneck4")
+        super().__init__(render_mode=render_mode, **kwargs)
+        scenario = self.scenario
+        if n_flows is not None:
+            scenario = set_flow_count(scenario, n_flows)
+        self._policies: dict[int, Any] = {}
+        if others is not None:
+            mp_flows = [
+                j + 1
+                for j, (_, fc) in enumerate(expanded_flows(scenario))
+                if fc.transport == "mpquic"
+            ]
+            items = list(others) if isinstance(others, (list, tuple)) else [others] * len(mp_flows)
+            controls: list[str] = []
+            for k, item in enumerate(items):
+                if isinstance(item, str):
+                    if item == "external":
+                        raise ValueError(
+                            f"others[{k}]: 'external' needs a policy to drive it; pass the "
+                            "policy object"
+                        )
+                    controls.append(item)
+                elif callable(getattr(item, "predict", None)):
+                    controls.append("external")
+                    if k < len(mp_flows):
+                        self._policies[mp_flows[k]] = item
+                else:
+                    raise ValueError(
+                        f"others[{k}]: must be a controller name or an object with "
+                        f"predict(obs) (got {item!r})"
+                    )
+            scenario = set_flow_controls(scenario, controls)
+        self.scenario = scenario
+        self.config.scenario = scenario
+        self._observers: dict[int, FlowObserver] = {}
+        self._policy_state: dict[int, Any] = {}
+        self._policy_start = True
+
+    @property
+    def flow_names(self) -> list[str]:
+        """Every flow's name, flow 0 (the agent's) first."""
+        from leogym.scenario.flows import flow_names
+
+        return flow_names(self.scenario)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        obs, info = super().reset(seed=seed, options=options)
+        cfg = self.config.observation
+        self._observers = {
+            f: FlowObserver(
+                self.features,
+                flow_timeline(self.timeline, self.episode_scenario, f),
+                f,
+                self._packet_bytes,
+                self._rate_scale,
+                cfg.handover_forecast,
+            )
+            for f in self._policies
+        }
+        for o in self._observers.values():
+            o.reset()
+        self._policy_state = dict.fromkeys(self._policies)
+        self._policy_start = True
+        return obs, info
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, info = super().step(action)
+        m = self._last
+        if m is not None:
+            for o in self._observers.values():
+                o.update(m)
+            g = np.asarray(m.flow_goodput_bytes, dtype=np.float64)
+            dt = max(m.interval_s, 1e-9)
+            info["flow_goodput_bps"] = g * 8.0 / dt * self._rate_scale
+            info["jain_flows"] = _finite_or_none(jain_index(g))
+        return obs, reward, terminated, truncated, info
+
+    def _apply_action(self, action: np.ndarray) -> None:
+        super()._apply_action(action)
+        if not self._policies:
+            return
+        assert self._sim is not None
+        values: dict[int, np.ndarray] = {}
+        for f, policy in self._policies.items():
+            o = self._observers[f]
+            out = policy.predict(
+                o.observation(),
+                state=self._policy_state[f],
+                episode_start=np.array([self._policy_start]),
+                deterministic=True,
+            )
+            a, self._policy_state[f] = out if isinstance(out, tuple) else (out, None)
+            try:
+                checked = check_action(self.action_space, a)
+            except ValueError as exc:
+                raise ValueError(
+                    f"others: the policy of flow {f} gave a bad action: {exc}"
+                ) from None
+            current = current_controls(self.config, self._last, f, o.n_paths)
+            values[f] = control_action(self.config, checked, current, self._packet_bytes)
+        self._policy_start = False
+        apply_controls(self._sim, self.config, values)
