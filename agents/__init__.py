@@ -7,6 +7,8 @@ Apps (console scripts; also ``python -m leogym.agents.<app>``):
 * ``leogym-run`` (:mod:`~leogym.agents.main_job`): train PPO, evaluate against the paper
   baselines, print a leaderboard.
 
+Trained policies ship in the zoo (:mod:`~leogym.agents.zoo`): ``load_pretrained(name)``.
+
 Programmatic use goes through the same functions::
 
     from leogym.agents import compose, train, evaluate
@@ -20,7 +22,15 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["compose", "evaluate", "load_results", "load_traces", "run_main_job", "train"]
+__all__ = [
+    "compose",
+    "evaluate",
+    "load_pretrained",
+    "load_results",
+    "load_traces",
+    "run_main_job",
+    "train",
+]
 
 _LAZY = {
     "compose": ("leogym.agents.runtime.app", "compose"),
@@ -29,6 +39,7 @@ _LAZY = {
     "run_main_job": ("leogym.agents.main_job", "run_main_job"),
     "load_results": ("leogym.agents.results.table", "load_results"),
     "load_traces": ("leogym.agents.results.table", "load_traces"),
+    "load_pretrained": ("leogym.agents.zoo", "load_pretrained"),
 }
 
 

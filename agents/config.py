@@ -42,6 +42,7 @@ __all__ = [
     "EnvSpec",
     "EvalConfig",
     "LeogymConfig",
+    "SuiteInfo",
     "MetricsConfig",
     "OffPolicyAgentConfig",
     "OnPolicyAgentConfig",
@@ -51,6 +52,7 @@ __all__ = [
     "TD3Config",
     "TrainConfig",
     "AGENT_SCHEMAS",
+    "AggregateConfig",
     "register_configs",
     "validate_config",
 ]
@@ -307,11 +309,64 @@ class MetricsConfig:
 
 
 @dataclass
+class AggregateConfig:
+    """Cross-scenario aggregate statistics of an evaluation (docs/evaluation.md;
+    :mod:`leogym.agents.results.aggregate`).
+
+    :param enabled: write ``aggregate.parquet``, ``probability_of_improvement.parquet``,
+        ``performance_profile.parquet`` and their plots after the summary.
+    :param metrics: results columns to aggregate; each is normalised per scenario so that
+        1 is the better reference (a smaller RTT is better).
+    :param reference: two policy labels whose per-scenario means are the 0 (the worse of the
+        two) and the 1 (the better) of the normalised score; empty: the worst and the best
+        baseline of each scenario and metric.
+    :param reps: bootstrap replications of every interval.
+    :param confidence: coverage of the intervals.
+    :param seed: seed of the bootstrap resampling (same results and seed: bit-identical
+        statistics).
+    """
+
+    enabled: bool = True
+    metrics: list[str] = field(default_factory=lambda: ["goodput_mbps", "rtt_p95_ms", "return"])
+    reference: list[str] = field(default_factory=list)
+    reps: int = field(default=2000, metadata=bounded(100, 1_000_000))
+    confidence: float = field(default=0.95, metadata=bounded(0.5, 1.0, hi_open=True))
+    seed: int = field(default=0, metadata=bounded(0, MAX_SEED))
+
+    def _check_relations(self, path: str, error: type[FieldError]) -> None:
+        if not self.metrics:
+            raise error(f"{path}.metrics", "must name at least one results column")
+        if self.reference and (len(self.reference) != 2 or len(set(self.reference)) != 2):
+            raise schema.fail(
+                error,
+                f"{path}.reference",
+                "must be empty or two distinct policy labels",
+                list(self.reference),
+            )
+
+
+@dataclass
+class SuiteInfo:
+    """The named, versioned scenario suite an evaluation runs (group ``suite``,
+    ``conf/suite/<name>.yaml``, which also fills ``eval.scenarios``); written to the run's
+    ``policies.json`` so that a published number names the suite and version it was measured on.
+
+    :param name: the suite (``heldout``); empty: no named suite, ``eval.scenarios`` as given.
+    :param version: the suite's version, raised whenever its scenarios or their files change.
+    """
+
+    name: str = ""
+    version: int = field(default=0, metadata=bounded(0))
+
+
+@dataclass
 class EvalConfig:
     """How ``leogym-eval`` runs.
 
-    :param scenarios: the scenario suite, by name (``conf/scenario/<name>.yaml``); empty =
-        the composed ``scenario`` group (with any overrides given on the command line).
+    :param scenarios: the scenario suite, by name (``conf/scenario/<name>.yaml``, or
+        ``heldout/<name>`` under it) or YAML path; empty = the composed ``scenario`` group
+        (with any overrides given on the command line). ``suite=heldout`` fills it.
+    :param suite: the named suite these scenarios come from (set by the ``suite`` group).
     :param seeds: one episode per seed, scenario and policy; ``reset(seed=s)``.
     :param agents: trained agents to evaluate: label -> run directory or checkpoint ``.zip``.
     :param checkpoint: for run directories, which model: ``final``, ``best`` (falls back to
@@ -331,10 +386,13 @@ class EvalConfig:
         ``continue`` (record that episode as failed with its env and seed, rerun the other
         episodes it interrupted in fresh workers; at most 3 times) or ``stop`` (report and
         exit; finished episodes are saved either way, and ``resume`` retries failed ones).
+    :param aggregate: the cross-scenario aggregate statistics (IQM, bootstrap intervals,
+        probability of improvement, performance profiles).
     """
 
     scenarios: list[str] = field(default_factory=list)
-    seeds: list[int] = field(default_factory=lambda: [0, 1, 2], metadata=bounded(0, MAX_SEED))
+    suite: SuiteInfo = field(default_factory=SuiteInfo)
+    seeds: list[int] = field(default_factory=lambda: [0, 1, 2, 3, 4], metadata=bounded(0, MAX_SEED))
     agents: dict[str, str] = field(default_factory=dict)
     checkpoint: str = field(default="final", metadata=choice("final", "best", "latest"))
     deterministic: bool = True
@@ -347,6 +405,7 @@ class EvalConfig:
     progress: bool = True
     metrics: MetricsConfig = field(default_factory=MetricsConfig)
     on_worker_death: str = field(default="continue", metadata=choice("continue", "stop"))
+    aggregate: AggregateConfig = field(default_factory=AggregateConfig)
 
 
 @dataclass

@@ -7,6 +7,7 @@ Examples::
     leogym-eval scenario=tiny 'baseline=[cubic,maco]' 'eval.seeds=[0,1]'
     leogym-eval +eval.agents.PPO=runs/train/cc-ppo/seed0/2025-01-01_12-00-00
     leogym-eval 'eval.scenarios=[default,highrate]' eval.n_workers=2
+    leogym-eval suite=heldout                        # the held-out suite (conf/suite/heldout.yaml)
     leogym-eval resume=runs/eval/cc/2025-01-01_12-30-00    # finish an interrupted evaluation
 
 Every policy runs through the same loop: ``predict(obs) -> action`` and ``env.step``. A baseline
@@ -104,11 +105,18 @@ def agent_policy(label: str, path: str, c: LeogymConfig) -> tuple[PolicyRef, Env
     from leogym.agents.runtime.resolvers import find_run_dir
     from leogym.agents.runtime.run_info import read_run_config
     from leogym.agents.sb3.checkpoints import find_checkpoint, read_sidecar
+    from leogym.agents.zoo import ZooError, resolve
 
     try:
-        model = find_checkpoint(path, c.eval.checkpoint)
-        run_cfg = typed(read_run_config(find_run_dir(model)))
-    except FileNotFoundError as exc:
+        if path.startswith("zoo:"):  # a shipped model (leogym.agents.zoo), verified
+            from omegaconf import OmegaConf
+
+            model, card = resolve(path[len("zoo:") :])
+            run_cfg = typed(OmegaConf.create(card["config"]))
+        else:
+            model = find_checkpoint(path, c.eval.checkpoint)
+            run_cfg = typed(read_run_config(find_run_dir(model)))
+    except (FileNotFoundError, ZooError) as exc:
         raise ConfigError(f"eval.agents.{label}: {exc}") from exc
     algo = read_sidecar(model).get("algo") or run_cfg.agent.name
     trained_env = to_objects(run_cfg).env
@@ -151,6 +159,9 @@ def build_tasks(c: LeogymConfig, store: ResultsStore) -> list[EpisodeTask]:
         policies.append(agent_policy(label, path, c))
     for key, spec in c.baseline.items():
         policies.append(baseline_policy(key, spec, c))
+    from leogym.agents.results.distinct import merge_identical_baselines
+
+    policies = merge_identical_baselines(policies)  # "CUBIC = minRTT": one policy, run once
     if not policies:
         raise ConfigError("eval.agents: nothing to evaluate (no agents and an empty baseline list)")
     labels = [p.label for p, _ in policies]
@@ -205,7 +216,11 @@ def evaluate(cfg: DictConfig, run_dir: str | Path) -> pd.DataFrame:
     run_dir = Path(run_dir)
     store = ResultsStore(run_dir)
     tasks = build_tasks(c, store)
-    atomic_write_json(run_dir / "policies.json", _describe(tasks))
+    described = _describe(tasks)
+    if c.eval.suite.name:  # a named suite (suite=heldout): results name its version
+        described["suite"] = asdict(c.eval.suite)
+        log.info("suite %s v%d", c.eval.suite.name, c.eval.suite.version)
+    atomic_write_json(run_dir / "policies.json", described)
     done = store.done_keys()
     pending = [t for t in tasks if t.key not in done]
     log.info(
@@ -228,6 +243,10 @@ def evaluate(cfg: DictConfig, run_dir: str | Path) -> pd.DataFrame:
     results = store.frame
     if len(results):
         store.write_summary()
+        if c.eval.aggregate.enabled:  # IQM, bootstrap intervals, PoI, performance profiles
+            from leogym.agents.results.aggregate import write_aggregate
+
+            write_aggregate(results, run_dir, c.eval.aggregate, plots=c.eval.plots)
         if c.eval.plots:
             from leogym.agents.results.plots import plot_all
 
@@ -365,7 +384,8 @@ def _hydra_main(cfg: DictConfig) -> None:
     configure_logging()
     # agents are given relative to where the command runs; store absolute paths
     for label in list(cfg.eval.agents):
-        cfg.eval.agents[label] = str(Path(cfg.eval.agents[label]).expanduser().resolve())
+        if not str(cfg.eval.agents[label]).startswith("zoo:"):
+            cfg.eval.agents[label] = str(Path(cfg.eval.agents[label]).expanduser().resolve())
     if not cfg.get("resume"):  # checked before the run directory is made
         validate_config(to_objects(cfg), ("env", "eval"))
     ctx = prepare_run(cfg, app="evaluate", seeds={"eval": list(cfg.eval.seeds)})

@@ -3,7 +3,11 @@
 1. Train PPO briefly on the default scenario (``<run>/train``, a normal training run directory).
 2. Evaluate it against MACO, freeze+CUBIC, CUBIC, OLIA, minRTT and ALCS over the evaluation
    seeds (``<run>/eval``, a normal evaluation run directory: results, summary, traces, plots).
-3. Print the leaderboard and save it (``<run>/leaderboard.md``, ``leaderboard.csv``).
+3. Print the leaderboard and save it (``<run>/leaderboard.md``, ``leaderboard.csv``): one row
+   per distinct policy (CUBIC and minRTT on ``LeoCC-v0`` are the same native pair, evaluated
+   once as ``CUBIC = minRTT``), goodput and return with 95 % bootstrap intervals, a flag on
+   policies with fewer than 5 seeds, and with several scenarios the aggregate IQM of the
+   normalised score with its interval (``<run>/eval/aggregate.parquet``; docs/evaluation.md).
 
 Sizes come from ``conf/experiment/main_job.yaml``; override any of them, or use the smoke-test
 preset::
@@ -58,6 +62,7 @@ def run_main_job(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) 
     :param resume: continue an interrupted main job in ``run_dir``.
     """
     from leogym.agents.evaluate import evaluate
+    from leogym.agents.results.aggregate import load_aggregate
     from leogym.agents.results.leaderboard import leaderboard, print_leaderboard, to_markdown
     from leogym.agents.sb3.checkpoints import FINAL, read_sidecar
     from leogym.agents.train import train
@@ -102,9 +107,10 @@ def run_main_job(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) 
     # 3. leaderboard
     console.rule("[bold]3/3 leaderboard")
     board = leaderboard(results, cfg.main_job.sort_by)
-    print_leaderboard(board, console=console, title="leogym main job")
+    agg = load_aggregate(eval_dir)
+    print_leaderboard(board, console=console, title="leogym main job", aggregate=agg)
     md_path = atomic_write_text(
-        run_dir / "leaderboard.md", "# leogym main job\n\n" + to_markdown(board)
+        run_dir / "leaderboard.md", "# leogym main job\n\n" + to_markdown(board, aggregate=agg)
     )
     atomic_write(run_dir / "leaderboard.csv", lambda tmp: board.to_csv(tmp, index=False))
     old = run_dir / "timings.json"

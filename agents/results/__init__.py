@@ -1,2 +1,2 @@
-"""Results: the tidy results table, per-episode metrics, the leaderboard, plots and the
-analysis helpers the notebooks use."""
+"""Results: the tidy results table, per-episode metrics, the leaderboard, cross-scenario
+aggregate statistics (rliable), plots and the analysis helpers the notebooks use."""

@@ -8,17 +8,27 @@
 * ``completion.png``: completion times (file workloads only).
 * ``timeseries.png``: goodput (1 s moving average) over one episode per policy (first
   scenario, first seed), with the handover instants.
+
+The aggregate statistics (:mod:`leogym.agents.results.aggregate`) are drawn with
+``rliable.plot_utils`` by :func:`plot_aggregate`:
+
+* ``aggregate_<metric>.png``: IQM, mean, median and optimality gap of the normalised score per
+  policy, each with its 95 % stratified bootstrap interval;
+* ``probability_of_improvement.png``: ``P(X > Y)`` with intervals, one panel per metric;
+* ``performance_profile.png``: the fraction of (seed, scenario) scores above each tau, with
+  bootstrap bands, one panel per metric.
 """
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["plot_all"]
+__all__ = ["plot_aggregate", "plot_all"]
 
 
 def _plt() -> Any:
@@ -197,3 +207,125 @@ def plot_all(df: pd.DataFrame, run_dir: str | Path) -> list[Path]:
         plot_timeseries(df, run_dir, out_dir / "timeseries.png"),
     ]
     return [p for p in made if p is not None]
+
+
+#: Axis labels of the aggregate metrics (normalised: 0 = worst reference, 1 = best).
+_AGGREGATE_LABELS = {
+    "goodput_mbps": "goodput",
+    "rtt_p95_ms": "RTT p95",
+    "return": "return",
+}
+_STATISTIC_NAMES = {
+    "iqm": "IQM",
+    "mean": "mean",
+    "median": "median",
+    "optimality_gap": "optimality gap",
+}
+
+
+def plot_aggregate(agg: Any, out_dir: str | Path) -> list[Path]:
+    """Draw the aggregate statistics of an evaluation with ``rliable.plot_utils``.
+
+    :param agg: an :class:`~leogym.agents.results.aggregate.Aggregate`.
+    :param out_dir: the ``plots`` folder.
+    :return: the files written.
+    """
+    plt = _plt()
+    plot_utils = importlib.import_module("rliable.plot_utils")
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    made: list[Path] = []
+    table = agg.aggregate
+    metrics = list(dict.fromkeys(table["metric"]))
+    statistics = list(_STATISTIC_NAMES)
+    for metric in metrics:
+        sub = table[table["metric"] == metric]
+        order = (
+            sub[sub["statistic"] == "iqm"].sort_values("value", kind="stable")["policy"].tolist()
+        )
+        points, intervals = {}, {}
+        for policy in order:
+            rows = sub[sub["policy"] == policy].set_index("statistic").loc[statistics]
+            points[policy] = rows["value"].to_numpy(dtype=float)
+            intervals[policy] = rows[["ci_low", "ci_high"]].to_numpy(dtype=float).T
+        fig, _ = plot_utils.plot_interval_estimates(
+            points,
+            intervals,
+            metric_names=[_STATISTIC_NAMES[s] for s in statistics],
+            algorithms=order,
+            xlabel=(
+                f"normalised {_AGGREGATE_LABELS.get(metric, metric)} "
+                "(0 = worst reference, 1 = best)"
+            ),
+            xlabel_y_coordinate=-0.35 if len(order) < 4 else -0.15,
+            row_height=0.5,
+        )
+        path = out / f"aggregate_{metric}.png"
+        fig.savefig(path, dpi=110, bbox_inches="tight")
+        plt.close(fig)
+        made.append(path)
+    pairs = agg.improvement
+    if len(pairs):
+        pair_metrics = list(dict.fromkeys(pairs["metric"]))
+        n_pairs = int(pairs.groupby("metric").size().max())
+        fig, axes = plt.subplots(
+            1,
+            len(pair_metrics),
+            figsize=(5.5 * len(pair_metrics), 0.5 * n_pairs + 1.5),
+            squeeze=False,
+        )
+        for ax, metric in zip(axes[0], pair_metrics, strict=True):
+            sub = pairs[pairs["metric"] == metric]
+            sep = "\x1f"
+            probs = {f"{r.policy_x}{sep}{r.policy_y}": r.value for r in sub.itertuples()}
+            cis = {
+                f"{r.policy_x}{sep}{r.policy_y}": np.array([r.ci_low, r.ci_high])
+                for r in sub.itertuples()
+            }
+            plot_utils.plot_probability_of_improvement(
+                probs,
+                cis,
+                pair_separator=sep,
+                ax=ax,
+                xticks=[0.0, 0.25, 0.5, 0.75, 1.0],
+                ticklabelsize="medium",
+                labelsize="medium",
+                xlabel=f"P(X > Y), {_AGGREGATE_LABELS.get(metric, metric)}",
+            )
+        fig.tight_layout()
+        path = out / "probability_of_improvement.png"
+        fig.savefig(path, dpi=110, bbox_inches="tight")
+        plt.close(fig)
+        made.append(path)
+    profiles = agg.profiles
+    if len(profiles):
+        prof_metrics = list(dict.fromkeys(profiles["metric"]))
+        fig, axes = plt.subplots(
+            1, len(prof_metrics), figsize=(5.5 * len(prof_metrics), 4.2), squeeze=False
+        )
+        for i, (ax, metric) in enumerate(zip(axes[0], prof_metrics, strict=True)):
+            sub = profiles[profiles["metric"] == metric]
+            taus = sub.drop_duplicates("tau")["tau"].to_numpy(dtype=float)
+            curves, bands = {}, {}
+            for policy, p in sub.groupby("policy", sort=False):
+                curves[policy] = p["value"].to_numpy(dtype=float)
+                bands[policy] = p[["ci_low", "ci_high"]].to_numpy(dtype=float).T
+            plot_utils.plot_performance_profiles(
+                curves,
+                taus,
+                performance_profile_cis=bands,
+                ax=ax,
+                xlabel=f"normalised {_AGGREGATE_LABELS.get(metric, metric)} (tau)",
+                ylabel="fraction of runs with score > tau" if i == 0 else "",
+                labelsize="medium",
+                ticklabelsize="medium",
+                legend=i == 0,
+                legendsize="small",
+            )
+        fig.tight_layout()
+        path = out / "performance_profile.png"
+        fig.savefig(path, dpi=110, bbox_inches="tight")
+        plt.close(fig)
+        made.append(path)
+    return made

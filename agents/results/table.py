@@ -3,7 +3,9 @@
 An evaluation run directory holds::
 
     results.parquet   one row per episode (tidy: identifying columns + metrics)
-    summary.parquet   one row per (scenario, policy, metric): n, mean, std, ci95, median, min, max
+    summary.parquet   one row per (scenario, policy, metric): n, mean, std, ci95, ci_low,
+                      ci_high, median, min, max
+    aggregate.parquet the cross-scenario statistics (:mod:`leogym.agents.results.aggregate`)
     summary.csv       the same, for a quick look
     traces/<key>.parquet   per-step, per-path trace of each episode
     plots/*.png
@@ -61,6 +63,8 @@ LOWER_IS_BETTER = (
     "completion_time_s",
     "convergence_time_s",
     "delay_mean_ms",
+    "owd_mean_ms",
+    "queue_delay_mean_ms",
     "loss_rate",
     "hol_delay_mean_ms",
     "reorder_buffer_max_kb",
@@ -144,7 +148,10 @@ def metric_columns(df: pd.DataFrame) -> list[str]:
 
 def summarize(df: pd.DataFrame) -> pd.DataFrame:
     """Per (scenario, policy, metric): ``n`` (finite values), ``mean``, ``std``, ``ci95``
-    (Student-t half width), ``median``, ``min``, ``max``."""
+    (Student-t half width), ``ci_low`` and ``ci_high`` (the 95 % percentile bootstrap interval
+    of the mean over seeds, seeded: :func:`~leogym.agents.results.intervals.mean_ci`),
+    ``median``, ``min``, ``max``."""
+    from leogym.agents.results.intervals import mean_ci
     from scipy import stats
 
     rows: list[dict[str, Any]] = []
@@ -158,6 +165,8 @@ def summarize(df: pd.DataFrame) -> pd.DataFrame:
                 "mean",
                 "std",
                 "ci95",
+                "ci_low",
+                "ci_high",
                 "median",
                 "min",
                 "max",
@@ -170,6 +179,7 @@ def summarize(df: pd.DataFrame) -> pd.DataFrame:
             n = int(v.size)
             std = float(np.std(v, ddof=1)) if n > 1 else math.nan
             ci = float(stats.t.ppf(0.975, n - 1) * std / math.sqrt(n)) if n > 1 else math.nan
+            low, high = mean_ci(v)
             rows.append(
                 {
                     "scenario": scenario,
@@ -179,6 +189,8 @@ def summarize(df: pd.DataFrame) -> pd.DataFrame:
                     "mean": float(np.mean(v)) if n else math.nan,
                     "std": std,
                     "ci95": ci,
+                    "ci_low": low,
+                    "ci_high": high,
                     "median": float(np.median(v)) if n else math.nan,
                     "min": float(np.min(v)) if n else math.nan,
                     "max": float(np.max(v)) if n else math.nan,
