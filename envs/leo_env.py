@@ -19,7 +19,7 @@ from gymnasium import spaces
 from leogym.envs.actions import check_action
 from leogym.envs.config import EnvConfig
 from leogym.envs.features import FeatureTable, path_frame
-from leogym.envs.rewards import RewardWeights, StepMetrics, get_reward
+from leogym.envs.rewards import RewardWeights, StepMetrics, get_reward, step_metrics
 
 from leogym.scenario.flows import connection_path_count
 from leogym.scenario.forecast import HandoverOracle
@@ -235,39 +235,22 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         return np.concatenate(list(self._frames)).astype(np.float32)
 
     def _step_metrics(self, m: Measurements, t0: float, t1: float) -> StepMetrics:
-        dt = max(t1 - t0, 1e-9)
-        goodput_bps = float(m.goodput_bytes) * 8.0 / dt * self._rate_scale
-        delivered = np.asarray(m.delivered_bytes, dtype=np.float64)
-        srtt = np.asarray(m.srtt_s, dtype=np.float64)
-        valid = srtt > 0
-        if valid.all():
-            w, x = delivered, srtt
-        else:
-            w, x = delivered[valid], srtt[valid]
-        weight = w.sum()
-        if weight > 0:
-            # np.average(x, weights=w), without its overhead: the same operations.
-            delay = float(np.multiply(x, w).sum() / weight)
-        elif len(x):
-            delay = float(x.mean())
-        else:
-            delay = 0.0
-        min_rtt = np.asarray(m.min_rtt_s, dtype=np.float64)
-        positive = min_rtt > 0
-        if positive.any():
-            self._min_rtt = min(self._min_rtt, float(min_rtt[positive].min()))
-        sent = float(np.asarray(m.sent_packets).sum())
-        lost = float(np.asarray(m.lost_packets).sum())
         assert self._oracle is not None
         capacity = float(self._oracle.capacity(0.5 * (t0 + t1)).sum()) * self._rate_scale
-        return StepMetrics(
-            goodput_bps=goodput_bps,
-            delay_s=delay,
-            min_delay_s=self._min_rtt if np.isfinite(self._min_rtt) else 0.0,
-            loss_rate=min(lost / sent, 1.0) if sent > 0 else 0.0,
+        metrics, self._min_rtt = step_metrics(
+            t0,
+            t1,
+            goodput_bytes=m.goodput_bytes,
+            delivered_bytes=m.delivered_bytes,
+            srtt_s=m.srtt_s,
+            min_rtt_s=m.min_rtt_s,
+            sent_packets=m.sent_packets,
+            lost_packets=m.lost_packets,
             capacity_bps=capacity,
-            step_s=dt,
+            min_rtt_so_far=self._min_rtt,
+            rate_scale=self._rate_scale,
         )
+        return metrics
 
     def _info(self, m: Measurements, metrics: StepMetrics, t0: float, t1: float) -> dict[str, Any]:
         assert self._oracle is not None

@@ -23,7 +23,7 @@ from leogym.envs.actions import DISCRETE_FACTORS, check_action, multiplicative_f
 from leogym.envs.cc_env import MAX_CWND_PACKETS, MIN_CWND_PACKETS, LeoCCEnv
 from leogym.envs.config import EnvOptions
 from leogym.envs.features import FeatureTable, path_frame
-from leogym.envs.rewards import StepMetrics
+from leogym.envs.rewards import StepMetrics, step_metrics
 
 from leogym.native import cc_algorithms, core
 from leogym.scenario import load_scenario
@@ -244,34 +244,21 @@ class FlowObserver:
     def metrics(self, m: Measurements, t0: float, t1: float) -> StepMetrics:
         """The flow's reward metrics of step ``m`` (:class:`StepMetrics`, as LeoCC-v0's)."""
         idx = m.flow_subflows(self.flow)
-        dt = max(t1 - t0, 1e-9)
-        goodput_bps = float(m.flow_goodput_bytes[self.flow]) * 8.0 / dt * self._rate_scale
-        delivered = np.asarray(m.subflow_delivered_bytes[idx], dtype=np.float64)
-        srtt = np.asarray(m.subflow_srtt_s[idx], dtype=np.float64)
-        valid = srtt > 0
-        w, x = delivered[valid], srtt[valid]
-        weight = w.sum()
-        if weight > 0:
-            delay = float(np.multiply(x, w).sum() / weight)
-        elif len(x):
-            delay = float(x.mean())
-        else:
-            delay = 0.0
-        min_rtt = np.asarray(m.subflow_min_rtt_s[idx], dtype=np.float64)
-        positive = min_rtt > 0
-        if positive.any():
-            self._min_rtt = min(self._min_rtt, float(min_rtt[positive].min()))
-        sent = float(np.asarray(m.subflow_sent_packets[idx]).sum())
-        lost = float(np.asarray(m.subflow_lost_packets[idx]).sum())
         capacity = float(self.oracle.capacity(0.5 * (t0 + t1)).sum()) * self._rate_scale
-        return StepMetrics(
-            goodput_bps=goodput_bps,
-            delay_s=delay,
-            min_delay_s=self._min_rtt if np.isfinite(self._min_rtt) else 0.0,
-            loss_rate=min(lost / sent, 1.0) if sent > 0 else 0.0,
+        metrics, self._min_rtt = step_metrics(
+            t0,
+            t1,
+            goodput_bytes=m.flow_goodput_bytes[self.flow],
+            delivered_bytes=m.subflow_delivered_bytes[idx],
+            srtt_s=m.subflow_srtt_s[idx],
+            min_rtt_s=m.subflow_min_rtt_s[idx],
+            sent_packets=m.subflow_sent_packets[idx],
+            lost_packets=m.subflow_lost_packets[idx],
             capacity_bps=capacity,
-            step_s=dt,
+            min_rtt_so_far=self._min_rtt,
+            rate_scale=self._rate_scale,
         )
+        return metrics
 
     def _frame_from(
         self,

@@ -16,6 +16,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
 
 from leogym import schema
 from leogym.schema import bounded
@@ -23,6 +26,7 @@ from leogym.schema import bounded
 __all__ = [
     "RewardWeights",
     "StepMetrics",
+    "step_metrics",
     "RewardFn",
     "aurora_reward",
     "goodput_reward",
@@ -53,6 +57,61 @@ class StepMetrics:
     loss_rate: float
     capacity_bps: float
     step_s: float
+
+
+def step_metrics(
+    t0: float,
+    t1: float,
+    *,
+    goodput_bytes: float,
+    delivered_bytes: Any,
+    srtt_s: Any,
+    min_rtt_s: Any,
+    sent_packets: Any,
+    lost_packets: Any,
+    capacity_bps: float,
+    min_rtt_so_far: float,
+    rate_scale: float,
+) -> tuple[StepMetrics, float]:
+    """One step's :class:`StepMetrics` from per-path (or per-subflow) measurements.
+
+    :param goodput_bytes: application bytes delivered in the step (at the simulated rates).
+    :param capacity_bps: the step's link capacity, already at the real rates.
+    :param min_rtt_so_far: the smallest RTT of the episode before this step (inf: none yet).
+    :param rate_scale: the scenario's ``rate_scale``: goodput is scaled back up by it.
+    :return: the metrics and the episode's smallest RTT after this step.
+    """
+    dt = max(t1 - t0, 1e-9)
+    delivered = np.asarray(delivered_bytes, dtype=np.float64)
+    srtt = np.asarray(srtt_s, dtype=np.float64)
+    valid = srtt > 0
+    if valid.all():
+        w, x = delivered, srtt
+    else:
+        w, x = delivered[valid], srtt[valid]
+    weight = w.sum()
+    if weight > 0:
+        # np.average(x, weights=w), without its overhead: the same operations.
+        delay = float(np.multiply(x, w).sum() / weight)
+    elif len(x):
+        delay = float(x.mean())
+    else:
+        delay = 0.0
+    min_rtt = np.asarray(min_rtt_s, dtype=np.float64)
+    positive = min_rtt > 0
+    if positive.any():
+        min_rtt_so_far = min(min_rtt_so_far, float(min_rtt[positive].min()))
+    sent = float(np.asarray(sent_packets).sum())
+    lost = float(np.asarray(lost_packets).sum())
+    metrics = StepMetrics(
+        goodput_bps=float(goodput_bytes) * 8.0 / dt * rate_scale,
+        delay_s=delay,
+        min_delay_s=min_rtt_so_far if math.isfinite(min_rtt_so_far) else 0.0,
+        loss_rate=min(lost / sent, 1.0) if sent > 0 else 0.0,
+        capacity_bps=capacity_bps,
+        step_s=dt,
+    )
+    return metrics, min_rtt_so_far
 
 
 #: Range of every reward weight: bounded so that no step's reward can overflow to infinity.
