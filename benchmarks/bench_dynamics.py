@@ -28,7 +28,6 @@ the two scenarios is the same in both states.
 
 from __future__ import annotations
 
-import argparse
 import copy
 import sys
 import time
@@ -39,7 +38,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import Row, measure, ratio_row, run_json_child  # noqa: E402
+from benchmarks.common import Row, measure, ratio_row, run_json_child, section_main  # noqa: E402
 
 __all__ = [
     "build_cpu",
@@ -306,14 +305,7 @@ def rows(quick: bool = False, repeats: int = 5) -> list[Row]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from benchmarks.common import format_table
-
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--repeats", type=int, default=5)
-    args = ap.parse_args(argv)
-    print(format_table(rows(args.quick, 1 if args.quick else args.repeats)))
-    return 0
+    return section_main(rows, __doc__, argv)
 
 
 if __name__ == "__main__":

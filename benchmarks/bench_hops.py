@@ -26,7 +26,6 @@ Run: ``python -m benchmarks.bench_hops [--quick] [--repeats 5]`` (or through
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import sys
@@ -36,7 +35,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import Row, measure, ratio_row, run_json_child  # noqa: E402
+from benchmarks.common import Row, measure, ratio_row, run_json_child, section_main  # noqa: E402
 
 __all__ = ["chain_cost", "sim_speed", "rows", "chain_rows", "speed_rows", "memory_rows"]
 
@@ -368,14 +367,7 @@ def rows(quick: bool, repeats: int) -> list[Row]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from benchmarks.common import format_table
-
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--repeats", type=int, default=5)
-    args = ap.parse_args(argv)
-    print(format_table(rows(args.quick, 1 if args.quick else args.repeats)))
-    return 0
+    return section_main(rows, __doc__, argv)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,6 @@ falls with N.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -29,7 +28,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import Row, format_table, measure, ratio_row  # noqa: E402
+from benchmarks.common import Row, measure, ratio_row, section_main  # noqa: E402
 
 __all__ = ["rows", "single_agent", "multi_agent"]
 
@@ -134,13 +133,9 @@ def rows(quick: bool = False, repeats: int = 3) -> list[Row]:
     return out
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--repeats", type=int, default=3)
-    args = ap.parse_args()
-    print(format_table(rows(args.quick, args.repeats)))
+def main(argv: list[str] | None = None) -> int:
+    return section_main(rows, __doc__, argv, default_repeats=3, single_when_quick=False)
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -7,6 +7,7 @@ target and whether it was met. Rows are printed as one table and written as CSV.
 
 from __future__ import annotations
 
+import argparse
 import csv
 import os
 import platform
@@ -289,3 +290,21 @@ def run_json_child(script: str, args: Sequence[str], what: str) -> dict[str, Any
         raise RuntimeError(f"{what} failed:\n{proc.stderr[-3000:]}")
     result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
     return result
+
+
+def section_main(
+    rows: Callable[[bool, int], list[Row]],
+    doc: str | None,
+    argv: list[str] | None = None,
+    default_repeats: int = 5,
+    single_when_quick: bool = True,
+) -> int:
+    """``python -m benchmarks.bench_X [--quick] [--repeats N]``: one section's table on stdout
+    (with ``single_when_quick``, ``--quick`` runs a single repeat at the quick sizes)."""
+    ap = argparse.ArgumentParser(description=(doc or "").split("\n")[0])
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--repeats", type=int, default=default_repeats)
+    args = ap.parse_args(argv)
+    repeats = 1 if (args.quick and single_when_quick) else args.repeats
+    print(format_table(rows(args.quick, repeats)))
+    return 0
