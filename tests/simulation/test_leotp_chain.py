@@ -409,3 +409,27 @@ def test_core_refuses_bad_settings_without_aborting() -> None:
         bad = {**config, "flows": [{**config["flows"][0], "leotp": {key: value}}]}
         with pytest.raises(ValueError, match=rf"flows\[0\]\.leotp\.{key}"):
             core().Simulation(bad, native_paths(timeline), native_network(timeline))
+
+
+# --------------------------------------------------- the spec's criteria this version misses
+# The tests above bound what this implementation does (with the reason next to each bound).
+# These hold the reproduction's own pass criteria (spec 4.2 items 9 and 11, from the paper's
+# Figs. 10-12 and the chain fixed point), strict: they fail the suite the day they pass, so
+# the bounds above get raised. Why they fail today: cpp/doc/leotp.md.
+@pytest.mark.xfail(strict=True, reason="eq. (8)'s cut to 0.8 BDP saws the hop to ~0.92")
+def test_spec_loss_free_throughput_criterion(clean: Run) -> None:
+    assert clean.goodput_mbps(7.0, 15.0) >= 0.95 * 20.0 * EFFICIENCY
+
+
+@pytest.mark.xfail(strict=True, reason="the Interest loop lags: ~0.87 of the bottleneck")
+def test_spec_fixed_point_goodput_criterion(fixed_point: Run) -> None:
+    assert fixed_point.goodput_mbps(10.0, 20.0) >= 0.95 * 10.0 * EFFICIENCY
+
+
+@pytest.mark.xfail(strict=True, reason="node 1 holds ~2.4 of its 5-packet target")
+def test_spec_fixed_point_buffer_criterion(fixed_point: Run) -> None:
+    target = fixed_point.last["target_buffer_bytes"]
+    per_node = np.array(
+        [[m["mean_buffer_bytes"] for m in s["midnodes"]] for s in fixed_point.stats[10:]]
+    ).mean(axis=0)
+    assert abs(per_node[0] - target) <= WIRE  # BL_tar +- 1 packet
