@@ -411,11 +411,11 @@ def test_core_refuses_bad_settings_without_aborting() -> None:
             core().Simulation(bad, native_paths(timeline), native_network(timeline))
 
 
-# --------------------------------------------------- the spec's criteria this version misses
+# ------------------------------------------------ the pass criteria this version misses
 # The tests above bound what this implementation does (with the reason next to each bound).
-# These hold the reproduction's own pass criteria (spec 4.2 items 9 and 11, from the paper's
-# Figs. 10-12 and the chain fixed point), strict: they fail the suite the day they pass, so
-# the bounds above get raised. Why they fail today: cpp/doc/leotp.md.
+# These hold the reproduction's own pass criteria (from the paper's Figs. 10-12 and the chain
+# fixed point; cpp/doc/leotp.md, "Measured behaviour"), strict: they fail the suite the day
+# they pass, so that the bounds above get raised.
 @pytest.mark.xfail(strict=True, reason="eq. (8)'s cut to 0.8 BDP saws the hop to ~0.92")
 def test_spec_loss_free_throughput_criterion(clean: Run) -> None:
     assert clean.goodput_mbps(7.0, 15.0) >= 0.95 * 20.0 * EFFICIENCY
