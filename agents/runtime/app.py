@@ -25,6 +25,7 @@ from leogym.schema import FULL_ERROR_ENV, FieldError, exit_with_error, full_erro
 __all__ = [
     "CONFIG_PATH",
     "RunContext",
+    "anchor_scenario_files",
     "compose",
     "config_error_line",
     "config_task",
@@ -215,15 +216,44 @@ def config_error_line(exc: BaseException) -> str | None:
     return None
 
 
+def anchor_scenario_files(cfg: DictConfig, choice: str | None = None) -> None:
+    """Make the relative data-file names of a composed scenario group option absolute, in place.
+
+    ``scenario=heldout/starlink_replay`` names trace files relative to its YAML file
+    (``data/replay_bw.txt``), as loading the scenario by name reads them; Hydra's composition
+    forgets that file. Fields the command line changed stay as given.
+
+    :param cfg: an app config with a ``scenario`` node.
+    :param choice: the scenario group's option; default: the running Hydra job's choice.
+    """
+    from leogym.scenario.loader import anchored_file_fields
+
+    if choice is None:
+        from hydra.core.hydra_config import HydraConfig
+
+        if not HydraConfig.initialized():
+            return
+        choice = HydraConfig.get().runtime.choices.get("scenario")
+    scenario = cfg.get("scenario")
+    if not choice or not isinstance(scenario, DictConfig):
+        return
+    data = OmegaConf.to_container(scenario, resolve=True)
+    assert isinstance(data, dict)
+    for key, value in anchored_file_fields(data, str(choice)).items():
+        OmegaConf.update(cfg, f"scenario.{key}", value, merge=False)
+
+
 def config_task(prog: str) -> Callable[[Callable[[DictConfig], Any]], Callable[[DictConfig], Any]]:
     """Decorate a Hydra task function (under ``@hydra.main``) so that, run by :func:`run_app`,
     a config error it raises ends the app with one line naming the field and exit status 2,
-    instead of Hydra's traceback."""
+    instead of Hydra's traceback. The task sees the scenario's data files anchored
+    (:func:`anchor_scenario_files`)."""
 
     def wrap(task: Callable[[DictConfig], Any]) -> Callable[[DictConfig], Any]:
         @functools.wraps(task)
         def run(cfg: DictConfig) -> Any:
             try:
+                anchor_scenario_files(cfg)
                 return task(cfg)
             except FieldError as exc:
                 if not _ONE_LINE:

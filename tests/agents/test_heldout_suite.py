@@ -327,3 +327,31 @@ def test_two_suite_scenarios_evaluate_end_to_end(tmp_path: Path) -> None:
     assert (df["goodput_mbps"] > 0).all()
     described = json.loads((tmp_path / "policies.json").read_text())
     assert described["suite"] == {"name": "heldout", "version": _suite_cfg().eval.suite.version}
+
+
+@pytest.mark.parametrize("name", ["heldout/starlink_replay", "heldout/starlink_isl_sydney"])
+def test_group_option_reads_its_data_files_like_the_name_does(name: str) -> None:
+    """``scenario=heldout/<x>`` (a Hydra group option) finds the data files the YAML names
+    relative to itself, as ``load_scenario("heldout/<x>")`` does; an override given on the
+    command line stays relative to where the command runs."""
+    from leogym.agents.runtime.app import anchor_scenario_files
+
+    cfg = compose("evaluate", [f"scenario={name}"])
+    anchor_scenario_files(cfg, name)
+    composed = load_scenario(OmegaConf.to_container(cfg.scenario, resolve=True))
+    by_name = load_scenario(name)
+    assert composed == by_name
+    files = [p.satellite.replay.bw_down or p.terrestrial.trace_down for p in composed.paths]
+    assert any(files) and all(Path(f).is_file() for f in files if f)
+
+    cfg = compose("evaluate", [f"scenario={name}", "scenario.name=mine"])
+    key = next(
+        f"paths.{i}.satellite.replay.bw_down"
+        if p.satellite.replay.bw_down
+        else f"paths.{i}.terrestrial.trace_down"
+        for i, p in enumerate(by_name.paths)
+        if p.satellite.replay.bw_down or p.terrestrial.trace_down
+    )
+    OmegaConf.update(cfg, f"scenario.{key}", "my_trace.txt", merge=False)
+    anchor_scenario_files(cfg, name)
+    assert OmegaConf.select(cfg, f"scenario.{key}") == "my_trace.txt"

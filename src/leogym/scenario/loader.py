@@ -34,7 +34,12 @@ from omegaconf import DictConfig, OmegaConf
 from leogym.scenario.config import ScenarioConfig
 from leogym.scenario.errors import ScenarioConfigError, field_error
 
-__all__ = ["load_scenario", "available_scenarios", "scenario_from_dict"]
+__all__ = [
+    "anchored_file_fields",
+    "available_scenarios",
+    "load_scenario",
+    "scenario_from_dict",
+]
 
 ROOT = "scenario"
 _GROUP = "scenario"
@@ -158,20 +163,73 @@ def scenario_from_dict(data: Mapping[str, Any]) -> ScenarioConfig:
     return _to_dataclass(ScenarioConfig, body, ROOT)
 
 
-def _rebase_files(cfg: ScenarioConfig, base: Path) -> None:
-    def fix(name: str | None) -> str | None:
-        if not name:
-            return name
-        p = Path(name).expanduser()
-        return str(p if p.is_absolute() else (base / p))
+def _file_slots(cfg: ScenarioConfig) -> list[tuple[str, Any, str | int]]:
+    """Every field of ``cfg`` that names a data file: ``(dotted key, owner, attribute or index)``.
 
-    cfg.constellation.tle_file = fix(cfg.constellation.tle_file)
-    for path in cfg.paths:
-        path.terrestrial.trace_down = fix(path.terrestrial.trace_down)
-        path.terrestrial.trace_up = fix(path.terrestrial.trace_up)
-        rp = path.satellite.replay
-        rp.bw_down, rp.bw_up, rp.delay, rp.csv = map(fix, (rp.bw_down, rp.bw_up, rp.delay, rp.csv))
-    cfg.sampling.trace_choices = [str(fix(f)) for f in cfg.sampling.trace_choices]
+    The one list of such fields (TLE file, terrestrial traces, replayed traces, sampled trace
+    choices), used to anchor relative names to the YAML file that holds them."""
+    slots: list[tuple[str, Any, str | int]] = [
+        ("constellation.tle_file", cfg.constellation, "tle_file")
+    ]
+    for i, path in enumerate(cfg.paths):
+        for side in ("trace_down", "trace_up"):
+            slots.append((f"paths.{i}.terrestrial.{side}", path.terrestrial, side))
+        for name in ("bw_down", "bw_up", "delay", "csv"):
+            slots.append((f"paths.{i}.satellite.replay.{name}", path.satellite.replay, name))
+    for j in range(len(cfg.sampling.trace_choices)):
+        slots.append((f"sampling.trace_choices.{j}", cfg.sampling.trace_choices, j))
+    return slots
+
+
+def _get_slot(owner: Any, at: str | int) -> Any:
+    return owner[at] if isinstance(at, int) else getattr(owner, at)
+
+
+def _anchored(name: Any, base: Path) -> Any:
+    """``name`` relative to ``base`` unless it is empty or absolute."""
+    if not name:
+        return name
+    p = Path(str(name)).expanduser()
+    return str(p if p.is_absolute() else (base / p))
+
+
+def _rebase_files(cfg: ScenarioConfig, base: Path) -> None:
+    for _, owner, at in _file_slots(cfg):
+        value = _anchored(_get_slot(owner, at), base)
+        if isinstance(at, int):
+            owner[at] = value
+        else:
+            setattr(owner, at, value)
+
+
+def anchored_file_fields(data: Mapping[str, Any], name: str) -> dict[str, str]:
+    """The data-file fields of a composed scenario ``data`` that still hold the relative names
+    written in the shipped scenario ``name`` (``conf/scenario/<name>.yaml``), anchored to that
+    file's folder, as ``{dotted key: absolute path}``.
+
+    Hydra composes ``scenario=heldout/starlink_replay`` into a plain mapping and forgets the
+    file it came from; its relative trace names would then be read from the working directory.
+    The apps apply what this returns, so a group option finds its data files as
+    :func:`load_scenario` by name does. A field the command line changed is left alone (it is
+    relative to where the command runs).
+
+    :param data: the composed scenario (plain containers).
+    :param name: the scenario group's option, e.g. ``"heldout/starlink_replay"``.
+    """
+    file = _conf_dir() / f"{name}.yaml"
+    if not file.is_file():
+        return {}
+    raw = OmegaConf.to_container(OmegaConf.load(file), resolve=True)
+    if not isinstance(raw, Mapping):
+        return {}
+    shipped = scenario_from_dict(raw)  # type: ignore[arg-type]
+    shipped_values = {key: _get_slot(o, at) for key, o, at in _file_slots(shipped)}
+    out: dict[str, str] = {}
+    for key, owner, at in _file_slots(scenario_from_dict(data)):
+        value = _get_slot(owner, at)
+        if value and value == shipped_values.get(key) and not Path(str(value)).is_absolute():
+            out[key] = str(_anchored(value, file.parent))
+    return out
 
 
 def _load_yaml(file: Path) -> ScenarioConfig:
