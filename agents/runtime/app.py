@@ -239,7 +239,8 @@ def anchor_scenario_files(cfg: DictConfig, choice: str | None = None) -> None:
         return
     data = OmegaConf.to_container(scenario, resolve=True)
     assert isinstance(data, dict)
-    for key, value in anchored_file_fields(data, str(choice)).items():
+    fields = anchored_file_fields({str(k): v for k, v in data.items()}, str(choice))
+    for key, value in fields.items():
         OmegaConf.update(cfg, f"scenario.{key}", value, merge=False)
 
 
