@@ -81,7 +81,7 @@ def _load_builtin() -> None:
 
     for name, (citation, overrides) in classic.CLASSIC.items():
         BASELINES.setdefault(name, _classic(name, citation, **overrides))
-    for module in ("maco", "alcs", "freeze"):
+    for module in ("maco", "alcs", "freeze", "leotp"):
         try:
             mod = __import__(f"leogym.baselines.{module}", fromlist=["make"])
         except ImportError:

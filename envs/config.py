@@ -20,6 +20,7 @@ from leogym.envs.rewards import WEIGHT_RANGE, RewardWeights
 
 from leogym import schema
 from leogym.native import cc_algorithms, schedulers
+from leogym.scenario.config import LeotpFlowConfig
 from leogym.scenario.forecast import FORECAST_MODES
 from leogym.schema import FieldError, bounded, choice, numbers
 from leogym.simulation.transport import TransportOptions
@@ -102,6 +103,14 @@ class EnvOptions:
     :param reward: the reward and its weights.
     :param transport: transport options beside the CC and the scheduler (receive window,
         cwnd validation, ACK frequency, ...); unset options keep the core's defaults.
+    :param connection: the transport of the connection under study: ``"mpquic"`` (leogym's
+        multipath transport, driven by ``cc`` and ``scheduler``) or ``"leotp"`` (LEOTP's
+        Consumer and Producer on the route of the scenario's first path, with Midnodes on the
+        route; cpp/doc/leotp.md, "The connection under study"). A LEOTP connection takes no
+        actions (the env ignores them: a native baseline, ``leogym.baselines`` ``leotp``);
+        variants A-C need a hop scenario, D (end to end) runs on either topology.
+    :param leotp: the LEOTP connection's parameters (``connection="leotp"``; ranges as a
+        ``transport: leotp`` flow's).
     """
 
     cc: str = field(default="external", metadata=choice(cc_algorithms))
@@ -117,6 +126,8 @@ class EnvOptions:
     observation: ObservationConfig = field(default_factory=ObservationConfig)
     reward: RewardConfig = field(default_factory=RewardConfig)
     transport: TransportOptions = field(default_factory=TransportOptions)
+    connection: str = field(default="mpquic", metadata=choice("mpquic", "leotp"))
+    leotp: LeotpFlowConfig = field(default_factory=LeotpFlowConfig)
 
     def validate(self, path: str = "env", error: type[FieldError] = FieldError) -> None:
         """Raise ``error`` (a ``ValueError``) naming the first invalid field."""
@@ -171,6 +182,7 @@ class EnvConfig(EnvOptions):
             ("observation", ObservationConfig),
             ("reward", RewardConfig),
             ("transport", TransportOptions),
+            ("leotp", LeotpFlowConfig),
         ):
             if name in kwargs:
                 kwargs[name] = schema.build(section, kwargs[name], f"env.{name}")

@@ -24,6 +24,7 @@ from leogym.envs.rewards import RewardWeights, StepMetrics, get_reward, step_met
 from leogym.scenario.flows import connection_path_count
 from leogym.scenario.forecast import HandoverOracle
 from leogym.simulation import Measurements, Simulation
+from leogym.simulation.native_config import native_connection
 
 __all__ = ["LeoEnv"]
 
@@ -67,6 +68,8 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
                 f"env.observation.max_paths: the scenario has {self.n_paths} paths, more than "
                 f"max_paths={self.config.observation.max_paths}"
             )
+        # A LEOTP connection's variant must suit the topology (a ValueError naming the field).
+        native_connection(self.config, self.scenario)
         self.step_s = self.config.step_ms / 1000.0
         self.max_steps = int(round(self.config.episode_s / self.step_s))
         self.features = FeatureTable(self.config.observation)
@@ -99,11 +102,14 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
 
     @property
     def agent_controls_cc(self) -> bool:
-        return self.config.cc == "external"
+        """The agent sets the windows (or rates): ``cc="external"`` on leogym's transport (a
+        LEOTP connection, ``connection="leotp"``, takes no actions)."""
+        return self.config.cc == "external" and self.config.connection == "mpquic"
 
     @property
     def agent_controls_scheduler(self) -> bool:
-        return self.config.scheduler == "external"
+        """The agent schedules packets: ``scheduler="external"`` on leogym's transport."""
+        return self.config.scheduler == "external" and self.config.connection == "mpquic"
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None

@@ -140,8 +140,17 @@ QUIC_PAYLOAD = 1472 - 17
 LEOTP_PAYLOAD = 1472 - 21
 
 
+#: The paper's TCPs were Linux's (section V: the hosts of a Mininet emulation run the kernel's
+#: TCP), whose retransmission timer has a 200 ms floor (``TCP_RTO_MIN``); ns-3's default is
+#: RFC 6298's 1 s, which stalls every TCP under 1 s path switching (docs/reproduction.md).
+LINUX_MIN_RTO_S = 0.2
+
+
 def _tcp(cc: str) -> Algorithm:
-    return Algorithm(flow={"transport": "tcp", "cc": cc}, payload_bytes=TCP_PAYLOAD)
+    return Algorithm(
+        flow={"transport": "tcp", "cc": cc, "min_rto_s": LINUX_MIN_RTO_S},
+        payload_bytes=TCP_PAYLOAD,
+    )
 
 
 def _leotp(**params: Any) -> Algorithm:

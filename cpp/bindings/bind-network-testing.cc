@@ -204,6 +204,7 @@ RunReferenceFlowPy(const std::string& kind,
     d["goodput_bps"] = r.goodputBps;
     d["rx_bytes"] = r.rxBytes;
     d["tx_bytes"] = r.txBytes;
+    d["max_buffered_bytes"] = r.maxBufferedBytes;
     d["rx_packets"] = r.rxPackets;
     d["sim_seconds"] = r.simSeconds;
     d["wall_seconds"] = r.wallSeconds;
@@ -439,7 +440,8 @@ LEOGYM_REGISTER_BINDINGS(network_testing)
     path, down), ``paths`` (per path ``down``/``up`` counters), ``cross_rx_bytes``,
     ``sim_seconds``, ``wall_seconds`` (benchmarks only), ``events``, and for ``tcp_bulk`` the
     flow socket's ``rto_expiries`` (retransmission timeouts), ``loss_episodes`` (entries into
-    CA_LOSS), ``recovery_episodes`` (entries into fast recovery), ``retransmissions``
+    CA_LOSS), ``recovery_episodes`` (entries into fast recovery), ``retransmissions``,
+    ``max_buffered_bytes`` (the largest unsent + unacknowledged bytes its send buffer held)
 :raises ValueError: on invalid input (the message names the field)
 :raises RuntimeError: if another simulation is open in this process)doc");
 

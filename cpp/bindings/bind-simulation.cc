@@ -212,6 +212,7 @@ FlowFromDict(py::handle o, const std::string& label)
                                                 "on_s",
                                                 "off_s",
                                                 "leotp",
+                                                "min_rto_s",
                                                 "name"};
     ns3::LeoFlowSpec fl;
     bool haveRoutes = false;
@@ -310,6 +311,10 @@ FlowFromDict(py::handle o, const std::string& label)
         {
             fl.leotp = LeotpFromDict(v, f);
         }
+        else if (key == "min_rto_s")
+        {
+            fl.minRtoS = ToDouble(v, f); // range and transport: checked with the flow
+        }
     }
     if (!haveRoutes)
     {
@@ -357,7 +362,9 @@ ConfigFromDict(py::handle config)
                                                 "recovery",
                                                 "recovery_params",
                                                 "hystart",
-                                                "flows"};
+                                                "flows",
+                                                "connection",
+                                                "leotp"};
     ns3::LeoSimulationConfig c;
     std::string workload = "bulk";
     bool haveFileBytes = false;
@@ -519,6 +526,19 @@ ConfigFromDict(py::handle config)
         else if (key == "hystart")
         {
             hystart = ToBool(v, f) ? 1 : 0;
+        }
+        else if (key == "connection")
+        {
+            const std::string t = ToString(v, f);
+            if (t != "mpquic" && t != "leotp")
+            {
+                throw std::invalid_argument(f + ": must be 'mpquic' or 'leotp', got '" + t + "'");
+            }
+            c.leotpConnection = t == "leotp";
+        }
+        else if (key == "leotp")
+        {
+            c.leotp = LeotpFromDict(v, f);
         }
         else if (key == "flows")
         {
@@ -1040,6 +1060,26 @@ class PySimulation
             samples);
     }
 
+    py::dict RecoveryStats(py::handle flow, bool samples)
+    {
+        Check();
+        const auto f =
+            static_cast<uint32_t>(ToInt(flow, "recovery_stats: flow", 0, m_sim->GetNFlows() - 1LL));
+        if (const ns3::LeotpFlow* lf = m_sim->GetLeotpFlow(f))
+        {
+            // LEOTP: the Consumer's first copies of every chunk (the LeotpTraceTag)
+            const auto& clean = lf->GetConsumer()->GetOwdSamples();
+            const auto& retx = lf->GetConsumer()->GetRecoveredOwdSamples();
+            return leogym::RecoveryStatsDict(clean, retx, clean.size(), retx.size(), samples);
+        }
+        const ns3::LeoFlowMonitor::Recovery& r = m_sim->GetFlowRecovery(f);
+        return leogym::RecoveryStatsDict(r.cleanOwdS,
+                                         r.retxOwdS,
+                                         r.clean,
+                                         r.retransmitted,
+                                         samples);
+    }
+
     void SetWeights(py::handle v)
     {
         Check();
@@ -1316,8 +1356,8 @@ RuntimeError. ``close()`` (idempotent, also on ``with`` exit) destroys the simul
     ``receive_window_bytes`` (6 MiB), ``send_buffer_bytes`` (4 MiB), ``reinject_on_pto``
     (True), ``cwnd_validation`` ("rfc9002": an under-used window never grows; "linux": slow
     start grows while the window's peak flight is at least half of cwnd), ``initial_rtt_s``
-    (0.333), ``mtu`` (1500), ``tcp_buffer_bytes`` (0 = automatic: 2 x (BDP + queue) of the
-    largest path, for TCP cross traffic), ``recovery`` ("rfc9002"; "tcp", "quic-draft",
+    (0.333), ``mtu`` (1500), ``tcp_buffer_bytes`` (0 = automatic: send buffer BDP + queue
+    of the largest path, receive buffer twice that, for TCP cross traffic), ``recovery`` ("rfc9002"; "tcp", "quic-draft",
     "picoquic": the loss-recovery preset, ``recovery_presets()``), ``recovery_params``
     ({setting: value} overriding the timer preset's values), ``hystart`` (HyStart++, RFC 9406,
     for cc "cubic" and "newreno"; default off), ``flows`` (flows beside the connection:
@@ -1413,6 +1453,21 @@ retransmitted / retransmitted: ``recovery_time_median_s``); ``producer``: payloa
 counters and state (``rate_bps`` the rate it sends downstream at, ``send_rate_bps`` the rate
 it asks upstream, buffer, ``mean_buffer_bytes`` since the previous call, window, hop RTT).
 ``samples=True`` adds the delays as arrays.)doc")
+        .def(
+            "recovery_stats",
+            &PySimulation::RecoveryStats,
+            py::arg("flow"),
+            py::arg("samples") = false,
+            R"doc(The first-copy one-way delays of flow ``flow``'s data, cumulative since the start.
+
+For an ns-3 TCP flow, each data segment from its first transmission at the source's IP layer to
+its first arrival at the sink's (a segment sent again before it arrived is retransmitted); for
+a LEOTP flow, each chunk's first copy at the Consumer from the Producer's first transmission.
+``clean`` / ``retransmitted``: how many; ``owd_mean_s``, ``owd_median_s`` and the
+``retransmitted_owd_*`` of each; ``recovery_time_median_s`` (``_mean_s``): the retransmitted
+copies' median (mean) delay less the others' median (cpp/doc/leotp.md, "Measurements"). Zero
+counts and NaN for mpquic and UDP flows (their retransmissions are new packets).
+``samples=True`` adds the delays as arrays (``owd_s``, ``retransmitted_owd_s``).)doc")
         .def("flow_n_paths",
              &PySimulation::FlowNPaths,
              py::arg("flow"),

@@ -157,4 +157,28 @@ LeotpStatsDict(ns3::LeotpFlow& flow,
     return d;
 }
 
+py::dict
+RecoveryStatsDict(const std::vector<double>& clean,
+                  const std::vector<double>& retx,
+                  uint64_t nClean,
+                  uint64_t nRetx,
+                  bool samples)
+{
+    py::dict d;
+    d["clean"] = nClean;
+    d["retransmitted"] = nRetx;
+    d["owd_mean_s"] = Mean(clean);
+    d["owd_median_s"] = Median(clean);
+    d["retransmitted_owd_mean_s"] = Mean(retx);
+    d["retransmitted_owd_median_s"] = Median(retx);
+    d["recovery_time_median_s"] = Median(retx) - Median(clean);
+    d["recovery_time_mean_s"] = Mean(retx) - Median(clean);
+    if (samples)
+    {
+        d["owd_s"] = ToArray(clean);
+        d["retransmitted_owd_s"] = ToArray(retx);
+    }
+    return d;
+}
+
 } // namespace leogym

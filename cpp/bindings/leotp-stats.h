@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace leogym
 {
@@ -24,6 +25,21 @@ namespace leogym
 pybind11::dict LeotpStatsDict(ns3::LeotpFlow& flow,
                               const std::function<std::string(uint32_t)>& nodeName,
                               bool samples);
+
+/**
+ * The first-copy one-way delays of a flow's data (Simulation.recovery_stats): counts, means
+ * and medians of the never-retransmitted and the retransmitted copies, and the recovery time
+ * (the paper's Fig. 10 metric: the retransmitted copies' delay less the median of the others).
+ * @param clean delays of data never retransmitted before their first arrival (s)
+ * @param retx delays of retransmitted data, from the first transmission (s)
+ * @param nClean, nRetx how many there were (the samples may be capped)
+ * @param samples add the delays as NumPy arrays
+ */
+pybind11::dict RecoveryStatsDict(const std::vector<double>& clean,
+                                 const std::vector<double>& retx,
+                                 uint64_t nClean,
+                                 uint64_t nRetx,
+                                 bool samples);
 
 } // namespace leogym
 

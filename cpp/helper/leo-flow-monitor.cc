@@ -19,7 +19,9 @@ namespace ns3
 LeoFlowMonitor::LeoFlowMonitor(uint32_t nFlows)
     : m_owd(nFlows),
       m_queueSum(nFlows, 0.0),
-      m_sent(nFlows, 0)
+      m_sent(nFlows, 0),
+      m_segments(nFlows),
+      m_recovery(nFlows)
 {
 }
 
@@ -87,6 +89,10 @@ LeoFlowMonitor::OnSend(const Ipv4Header& header, Ptr<const Packet> packet, uint3
         return;
     }
     ++m_sent[flow];
+    if (header.GetProtocol() == TcpL4Protocol::PROT_NUMBER)
+    {
+        TcpSent(static_cast<uint32_t>(flow), packet);
+    }
     LeoDelayTag tag;
     tag.sentTicks = Simulator::Now().GetTimeStep();
     // Packet tags are metadata (ns-3's FlowMonitor tags const packets too). ReplacePacketTag
@@ -109,6 +115,88 @@ LeoFlowMonitor::OnDeliver(const Ipv4Header& header, Ptr<const Packet> packet, ui
     }
     m_owd[flow].push_back(Time(Simulator::Now().GetTimeStep() - tag.sentTicks).GetSeconds());
     m_queueSum[flow] += Time(tag.queueTicks).GetSeconds();
+    if (header.GetProtocol() == TcpL4Protocol::PROT_NUMBER)
+    {
+        TcpArrived(static_cast<uint32_t>(flow), packet);
+    }
+}
+
+bool
+LeoFlowMonitor::TcpData(Ptr<const Packet> packet, uint32_t& seq)
+{
+    // RFC 9293 section 3.1: ports (4 bytes), sequence number (4), acknowledgment number (4),
+    // data offset (the high 4 bits of byte 12, in 32-bit words).
+    uint8_t b[13];
+    if (packet->CopyData(b, 13) < 13)
+    {
+        return false;
+    }
+    const uint32_t headerBytes = 4u * (b[12] >> 4);
+    if (headerBytes < 20 || packet->GetSize() <= headerBytes)
+    {
+        return false; // no payload: SYN, FIN, pure ACK
+    }
+    seq = (uint32_t(b[4]) << 24) | (uint32_t(b[5]) << 16) | (uint32_t(b[6]) << 8) | b[7];
+    return true;
+}
+
+void
+LeoFlowMonitor::TcpSent(uint32_t flow, Ptr<const Packet> packet)
+{
+    uint32_t seq = 0;
+    if (!TcpData(packet, seq))
+    {
+        return;
+    }
+    auto [it, fresh] = m_segments[flow].try_emplace(seq);
+    if (fresh)
+    {
+        it->second.firstTicks = Simulator::Now().GetTimeStep();
+    }
+    else
+    {
+        it->second.retransmitted = true;
+    }
+}
+
+void
+LeoFlowMonitor::TcpArrived(uint32_t flow, Ptr<const Packet> packet)
+{
+    uint32_t seq = 0;
+    if (!TcpData(packet, seq))
+    {
+        return;
+    }
+    auto it = m_segments[flow].find(seq);
+    if (it == m_segments[flow].end())
+    {
+        return; // a later copy of a segment that arrived already
+    }
+    const double owd = Time(Simulator::Now().GetTimeStep() - it->second.firstTicks).GetSeconds();
+    Recovery& r = m_recovery[flow];
+    if (it->second.retransmitted)
+    {
+        ++r.retransmitted;
+        if (r.retxOwdS.size() < kMaxRecoverySamples)
+        {
+            r.retxOwdS.push_back(owd);
+        }
+    }
+    else
+    {
+        ++r.clean;
+        if (r.cleanOwdS.size() < kMaxRecoverySamples)
+        {
+            r.cleanOwdS.push_back(owd);
+        }
+    }
+    m_segments[flow].erase(it);
+}
+
+const LeoFlowMonitor::Recovery&
+LeoFlowMonitor::GetRecovery(uint32_t flow) const
+{
+    return m_recovery.at(flow);
 }
 
 LeoFlowMonitor::Summary

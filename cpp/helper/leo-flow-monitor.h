@@ -10,6 +10,7 @@
 #include "ns3/node.h"
 #include "ns3/packet.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <set>
 #include <unordered_map>
@@ -43,6 +44,25 @@ class LeoFlowMonitor
         double queueMeanS{0};
     };
 
+    /**
+     * First-copy delays of a TCP flow's data segments, cumulative since the start (the spec's
+     * recovery time, the paper's Fig. 10 metric; cpp/doc/leotp.md,
+     * "Measurements"). A segment is known by its sequence number: its first transmission at the
+     * source's IPv4 layer starts its clock, a later transmission of the same sequence number before
+     * it arrives marks it retransmitted, and its first arrival at the sink's IPv4 layer stops the
+     * clock. Samples are kept up to kMaxRecoverySamples per class (the counts go on).
+     */
+    struct Recovery
+    {
+        uint64_t clean{0};             //!< segments that arrived, never retransmitted before that
+        uint64_t retransmitted{0};     //!< segments retransmitted before their first arrival
+        std::vector<double> cleanOwdS; //!< their delays from the first transmission (s)
+        std::vector<double> retxOwdS;
+    };
+
+    /// Samples kept per class and flow (the memory bound of a long run).
+    static constexpr std::size_t kMaxRecoverySamples = 1000000;
+
     explicit LeoFlowMonitor(uint32_t nFlows);
 
     /// Data packets to (@p sink, @p port) belong to @p flow.
@@ -55,8 +75,22 @@ class LeoFlowMonitor
     /// The interval's summary of @p flow; its samples are cleared.
     Summary TakeInterval(uint32_t flow);
     uint32_t GetNFlows() const;
+    /// The first-copy delays of @p flow's TCP segments (empty for other transports).
+    const Recovery& GetRecovery(uint32_t flow) const;
 
   private:
+    /// A TCP data segment in flight: its first transmission and whether it was sent again.
+    struct Segment
+    {
+        int64_t firstTicks{0};
+        bool retransmitted{false};
+    };
+
+    /// The sequence number of a TCP segment that carries data (false for any other packet).
+    static bool TcpData(Ptr<const Packet> packet, uint32_t& seq);
+    void TcpSent(uint32_t flow, Ptr<const Packet> packet);
+    void TcpArrived(uint32_t flow, Ptr<const Packet> packet);
+
     static uint64_t Key(Ipv4Address address, uint16_t port);
     /// Flow of a packet whose payload starts with a UDP or TCP header; -1 if not monitored.
     int64_t FlowOf(const Ipv4Header& header, Ptr<const Packet> packet) const;
@@ -69,6 +103,8 @@ class LeoFlowMonitor
     std::vector<std::vector<double>> m_owd;
     std::vector<double> m_queueSum;
     std::vector<uint64_t> m_sent; //!< per flow, packets sent in the interval
+    std::vector<std::unordered_map<uint32_t, Segment>> m_segments; //!< per flow, by sequence
+    std::vector<Recovery> m_recovery;                              //!< per flow
 };
 
 } // namespace ns3

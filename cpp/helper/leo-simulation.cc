@@ -32,6 +32,8 @@ constexpr int64_t kCcStreamBase = 30000;
 constexpr int64_t kFlowCcStreamBase = 40000;
 /// LEOTP flows: UDP port 60000 + flow index (above the native flows' 50000 + index).
 constexpr uint32_t kLeotpPortBase = 60000;
+/// A LEOTP connection under study: UDP port just below the LEOTP flows'.
+constexpr uint16_t kLeotpConnectionPort = kLeotpPortBase - 1;
 /// LEOTP's Midnode draw (one per episode): stream streamBase + this.
 constexpr int64_t kLeotpMidnodeStream = 3000000;
 
@@ -280,6 +282,12 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
         {
             LeoNetwork::ResolveTcpVariant(fl.cc, ff + ".cc");
         }
+        if (fl.minRtoS != 0.0 && (fl.transport != LeoFlowSpec::TCP || !std::isfinite(fl.minRtoS) ||
+                                  fl.minRtoS < 1e-3 || fl.minRtoS > 60.0))
+        {
+            throw std::invalid_argument(ff + ".min_rto_s: must be in [0.001, 60] s, and only a "
+                                             "tcp flow takes it");
+        }
         else if (fl.transport == LeoFlowSpec::LEOTP)
         {
             fl.leotp.Check(ff + ".leotp");
@@ -288,6 +296,15 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
                 throw std::invalid_argument(ff + ".file_bytes: a leotp flow carries at most "
                                                  "2**32 - 1 bytes (32-bit ranges)");
             }
+        }
+    }
+    if (m_cfg.leotpConnection)
+    {
+        m_cfg.leotp.Check("leotp");
+        if (m_cfg.fileWorkload && m_cfg.fileBytes > 0xffffffffULL)
+        {
+            throw std::invalid_argument("file_bytes: a leotp connection carries at most "
+                                        "2**32 - 1 bytes (32-bit ranges)");
         }
     }
     for (std::size_t k = 0; k < m_cfg.crossTraffic.size(); ++k)
@@ -307,7 +324,13 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
     {
         LeoTopologyOptions topt;
         topt.mtu = m_cfg.mtu;
+        // TCP cross-traffic buffers. Explicit: both socket buffers. Automatic (0): the send
+        // buffer holds at most BDP + queue of the largest path (a window beyond what the path
+        // holds only overflows its queue, and ns-3's TcpTxBuffer walks its list of sent
+        // segments per retransmission, so a larger one made a maco step take minutes:
+        // cpp/doc/link.md, "TCP send buffers"); the receive buffer twice that.
         uint32_t tcpBuf = m_cfg.tcpBufferBytes;
+        uint32_t tcpSndBuf = tcpBuf;
         if (tcpBuf == 0)
         {
             double need = 0;
@@ -324,11 +347,12 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
                                          sch->DelayAt(LeoDirection::UP, t));
                 }
                 double bdp = rate * delay / 8.0;
-                need = std::max(need, 2.0 * (bdp + sch->GetQueuePackets() * double(m_cfg.mtu)));
+                need = std::max(need, bdp + sch->GetQueuePackets() * double(m_cfg.mtu));
             }
-            tcpBuf = static_cast<uint32_t>(std::clamp(need, 131072.0, 1073741824.0));
+            tcpSndBuf = static_cast<uint32_t>(std::clamp(need, 131072.0, 1073741824.0));
+            tcpBuf = static_cast<uint32_t>(std::clamp(2.0 * need, 131072.0, 1073741824.0));
         }
-        topt.tcpSndBufBytes = tcpBuf;
+        topt.tcpSndBufBytes = tcpSndBuf;
         topt.tcpRcvBufBytes = tcpBuf;
         if (network)
         {
@@ -343,9 +367,17 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
             spec.path = m_pathRoute[spec.path];
             m_topo->AddCrossTraffic(spec);
         }
-        std::tie(m_sender, m_receiver) = MakeConnection(m_cfg.fileWorkload ? m_cfg.fileBytes : 0);
         m_monitor = std::make_unique<LeoFlowMonitor>(1 + m_cfg.flows.size());
-        for (uint32_t i = 0; i < m_nPaths; ++i)
+        if (m_cfg.leotpConnection)
+        {
+            AddLeotpConnection();
+        }
+        else
+        {
+            std::tie(m_sender, m_receiver) =
+                MakeConnection(m_cfg.fileWorkload ? m_cfg.fileBytes : 0);
+        }
+        for (uint32_t i = 0; m_sender && i < m_nPaths; ++i)
         {
             uint32_t tp = m_cfg.subflowPaths[i];
             uint32_t route = m_pathRoute[tp];
@@ -368,17 +400,22 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
                                 port);
             m_monitor->AddFlowKey(0, m_topo->GetClientAddress(route), port);
         }
-        m_sender->SetScheduler(DynamicCast<MpScheduler>(
-            MpAlgorithmRegistry::Scheduler()
-                .Create(m_cfg.scheduler, m_cfg.schedulerParams, "scheduler", "scheduler_params")));
-        Ptr<Node> server = m_topo->GetRouteServer(m_pathRoute[0]);
-        Ptr<Node> client = m_topo->GetRouteClient(m_pathRoute[0]);
-        server->AddApplication(m_sender);
-        client->AddApplication(m_receiver);
-        m_monitor->InstallSource(server);
-        m_monitor->InstallSink(client);
-        m_receiver->SetStartTime(Seconds(0));
-        m_sender->SetStartTime(Seconds(m_cfg.startS));
+        if (m_sender)
+        {
+            m_sender->SetScheduler(DynamicCast<MpScheduler>(
+                MpAlgorithmRegistry::Scheduler().Create(m_cfg.scheduler,
+                                                        m_cfg.schedulerParams,
+                                                        "scheduler",
+                                                        "scheduler_params")));
+            Ptr<Node> server = m_topo->GetRouteServer(m_pathRoute[0]);
+            Ptr<Node> client = m_topo->GetRouteClient(m_pathRoute[0]);
+            server->AddApplication(m_sender);
+            client->AddApplication(m_receiver);
+            m_monitor->InstallSource(server);
+            m_monitor->InstallSink(client);
+            m_receiver->SetStartTime(Seconds(0));
+            m_sender->SetStartTime(Seconds(m_cfg.startS));
+        }
         for (uint32_t f = 0; f < m_cfg.flows.size(); ++f)
         {
             AddFlow(m_cfg.flows[f], f);
@@ -416,6 +453,26 @@ LeoSimulation::MakeConnection(uint64_t fileBytes) const
     receiver->SetAttribute("MaxAckDelay", TimeValue(Seconds(m_cfg.maxAckDelayS)));
     receiver->SetAttribute("ReceiveWindow", UintegerValue(m_cfg.receiveWindowBytes));
     return {sender, receiver};
+}
+
+void
+LeoSimulation::AddLeotpConnection()
+{
+    // As a leotp flow of the config's "flows" is built (AddFlow), on the first transport
+    // path's route, with flow id 0 (its measurement index) and its own port.
+    LeotpFlowSpec spec;
+    spec.route = m_pathRoute[m_cfg.subflowPaths[0]];
+    spec.port = kLeotpConnectionPort;
+    spec.flowId = 0;
+    spec.startS = m_cfg.startS;
+    spec.fileBytes = m_cfg.fileWorkload ? m_cfg.fileBytes : 0;
+    spec.settings = m_cfg.leotp;
+    spec.settings.payloadBytes = m_cfg.packetBytes - LeotpHeader::kSizeWithBacklog;
+    spec.stream = m_topo->GetOptions().streamBase + kLeotpMidnodeStream;
+    m_leotp = std::make_shared<LeotpFlow>(*m_topo, spec, "connection");
+    m_monitor->AddFlowKey(0, m_topo->GetClientAddress(spec.route), spec.port);
+    m_monitor->InstallSource(m_topo->GetRouteServer(spec.route));
+    m_monitor->InstallSink(m_topo->GetRouteClient(spec.route));
 }
 
 void
@@ -514,6 +571,12 @@ LeoSimulation::AddFlow(const LeoFlowSpec& fl, uint32_t index)
         spec.offS = fl.offS;
         flow.cross = m_topo->AddCrossTraffic(spec);
         const auto k = static_cast<uint32_t>(flow.cross);
+        if (fl.minRtoS > 0)
+        {
+            // Linux's 200 ms floor instead of ns-3's 1 s (RFC 6298), where a config asks.
+            DynamicCast<LeoTcpBulkSender>(m_topo->GetCrossTrafficSender(k))
+                ->SetAttribute("MinRto", TimeValue(Seconds(fl.minRtoS)));
+        }
         m_monitor->AddFlowKey(flowId,
                               m_topo->GetCrossTrafficSinkAddress(k),
                               m_topo->GetCrossTrafficPort(k));
@@ -538,6 +601,7 @@ LeoSimulation::Close()
     }
     m_sender = nullptr;
     m_receiver = nullptr;
+    m_leotp.reset();
     m_flows.clear();
     m_monitor.reset();
     m_topo.reset();
@@ -556,6 +620,17 @@ LeoSimulation::CheckOpen() const
     if (!m_lease)
     {
         throw std::runtime_error("Simulation is closed");
+    }
+}
+
+void
+LeoSimulation::CheckMpquicConnection(const std::string& call) const
+{
+    CheckOpen();
+    if (!m_sender)
+    {
+        throw std::invalid_argument(call + ": the connection is a leotp connection, which "
+                                           "takes no external control");
     }
 }
 
@@ -606,7 +681,7 @@ bool
 LeoSimulation::Done() const
 {
     CheckOpen();
-    return m_receiver->IsComplete();
+    return m_receiver ? m_receiver->IsComplete() : m_leotp->GetConsumer()->IsComplete();
 }
 
 void
@@ -631,7 +706,7 @@ LeoSimulation::GetMeasurements() const
 void
 LeoSimulation::SetCwnd(const std::vector<double>& bytes)
 {
-    CheckOpen();
+    CheckMpquicConnection("set_cwnd");
     if (!m_sender->GetCc(0)->IsExternal())
     {
         throw std::invalid_argument("set_cwnd needs cc='external' (this simulation runs '" +
@@ -647,7 +722,7 @@ LeoSimulation::SetCwnd(const std::vector<double>& bytes)
 void
 LeoSimulation::SetPacingRate(const std::vector<double>& bps)
 {
-    CheckOpen();
+    CheckMpquicConnection("set_pacing_rate");
     if (!m_sender->GetCc(0)->IsExternal())
     {
         throw std::invalid_argument("set_pacing_rate needs cc='external' (this simulation runs '" +
@@ -741,17 +816,33 @@ LeoSimulation::GetNodeName(uint32_t index) const
 LeotpFlow*
 LeoSimulation::GetLeotpFlow(uint32_t flow) const
 {
-    if (flow == 0 || flow > m_flows.size())
+    if (flow == 0)
+    {
+        return m_leotp.get();
+    }
+    if (flow > m_flows.size())
     {
         return nullptr;
     }
     return m_flows[flow - 1].leotp.get();
 }
 
+const LeoFlowMonitor::Recovery&
+LeoSimulation::GetFlowRecovery(uint32_t flow) const
+{
+    CheckOpen();
+    if (flow >= GetNFlows())
+    {
+        throw std::invalid_argument("flow: " + std::to_string(flow) + " does not exist (" +
+                                    std::to_string(GetNFlows()) + " flows)");
+    }
+    return m_monitor->GetRecovery(flow);
+}
+
 void
 LeoSimulation::SetWeights(const std::vector<double>& w)
 {
-    CheckOpen();
+    CheckMpquicConnection("set_weights");
     Ptr<MpScheduler> s = m_sender->GetScheduler();
     if (!s->IsExternal())
     {
@@ -771,7 +862,7 @@ LeoSimulation::SetWeights(const std::vector<double>& w)
 void
 LeoSimulation::SetPathChoice(int32_t path)
 {
-    CheckOpen();
+    CheckMpquicConnection("set_path_choice");
     Ptr<MpScheduler> s = m_sender->GetScheduler();
     if (!s->IsExternal())
     {
@@ -791,7 +882,7 @@ LeoSimulation::SetPathChoice(int32_t path)
 void
 LeoSimulation::SetPathState(uint32_t path, MpPathState state)
 {
-    CheckOpen();
+    CheckMpquicConnection("set_path_state");
     if (path >= m_nPaths)
     {
         throw std::invalid_argument("set_path_state: path " + std::to_string(path) +
@@ -847,7 +938,11 @@ LeoSimulation::Collect(double dtS)
         resize(*v);
     }
     double inv = dtS > 0 ? 1.0 / dtS : 0.0;
-    for (uint32_t i = 0; i < m_nPaths; ++i)
+    if (m_leotp)
+    {
+        CollectLeotpConnection(dtS);
+    }
+    for (uint32_t i = 0; m_sender && i < m_nPaths; ++i)
     {
         const MpPathInfo& p = m_sender->GetPath(i);
         const MpQuicSender::PathCounters& c = m_sender->GetCounters(i);
@@ -917,17 +1012,20 @@ LeoSimulation::Collect(double dtS)
         pr.drops[1] = drops[1];
         pr.drops[2] = drops[2];
     }
-    uint64_t goodput = m_receiver->GetDeliveredBytes();
-    double hol = m_receiver->GetHolByteSeconds();
-    uint64_t dGood = goodput - m_prevGoodput;
-    m.goodputBytes = static_cast<double>(dGood);
-    m.reorderBufferBytes = static_cast<double>(m_receiver->GetReorderBufferBytes());
-    m.holDelayS = dGood > 0 ? (hol - m_prevHol) / static_cast<double>(dGood) : 0.0;
-    m.completed = m_receiver->IsComplete();
-    m.completionTimeS =
-        m.completed ? m_receiver->GetCompletionTime().GetSeconds() - m_cfg.startS : nan;
-    m_prevGoodput = goodput;
-    m_prevHol = hol;
+    if (m_receiver)
+    {
+        uint64_t goodput = m_receiver->GetDeliveredBytes();
+        double hol = m_receiver->GetHolByteSeconds();
+        uint64_t dGood = goodput - m_prevGoodput;
+        m.goodputBytes = static_cast<double>(dGood);
+        m.reorderBufferBytes = static_cast<double>(m_receiver->GetReorderBufferBytes());
+        m.holDelayS = dGood > 0 ? (hol - m_prevHol) / static_cast<double>(dGood) : 0.0;
+        m.completed = m_receiver->IsComplete();
+        m.completionTimeS =
+            m.completed ? m_receiver->GetCompletionTime().GetSeconds() - m_cfg.startS : nan;
+        m_prevGoodput = goodput;
+        m_prevHol = hol;
+    }
     m.crossTrafficRxBytes.assign(m_prevCross.size(), 0.0);
     for (std::size_t k = 0; k < m_prevCross.size(); ++k)
     {
@@ -939,6 +1037,79 @@ LeoSimulation::Collect(double dtS)
     CollectFlows();
     CollectLinks(dtS);
     m_lastStepEndS = now;
+}
+
+void
+LeoSimulation::CollectLeotpConnection(double dtS)
+{
+    // The LEOTP connection runs on the first transport path's route; its values go to path 0
+    // (cpp/doc/leotp.md, "The connection under study"). The other paths carry nothing: no
+    // RTT (NaN), state deactivated; what the schedule says of them (outage, handovers, SNR)
+    // is filled as for any path.
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const double inf = std::numeric_limits<double>::infinity();
+    LeoSimulationMeasurements& m = m_meas;
+    const double now = Simulator::Now().GetSeconds();
+    const double t1 = m_lastStepEndS;
+    const double inv = dtS > 0 ? 1.0 / dtS : 0.0;
+    const LeotpConsumer::Stats cs = m_leotp->GetConsumer()->GetStats();
+    const LeotpProducer::Stats ps = m_leotp->GetProducer()->GetStats();
+    const double wire = m_leotp->GetSpec().settings.WirePacketBytes();
+    const uint64_t lost = m_leotp->GetRepairRequests() + cs.timeouts;
+    const uint32_t route = m_pathRoute[m_cfg.subflowPaths[0]];
+    const uint64_t drops[3] = {m_topo->GetRouteDrops(route, LEO_DROP_OUTAGE),
+                               m_topo->GetRouteDrops(route, LEO_DROP_RANDOM),
+                               m_topo->GetRouteDrops(route, LEO_DROP_OVERFLOW)};
+    LeotpPrev& pr = m_leotpPrev;
+    for (uint32_t i = 0; i < m_nPaths; ++i)
+    {
+        const LeoScheduleOracle& o = *m_oracles[m_cfg.subflowPaths[i]];
+        const bool on = i == 0;
+        const bool has = on && cs.srttS > 0;
+        m.cwndBytes[i] = on ? cs.cwnd * wire : 0.0;
+        m.bytesInFlight[i] = on ? static_cast<double>(cs.pending) * wire : 0.0;
+        m.srttS[i] = has ? cs.srttS : nan;
+        m.minRttS[i] = nan; // the Consumer keeps no minimum of its end-to-end RTT
+        m.rttvarS[i] = nan;
+        m.latestRttS[i] = has ? cs.srttS : nan;
+        m.deliveredBytes[i] = on ? static_cast<double>(cs.receivedBytes - pr.delivered) : 0.0;
+        m.sentBytes[i] = on ? static_cast<double>(ps.payloadBytesSent - pr.sent) : 0.0;
+        m.sentPackets[i] = on ? static_cast<double>(ps.packetsSent - pr.packets) : 0.0;
+        m.deliveryRateBps[i] = 8.0 * m.deliveredBytes[i] * inv;
+        m.sendRateBps[i] = 8.0 * m.sentBytes[i] * inv;
+        m.lostPackets[i] = on ? static_cast<double>(lost - pr.lost) : 0.0;
+        m.retransmittedPackets[i] =
+            on ? static_cast<double>(ps.retransmittedPackets - pr.retx) : 0.0;
+        m.dropsOutage[i] = on ? static_cast<double>(drops[0] - pr.drops[0]) : 0.0;
+        m.dropsRandom[i] = on ? static_cast<double>(drops[1] - pr.drops[1]) : 0.0;
+        m.dropsOverflow[i] = on ? static_cast<double>(drops[2] - pr.drops[2]) : 0.0;
+        m.inOutage[i] = o.InOutage(now) ? 1.0 : 0.0;
+        m.pathState[i] =
+            on ? 0.0 : static_cast<double>(static_cast<uint8_t>(MpPathState::DEACTIVATED));
+        m.handovers[i] = dtS > 0 ? static_cast<double>(o.CountHandovers(t1, now)) : 0.0;
+        m.ssthreshBytes[i] = inf;
+        m.pacingRateBps[i] = on ? ps.rateBps : 0.0;
+        const double nh = o.NextHandoverAfter(now);
+        m.timeToNextHandoverS[i] = std::isfinite(nh) ? nh - now : inf;
+        const MpPathOracle::LinkState ls = o.StateAt(now);
+        m.snrDb[i] = ls.snrDb;
+        m.elevationDeg[i] = ls.elevationDeg;
+        m.rtoCount[i] = on ? static_cast<double>(cs.timeouts - pr.timeouts) : 0.0;
+        m.timeToRtoS[i] = inf;
+    }
+    m.goodputBytes = static_cast<double>(cs.deliveredBytes - m_prevGoodput);
+    m.reorderBufferBytes = static_cast<double>(cs.receivedBytes - cs.deliveredBytes);
+    m.holDelayS = 0.0;
+    m.completed = cs.completed;
+    m.completionTimeS = cs.completed ? cs.completionTimeS - m_cfg.startS : nan;
+    m_prevGoodput = cs.deliveredBytes;
+    pr.delivered = cs.receivedBytes;
+    pr.sent = ps.payloadBytesSent;
+    pr.packets = ps.packetsSent;
+    pr.retx = ps.retransmittedPackets;
+    pr.timeouts = cs.timeouts;
+    pr.lost = lost;
+    std::copy(std::begin(drops), std::end(drops), std::begin(pr.drops));
 }
 
 void
@@ -1057,7 +1228,15 @@ LeoSimulation::CollectFlows()
             }
         }
     };
-    connectionState(m_sender, m.flowCwndBytes[0], m.flowRttS[0]);
+    if (m_sender)
+    {
+        connectionState(m_sender, m.flowCwndBytes[0], m.flowRttS[0]);
+    }
+    else
+    {
+        m.flowCwndBytes[0] = m.cwndBytes[0];
+        m.flowRttS[0] = m.srttS[0];
+    }
     for (uint32_t f = 1; f < n; ++f)
     {
         Flow& fl = m_flows[f - 1];

@@ -60,6 +60,7 @@ struct LeoFlowSpec
     double onS{1.0};
     double offS{0.0};
     LeotpFlowSettings leotp; //!< LEOTP: variant, target buffer, cache, Midnode fraction, ...
+    double minRtoS{0.0};     //!< TCP: the socket's MinRto (s); 0 = ns-3's default (1 s)
 };
 
 /**
@@ -101,6 +102,13 @@ struct LeoSimulationConfig
      */
     uint32_t tcpBufferBytes{0};
     std::vector<LeoFlowSpec> flows; //!< flows beside the connection (flow 0 in measurements)
+    /**
+     * The connection under study is a LEOTP flow (config "connection": "leotp") instead of
+     * the multipath transport: its Producer and Consumer on the route of the first transport
+     * path, with @c leotp's settings (cpp/doc/leotp.md, "The connection under study").
+     */
+    bool leotpConnection{false};
+    LeotpFlowSettings leotp; //!< the LEOTP connection's settings
 };
 
 /**
@@ -235,6 +243,12 @@ class LeoSimulation
      * Its Consumer, Producer and Midnodes hold the per-node LEOTP state and counters.
      */
     LeotpFlow* GetLeotpFlow(uint32_t flow) const;
+    /**
+     * The first-copy delays of flow @p flow's TCP segments (LeoFlowMonitor::Recovery; empty
+     * for other transports).
+     * @param flow flow index, 0 .. GetNFlows() - 1
+     */
+    const LeoFlowMonitor::Recovery& GetFlowRecovery(uint32_t flow) const;
     /// Name of node @p index of the hop topology ("" in the path topology).
     std::string GetNodeName(uint32_t index) const;
 
@@ -262,6 +276,12 @@ class LeoSimulation
     void CollectLinks(double dtS);
     /// Build one extra flow (config "flows"[index]).
     void AddFlow(const LeoFlowSpec& flow, uint32_t index);
+    /// Build the connection under study as a LEOTP flow (config "connection": "leotp").
+    void AddLeotpConnection();
+    /// The per-path and connection measurements of a LEOTP connection (Collect's part).
+    void CollectLeotpConnection(double dtS);
+    /// The connection runs leogym's transport (not LEOTP); @p call names the caller in the error.
+    void CheckMpquicConnection(const std::string& call) const;
     /// A sender and receiver of the multipath transport with the config's transport options.
     std::pair<Ptr<MpQuicSender>, Ptr<MpQuicReceiver>> MakeConnection(uint64_t fileBytes) const;
     /**
@@ -311,8 +331,17 @@ class LeoSimulation
     std::vector<LinkPrev> m_linkPrev; //!< per link and direction
     std::vector<uint64_t> m_prevNoRoute;
     std::vector<std::unique_ptr<LeoScheduleOracle>> m_oracles; //!< per topology path
-    Ptr<MpQuicSender> m_sender;
-    Ptr<MpQuicReceiver> m_receiver;
+    Ptr<MpQuicSender> m_sender;                                //!< null for a LEOTP connection
+    Ptr<MpQuicReceiver> m_receiver;                            //!< null for a LEOTP connection
+    std::shared_ptr<LeotpFlow> m_leotp; //!< the LEOTP connection, if it is one
+
+    /// LEOTP connection: cumulative counters at the last step's end.
+    struct LeotpPrev
+    {
+        uint64_t delivered{0}, sent{0}, packets{0}, retx{0}, timeouts{0}, lost{0};
+        uint64_t drops[3]{0, 0, 0};
+    } m_leotpPrev;
+
     uint32_t m_nPaths{0};
     LeoSimulationMeasurements m_meas;
 

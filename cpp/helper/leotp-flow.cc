@@ -161,6 +161,17 @@ LeotpFlow::TakeMidnodeViews()
     return out;
 }
 
+uint64_t
+LeotpFlow::GetRepairRequests() const
+{
+    uint64_t n = m_consumer->GetStats().shrInterests;
+    for (const Ptr<LeotpMidnode>& mid : m_midnodes)
+    {
+        n += mid->GetFlowStats(m_spec.port).shrInterests;
+    }
+    return n;
+}
+
 const LeotpFlowSpec&
 LeotpFlow::GetSpec() const
 {

@@ -80,6 +80,11 @@ class LeotpFlow
     /// Per Midnode (in node order): counters and snapshots; meanBufferBytes since the last call.
     std::vector<MidnodeView> TakeMidnodeViews();
     const LeotpFlowSpec& GetSpec() const;
+    /**
+     * Losses the flow detected so far: holes its Consumer and its Midnodes confirmed and
+     * requested (Algorithm 1's repair requests), without side effects.
+     */
+    uint64_t GetRepairRequests() const;
 
   private:
     LeotpFlowSpec m_spec;

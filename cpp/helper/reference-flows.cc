@@ -671,6 +671,7 @@ RunReferenceFlow(const std::vector<LeoPathArrays>& paths,
     if (o.kind == "tcp_bulk")
     {
         r.txBytes = DynamicCast<LeoTcpBulkSender>(sender)->GetTotalTx();
+        r.maxBufferedBytes = DynamicCast<LeoTcpBulkSender>(sender)->GetMaxBufferedBytes();
     }
     else
     {

@@ -101,6 +101,7 @@ struct ReferenceFlowResult
     uint64_t lossEpisodes{0};     //!< entries into CA_LOSS ("CongState" trace)
     uint64_t recoveryEpisodes{0}; //!< entries into CA_RECOVERY (fast recovery)
     uint64_t retransmissions{0};  //!< segments retransmitted ("Retransmission" trace)
+    uint32_t maxBufferedBytes{0}; //!< largest unsent + unacked bytes in the socket's buffer
 };
 
 /**

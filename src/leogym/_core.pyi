@@ -28,8 +28,8 @@ class Simulation:
         ``receive_window_bytes`` (6 MiB), ``send_buffer_bytes`` (4 MiB), ``reinject_on_pto``
         (True), ``cwnd_validation`` ("rfc9002": an under-used window never grows; "linux": slow
         start grows while the window's peak flight is at least half of cwnd), ``initial_rtt_s``
-        (0.333), ``mtu`` (1500), ``tcp_buffer_bytes`` (0 = automatic: 2 x (BDP + queue) of the
-        largest path, for TCP cross traffic), ``recovery`` ("rfc9002"; "tcp", "quic-draft",
+        (0.333), ``mtu`` (1500), ``tcp_buffer_bytes`` (0 = automatic: send buffer BDP + queue
+        of the largest path, receive buffer twice that, for TCP cross traffic), ``recovery`` ("rfc9002"; "tcp", "quic-draft",
         "picoquic": the loss-recovery preset, ``recovery_presets()``), ``recovery_params``
         ({setting: value} overriding the timer preset's values), ``hystart`` (HyStart++, RFC 9406,
         for cc "cubic" and "newreno"; default off), ``flows`` (flows beside the connection:
@@ -78,6 +78,19 @@ class Simulation:
     def measurements(self) -> dict:
         """
         The measurements of the last step (or of time 0 before the first step).
+        """
+    def recovery_stats(self, flow: typing.Any, samples: bool = False) -> dict:
+        """
+        The first-copy one-way delays of flow ``flow``'s data, cumulative since the start.
+        
+        For an ns-3 TCP flow, each data segment from its first transmission at the source's IP layer to
+        its first arrival at the sink's (a segment sent again before it arrived is retransmitted); for
+        a LEOTP flow, each chunk's first copy at the Consumer from the Producer's first transmission.
+        ``clean`` / ``retransmitted``: how many; ``owd_mean_s``, ``owd_median_s`` and the
+        ``retransmitted_owd_*`` of each; ``recovery_time_median_s`` (``_mean_s``): the retransmitted
+        copies' median (mean) delay less the others' median (cpp/doc/leotp.md, "Measurements"). Zero
+        counts and NaN for mpquic and UDP flows (their retransmissions are new packets).
+        ``samples=True`` adds the delays as arrays (``owd_s``, ``retransmitted_owd_s``).
         """
     def set_cwnd(self, cwnd_bytes: typing.Any) -> None:
         """

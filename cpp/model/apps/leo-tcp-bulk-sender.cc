@@ -4,9 +4,12 @@
 
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/tcp-congestion-ops.h"
 #include "ns3/tcp-l4-protocol.h"
+#include "ns3/tcp-socket-base.h"
+#include "ns3/tcp-tx-buffer.h"
 #include "ns3/type-id.h"
 #include "ns3/uinteger.h"
 
@@ -55,7 +58,13 @@ LeoTcpBulkSender::GetTypeId()
                           "Socket SegmentSize (bytes); 0 = the TcpSocket default.",
                           UintegerValue(0),
                           MakeUintegerAccessor(&LeoTcpBulkSender::m_segmentBytes),
-                          MakeUintegerChecker<uint32_t>());
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("MinRto",
+                          "Socket MinRto (the retransmission timer's floor); 0 = the "
+                          "TcpSocketBase default (1 s, RFC 6298; Linux uses 200 ms).",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&LeoTcpBulkSender::m_minRto),
+                          MakeTimeChecker(Seconds(0), Seconds(60)));
     return tid;
 }
 
@@ -99,6 +108,10 @@ LeoTcpBulkSender::StartApplication()
     {
         m_socket->SetAttribute("SegmentSize", UintegerValue(m_segmentBytes));
     }
+    if (m_minRto.IsStrictlyPositive())
+    {
+        m_socket->SetAttribute("MinRto", TimeValue(m_minRto));
+    }
     m_socket->Bind();
     m_socket->Connect(m_remote);
     m_socket->ShutdownRecv();
@@ -132,6 +145,12 @@ double
 LeoTcpBulkSender::GetLatestRttS() const
 {
     return m_latestRttS;
+}
+
+uint32_t
+LeoTcpBulkSender::GetMaxBufferedBytes() const
+{
+    return m_maxBuffered;
 }
 
 void
@@ -186,6 +205,10 @@ LeoTcpBulkSender::SendData()
             break;
         }
         m_totalTx += static_cast<uint64_t>(sent);
+    }
+    if (Ptr<TcpSocketBase> base = DynamicCast<TcpSocketBase>(m_socket))
+    {
+        m_maxBuffered = std::max(m_maxBuffered, base->GetTxBuffer()->Size());
     }
     if (m_maxBytes > 0 && m_totalTx >= m_maxBytes && !m_closed)
     {

@@ -38,6 +38,12 @@ class LeoTcpBulkSender : public Application
     uint32_t GetCwnd() const;
     /// The socket's latest RTT sample (s; NaN before the first), from its "RTT" trace.
     double GetLatestRttS() const;
+    /**
+     * The largest number of bytes the socket's transmit buffer held (unsent + unacknowledged,
+     * TcpTxBuffer::Size), sampled after every write (acknowledgements only shrink it). The
+     * socket's SndBufSize bounds it.
+     */
+    uint32_t GetMaxBufferedBytes() const;
 
   protected:
     void DoDispose() override;
@@ -58,8 +64,10 @@ class LeoTcpBulkSender : public Application
     uint32_t m_sendSize{1448};
     uint32_t m_sndBufBytes{0};
     uint32_t m_segmentBytes{0};
+    Time m_minRto; //!< the socket's MinRto; zero: the TcpSocketBase default
     Ptr<Socket> m_socket;
     uint64_t m_totalTx{0};
+    uint32_t m_maxBuffered{0};
     bool m_connected{false};
     bool m_closed{false};
     uint32_t m_cwnd{0};

@@ -385,6 +385,9 @@ class FlowConfig:
     off_s: float = field(default=0.0, metadata=bounded(0.0, CORE_MAX_S))
     #: ``leotp`` flows: the protocol's parameters.
     leotp: LeotpFlowConfig = field(default_factory=LeotpFlowConfig)
+    #: ``tcp`` flows: the retransmission timer's floor (ns-3's ``TcpSocketBase::MinRto``, s);
+    #: ``None`` = ns-3's default, RFC 6298's 1 s (Linux uses 0.2 s).
+    min_rto_s: float | None = field(default=None, metadata=bounded(0.001, 60.0))
 
 
 @dataclass

@@ -455,6 +455,12 @@ def _flows(cfg: ScenarioConfig, controlled: bool) -> None:
                 f"a leotp flow needs more than its {LEOTP_DATA_HEADER_BYTES}-byte header",
                 cfg.traffic.packet_bytes,
             )
+        if fl.min_rto_s is not None and fl.transport != "tcp":
+            raise field_error(
+                f"{p}.min_rto_s",
+                f"only a tcp flow takes it (this one is {fl.transport})",
+                fl.min_rto_s,
+            )
         if fl.transport == "mpquic":
             if not fl.routes:
                 raise field_error(f"{p}.routes", "an mpquic flow needs at least one route", [])

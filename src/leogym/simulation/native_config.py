@@ -14,10 +14,12 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from leogym.scenario.config import ScenarioConfig
+from leogym.scenario.config import LeotpFlowConfig, ScenarioConfig
 from leogym.scenario.flows import expanded_flows, route_index
 from leogym.scenario.network import HopNetwork
 from leogym.scenario.timeline import NATIVE_ARRAYS, PathTimeline, Timeline
+from leogym.scenario.validation import LEOTP_DATA_HEADER_BYTES, LEOTP_MAX_BYTES
+from leogym.schema import FieldError
 from leogym.simulation.transport import TransportOptions
 
 __all__ = [
@@ -26,6 +28,8 @@ __all__ = [
     "native_paths",
     "native_cross_traffic",
     "native_flows",
+    "native_leotp",
+    "native_connection",
     "native_network",
 ]
 
@@ -56,7 +60,9 @@ class AlgorithmSettings(Protocol):
     def transport(self) -> TransportOptions: ...
 
 
-def native_config(settings: AlgorithmSettings, scenario: ScenarioConfig, seed: int) -> dict:
+def native_config(
+    settings: AlgorithmSettings, scenario: ScenarioConfig, seed: int, prefix: str = "env"
+) -> dict:
     """The ``config`` dict of ``_core.Simulation``.
 
     :param settings: the algorithms (``cc`` names such as ``"freeze+cubic"`` pass through as
@@ -64,6 +70,7 @@ def native_config(settings: AlgorithmSettings, scenario: ScenarioConfig, seed: i
     :param scenario: the episode's scenario (after sampling).
     :param seed: the episode seed; it becomes the ns-3 ``RngRun``, so that every random stream
         of the simulator follows it.
+    :param prefix: the settings' config section, for errors (:func:`native_connection`).
     """
     traffic = scenario.traffic
     packet_bytes = int(traffic.packet_bytes)
@@ -86,6 +93,7 @@ def native_config(settings: AlgorithmSettings, scenario: ScenarioConfig, seed: i
     if traffic.workload == "file":
         config["file_bytes"] = _scaled_bytes(int(traffic.file_bytes), float(scenario.rate_scale))
     config.update(settings.transport.native())
+    config.update(native_connection(settings, scenario, prefix))
     return config
 
 
@@ -136,14 +144,57 @@ def native_flows(scenario: ScenarioConfig) -> list[dict[str, Any]]:
                 rate_bps=float(fc.rate_mbps) * 1e6 / k, on_s=float(fc.on_s), off_s=float(fc.off_s)
             )
         if fc.transport == "leotp":
-            spec["leotp"] = {
-                "variant": fc.leotp.variant,
-                "target_buffer_packets": float(fc.leotp.target_buffer_packets),
-                "cache_blocks": int(fc.leotp.cache_blocks),
-                "midnode_fraction": float(fc.leotp.midnode_fraction),
-            }
+            spec["leotp"] = native_leotp(fc.leotp)
+        if fc.min_rto_s is not None:
+            spec["min_rto_s"] = float(fc.min_rto_s)
         out.append(spec)
     return out
+
+
+def native_leotp(leotp: LeotpFlowConfig) -> dict[str, Any]:
+    """A LEOTP flow's (or connection's) ``leotp`` dict of the core."""
+    return {
+        "variant": leotp.variant,
+        "target_buffer_packets": float(leotp.target_buffer_packets),
+        "cache_blocks": int(leotp.cache_blocks),
+        "midnode_fraction": float(leotp.midnode_fraction),
+    }
+
+
+def native_connection(settings: Any, scenario: ScenarioConfig, prefix: str = "env") -> dict:
+    """The connection's transport keys of the core's config: ``{}`` for leogym's transport,
+    or ``connection: "leotp"`` and its ``leotp`` dict.
+
+    :param settings: the env settings; ``connection`` (``"mpquic"`` when absent) and
+        ``leotp`` (a :class:`~leogym.scenario.config.LeotpFlowConfig`).
+    :param scenario: the episode's scenario: variants A-C need Midnodes, so a hop topology.
+    :param prefix: the settings' config section, for errors.
+    :raises FieldError: a LEOTP variant with Midnodes on a path scenario (the field named).
+    """
+    if getattr(settings, "connection", "mpquic") != "leotp":
+        return {}
+    leotp = getattr(settings, "leotp", None) or LeotpFlowConfig()
+    if scenario.topology != "hops" and leotp.variant != "D":
+        raise FieldError(
+            f"{prefix}.leotp.variant",
+            f"LEOTP variant {leotp.variant!r} needs Midnodes, which only a hop scenario has "
+            f"(scenario.topology: hops; this one is {scenario.topology!r}); on a path scenario "
+            "run variant 'D', end-to-end LEOTP",
+        )
+    traffic = scenario.traffic
+    if traffic.packet_bytes <= LEOTP_DATA_HEADER_BYTES:
+        raise FieldError(
+            "scenario.traffic.packet_bytes",
+            f"a leotp connection needs more than its {LEOTP_DATA_HEADER_BYTES}-byte header "
+            f"(got {traffic.packet_bytes})",
+        )
+    if traffic.workload == "file" and traffic.file_bytes > LEOTP_MAX_BYTES:
+        raise FieldError(
+            "scenario.traffic.file_bytes",
+            f"a leotp connection carries at most {LEOTP_MAX_BYTES} bytes (32-bit ranges; got "
+            f"{traffic.file_bytes})",
+        )
+    return {"connection": "leotp", "leotp": native_leotp(leotp)}
 
 
 def native_network(timeline: Timeline) -> dict[str, Any] | None:

@@ -104,7 +104,7 @@ class Simulation:
         seed = int(seed)
         if timeline is None:
             timeline = build_timeline(scenario, seed=seed)
-        config = native_config(settings, scenario, seed)
+        config = native_config(settings, scenario, seed, prefix)
         paths = native_paths(timeline)
         network = native_network(timeline)
         previous = _LIVE() if _LIVE is not None else None
@@ -222,6 +222,18 @@ class Simulation:
         :raises ValueError: the flow does not exist or is not a ``leotp`` flow.
         """
         return dict(self._live().leotp_stats(self.flow_index(flow), samples))
+
+    def recovery_stats(self, flow: int | str, *, samples: bool = False) -> dict[str, Any]:
+        """The first-copy one-way delays of a flow's data since the start, and its recovery
+        time (the retransmitted copies' median delay less the others' median; the LEOTP
+        paper's Fig. 10 metric): each segment of an ns-3 TCP flow from its first
+        transmission to its first arrival, each chunk of a LEOTP flow (or connection) likewise;
+        zero counts and NaN for mpquic and UDP flows (cpp/doc/leotp.md, "Measurements").
+
+        :param samples: add the delays as arrays (``owd_s``, ``retransmitted_owd_s``).
+        :raises ValueError: the flow does not exist.
+        """
+        return dict(self._live().recovery_stats(self.flow_index(flow), samples))
 
     def flow_index(self, flow: int | str, field: str = "flow") -> int:
         """The index of a flow given by index (0 the connection) or by name.

@@ -126,7 +126,8 @@ class TransportOptions:
     :param max_ack_delay_s: the receiver's maximum ACK delay.
     :param pacing: pace packets at the CC's pacing rate.
     :param initial_path_states: ``active`` | ``standby`` | ``deactivated`` per transport path.
-    :param tcp_buffer_bytes: socket buffers of ns-3 TCP cross-traffic flows (0: ns-3's default).
+    :param tcp_buffer_bytes: socket buffers of ns-3 TCP cross-traffic flows (0: automatic, a
+        send buffer of BDP + queue of the largest path and a receive buffer of twice that).
     :param recovery: loss-recovery preset, one of :data:`RECOVERIES` (default ``"rfc9002"``;
         see the module docstring).
     :param recovery_params: values overriding the preset's (:class:`RecoveryParams`); only
