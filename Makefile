@@ -16,7 +16,9 @@ NS3_WHEEL := ns3==3.44.post0
 TORCH_SPEC ?= torch==2.13.0
 STAMP := $(VENV)/.leogym-installed
 # Ray and hydra-ray-launcher live outside the venv (the launcher pins cloudpickle<3): the Ray
-# sweep test puts this folder on its own processes' PYTHONPATH only.
+# sweep test puts this folder on its own processes' PYTHONPATH only; the Ray VecEnv (tests and
+# the bench's `ray` section) imports Ray from it behind the venv's packages
+# (agents/runtime/ray_support.py). Users get plain Ray with `pip install '.[distributed]'`.
 RAY_SITE := $(VENV)/ray-site
 RAY_STAMP := $(RAY_SITE)/.installed
 SOURCES := $(shell find cpp -name '*.cc' -o -name '*.h' -o -name CMakeLists.txt 2>/dev/null) \

@@ -13,22 +13,25 @@ The three apps share one root schema, :class:`LeogymConfig`, so an experiment pr
 ==========  ============================================================
 app         sections
 ==========  ============================================================
-train       ``seed``, ``env``, ``scenario``, ``agent``, ``train``
-evaluate    ``seed``, ``env``, ``scenario``, ``eval``, ``baseline``
+train       ``seed``, ``env``, ``scenario``, ``agent``, ``train`` (``ray``)
+evaluate    ``seed``, ``env``, ``scenario``, ``eval``, ``baseline`` (``ray``)
 main_job    all of them, plus ``main_job``
 ==========  ============================================================
+
+``ray`` is read only with ``train.vec_env=ray`` or ``eval.backend=ray``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from leogym.envs.config import EnvOptions
+from leogym.envs.multi_agent import FairnessConfig
 from omegaconf import MISSING
 
 from leogym import schema
-from leogym.native import cc_algorithms, schedulers
+from leogym.native import cc_algorithms, core, schedulers
 from leogym.scenario.config import ScenarioConfig
 from leogym.schema import FieldError, bounded, choice
 
@@ -40,6 +43,7 @@ __all__ = [
     "ConfigError",
     "DQNConfig",
     "EnvSpec",
+    "FlowsSpec",
     "EvalConfig",
     "LeogymConfig",
     "SuiteInfo",
@@ -47,6 +51,7 @@ __all__ = [
     "OffPolicyAgentConfig",
     "OnPolicyAgentConfig",
     "PPOConfig",
+    "RayConfig",
     "RecurrentPPOConfig",
     "SACConfig",
     "TD3Config",
@@ -60,6 +65,10 @@ __all__ = [
 #: Largest seed (NumPy and torch take 32-bit seeds).
 MAX_SEED = 2**31 - 1
 START_METHODS = ("forkserver", "spawn", "fork")
+#: Where ``leogym-train`` runs its envs (``train.vec_env``).
+VEC_ENVS = ("subproc", "ray")
+#: Where ``leogym-eval`` runs its episodes (``eval.backend``).
+EVAL_BACKENDS = ("subproc", "ray")
 ACTIVATIONS = ("tanh", "relu")
 POSITIVE = bounded(0.0, lo_open=True)
 FRACTION = bounded(0.0, 1.0)
@@ -70,6 +79,56 @@ class ConfigError(FieldError):
 
 
 # ---------------------------------------------------------------------------------------- env
+#: The Gymnasium id whose flows :class:`FlowsSpec` configures.
+MULTI_FLOW_ID = "leogym/LeoMultiFlowCC-v0"
+
+
+@dataclass
+class FlowsSpec:
+    """The flows of ``leogym/LeoMultiFlowCC-v0`` (docs/multi_agent.md): several flows on one
+    bottleneck, flow 0 the agent's (or the baseline's).
+
+    :param n_flows: how many flows (``None``: the scenario's own ``traffic.flows``); else the
+        connection plus ``n_flows - 1`` copies of the scenario's one ``mpquic`` flow entry.
+    :param others: the controls of the other ``mpquic`` flows: empty (the scenario's own), one
+        name for all of them, or one per flow; a leogym controller (``cubic``, ``bbr``, ...) or
+        an ns-3 TCP (``TcpCubic``, ``TcpBbr``: that flow becomes ns-3 TCP).
+    :param agents: train every flow as an agent with one shared policy (parameter sharing over
+        the PettingZoo env :class:`~leogym.envs.multi_agent.LeoMultiAgentCCEnv`; ``others``
+        must then be empty); evaluation still runs ``LeoMultiFlowCC-v0``, the policy on flow 0
+        beside ``others``.
+    :param fairness: the multi-agent reward's fairness terms (only with ``agents``).
+    """
+
+    n_flows: int | None = field(default=None, metadata=bounded(1, 64))
+    others: list[str] = field(default_factory=list)
+    agents: bool = False
+    fairness: FairnessConfig = field(default_factory=FairnessConfig)
+
+    @property
+    def is_set(self) -> bool:
+        """Whether any field differs from its default (the scenario's flows as they are)."""
+        return self != FlowsSpec()
+
+    def _check_relations(self, path: str, error: type[FieldError]) -> None:
+        if not self.agents and self.fairness != FairnessConfig():
+            raise error(
+                f"{path}.fairness", "only for env.flows.agents=true (the multi-agent reward)"
+            )
+        for k, name in enumerate(self.others):
+            if "external" in name:
+                raise error(
+                    f"{path}.others[{k}]",
+                    "'external' needs a policy to drive it; the apps take controller names",
+                )
+            known = {n for n in cc_algorithms() if "external" not in n}
+            known |= set(core().tcp_variants())
+            if name not in known:
+                raise schema.fail(
+                    error, f"{path}.others[{k}]", f"must be one of {', '.join(sorted(known))}", name
+                )
+
+
 @dataclass
 class EnvSpec(EnvOptions):
     """Which leogym env to make: its :class:`~leogym.envs.config.EnvOptions` (every env option,
@@ -83,16 +142,20 @@ class EnvSpec(EnvOptions):
         the network metrics left empty).
     :param kwargs: extra ``gymnasium.make`` kwargs for a non-leogym id; must be empty for
         leogym ids, whose kwargs are the :class:`~leogym.envs.config.EnvOptions` fields.
+    :param flows: the flows of ``leogym/LeoMultiFlowCC-v0`` (:class:`FlowsSpec`).
     """
 
     name: str = "cc"
     id: str = "leogym/LeoCC-v0"
     kwargs: dict[str, Any] = field(default_factory=dict)
+    flows: FlowsSpec = field(default_factory=FlowsSpec)
 
     def _check_relations(self, path: str, error: type[FieldError]) -> None:
         super()._check_relations(path, error)
         if not self.id:
             raise error(f"{path}.id", "must be a Gymnasium env id")
+        if self.flows.is_set and self.id != MULTI_FLOW_ID:
+            raise error(f"{path}.flows", f"only for {MULTI_FLOW_ID} (env.id is {self.id!r})")
         if self.id.startswith("leogym/"):
             from leogym.envs.registration import ENV_IDS
 
@@ -251,7 +314,10 @@ class TrainConfig:
 
     :param total_timesteps: env steps to train for, summed over the ``n_envs`` envs. Resuming
         carries the step count on, so this is the target of the whole run.
-    :param n_envs: training envs, one subprocess (one ns-3 simulator) each.
+    :param n_envs: training envs, one process (one ns-3 simulator) each.
+    :param vec_env: where the envs run: ``subproc`` (worker processes of this machine) or
+        ``ray`` (Ray actors, on a local Ray instance or the cluster at ``ray.address``; see
+        :class:`RayConfig`). Same seed, same ``n_envs``: the same trajectories either way.
     :param start_method: multiprocessing start method of the env workers.
     :param eval_freq: evaluate every this many timesteps (0 = never); the eval env lives in its
         own subprocess too.
@@ -270,7 +336,8 @@ class TrainConfig:
     """
 
     total_timesteps: int = field(default=100_000, metadata=bounded(1))
-    n_envs: int = field(default=2, metadata=bounded(1, 256))
+    n_envs: int = field(default=2, metadata=bounded(1, 4096))
+    vec_env: str = field(default="subproc", metadata=choice(*VEC_ENVS))
     start_method: str = field(default="forkserver", metadata=choice(*START_METHODS))
     eval_freq: int = field(default=10_000, metadata=bounded(0))
     eval_episodes: int = field(default=2, metadata=bounded(1, 10_000))
@@ -376,7 +443,11 @@ class EvalConfig:
         agent (``cc=external``), e.g. for scheduler baselines on ``LeoCC-v0``.
     :param fallback_scheduler: a baseline's scheduler where the env leaves scheduling to the
         agent, e.g. for CC baselines on ``LeoScheduler-v0``.
-    :param n_workers: episodes run in parallel, each worker a subprocess.
+    :param n_workers: episodes run in parallel, each worker a subprocess (with
+        ``backend=ray``: episodes in flight on the Ray cluster at a time).
+    :param backend: where episodes run: ``subproc`` (a pool of worker processes of this
+        machine) or ``ray`` (Ray tasks on a local Ray instance or the cluster at
+        ``ray.address``, each on ``ray.cpus_per_env`` CPUs). Same results either way.
     :param start_method: multiprocessing start method of the workers.
     :param traces: save per-step traces (``traces/*.parquet``), used by the notebooks.
     :param plots: write the summary plots.
@@ -398,7 +469,8 @@ class EvalConfig:
     deterministic: bool = True
     fallback_cc: str = field(default="cubic", metadata=choice(cc_algorithms))
     fallback_scheduler: str = field(default="minrtt", metadata=choice(schedulers))
-    n_workers: int = field(default=2, metadata=bounded(1, 256))
+    n_workers: int = field(default=2, metadata=bounded(1, 4096))
+    backend: str = field(default="subproc", metadata=choice(*EVAL_BACKENDS))
     start_method: str = field(default="forkserver", metadata=choice(*START_METHODS))
     traces: bool = True
     plots: bool = True
@@ -427,6 +499,51 @@ class BaselineSpec:
     env: dict[str, Any] = field(default_factory=dict)
 
 
+# ---------------------------------------------------------------------------------------- ray
+@dataclass
+class RayConfig:
+    """The Ray instance of ``train.vec_env=ray`` and ``eval.backend=ray`` (docs/workflows.md,
+    "Training and evaluating on Ray"). Ray is optional: ``pip install 'leogym[distributed]'``.
+
+    :param address: empty: start a local Ray instance for the run (and stop it after);
+        ``auto``: join the cluster started on this machine with ``ray start``;
+        ``host:port``: join the cluster whose head listens there (``ray start --head``'s GCS
+        port, 6379 by default); ``ray://host:port``: through Ray Client.
+    :param num_cpus: CPUs of the local instance (unset: every core of the machine); only
+        without ``address``. Ray counts logical CPUs: more than the cores oversubscribes them.
+    :param envs_per_actor: training envs per Ray actor: one remote call per actor and step
+        carries all its envs (each still its own process and simulator). Raise it to cut the
+        per-step overhead when the cluster has many cores per node.
+    :param cpus_per_env: Ray CPUs reserved per env (an actor reserves this times its envs;
+        an evaluation episode this much); 0 reserves nothing.
+    :param start_timeout_s: how long the actors may wait for free CPUs before the run fails
+        with what they asked for (an autoscaling cluster may need minutes).
+    :param include_dashboard: start Ray's dashboard with a local instance.
+    :param log_to_driver: copy the actors' stdout and stderr to this process's.
+    """
+
+    address: str = ""
+    num_cpus: int | None = field(default=None, metadata=bounded(1, 65_536))
+    envs_per_actor: int = field(default=1, metadata=bounded(1, 256))
+    cpus_per_env: float = field(default=1.0, metadata=bounded(0.0, 1024.0))
+    start_timeout_s: float = field(default=300.0, metadata=bounded(1.0, 86_400.0))
+    include_dashboard: bool = False
+    log_to_driver: bool = True
+
+    def _check_relations(self, path: str, error: type[FieldError]) -> None:
+        from leogym.agents.runtime.ray_support import check_address
+
+        try:
+            check_address(self.address, f"{path}.address")
+        except FieldError as exc:
+            raise error(str(exc)) from None
+        if self.address and self.num_cpus is not None:
+            raise error(
+                f"{path}.num_cpus",
+                "sizes a local instance only; a cluster (ray.address) has its own CPUs",
+            )
+
+
 @dataclass
 class MainJobConfig:
     """The main job (``leogym-run``): train, evaluate against baselines, leaderboard.
@@ -451,6 +568,7 @@ class LeogymConfig:
     :param scenario: the scenario (group ``scenario``, schema
         :class:`leogym.scenario.ScenarioConfig`).
     :param agent: the agent (group ``agent``).
+    :param ray: the Ray instance of ``train.vec_env=ray`` and ``eval.backend=ray``.
     """
 
     seed: int = field(default=0, metadata=bounded(0, MAX_SEED))
@@ -462,6 +580,7 @@ class LeogymConfig:
     eval: EvalConfig = field(default_factory=EvalConfig)
     baseline: dict[str, BaselineSpec] = field(default_factory=dict)
     main_job: MainJobConfig = field(default_factory=MainJobConfig)
+    ray: RayConfig = field(default_factory=RayConfig)
 
 
 # ---------------------------------------------------------------------------------- registry
@@ -498,7 +617,8 @@ def validate_config(
 
     :param cfg: the config as objects (``OmegaConf.to_object``) or a ``DictConfig``.
     :param sections: which sections to check (``env``, ``agent``, ``train``, ``eval``); ``env``
-        includes the scenario (:meth:`leogym.scenario.ScenarioConfig.validate`).
+        includes the scenario (:meth:`leogym.scenario.ScenarioConfig.validate`), ``train`` and
+        ``eval`` the ``ray`` section.
     """
     from omegaconf import DictConfig
 
@@ -522,8 +642,28 @@ def validate_config(
         schema.check(cfg.agent, "agent", ConfigError)
     if "train" in sections:
         schema.check(cfg.train, "train", ConfigError)
+        if cfg.env.flows.agents and cfg.env.flows.others:
+            raise ConfigError(
+                "env.flows.others",
+                "every flow is an agent when training with env.flows.agents=true; leave "
+                "others empty (evaluations take them)",
+            )
+        if cfg.env.flows.agents and cfg.train.on_worker_death != "stop":
+            raise ConfigError(
+                "train.on_worker_death",
+                "multi-agent training (env.flows.agents=true) stops when a worker dies; "
+                f"'restart' is for single-agent envs (got {cfg.train.on_worker_death!r})",
+            )
+        if cfg.env.flows.agents and cfg.train.vec_env != "subproc":
+            raise ConfigError(
+                "train.vec_env",
+                "multi-agent training (env.flows.agents=true) runs its envs as local worker "
+                f"processes: must be 'subproc' (got {cfg.train.vec_env!r})",
+            )
     if "eval" in sections:
         _validate_eval(cfg.eval, cfg.baseline)
+    if "train" in sections or "eval" in sections:
+        schema.check(cfg.ray, "ray", ConfigError)
 
 
 def _validate_scenario(scenario: Any) -> None:
@@ -557,16 +697,14 @@ def env_kwargs(env: Any) -> dict[str, Any]:
     """The ``gymnasium.make`` kwargs of an :class:`EnvSpec` (plain Python values, no scenario).
 
     :param env: an :class:`EnvSpec` or a ``DictConfig`` of one.
-    :return: for leogym ids the :class:`~leogym.envs.config.EnvOptions` fields; otherwise
-        ``env.kwargs``.
+    :return: for leogym ids the :class:`~leogym.envs.config.EnvOptions` fields (with
+        ``n_flows`` and ``others`` from ``env.flows`` where set); otherwise ``env.kwargs``.
     """
     from omegaconf import DictConfig, OmegaConf
 
     if isinstance(env, DictConfig):
         data: Any = OmegaConf.to_container(env, resolve=True)
     else:
-        from dataclasses import asdict
-
         data = asdict(env)
     assert isinstance(data, dict)
     if not str(data["id"]).startswith("leogym/"):
@@ -574,6 +712,28 @@ def env_kwargs(env: Any) -> dict[str, Any]:
     out = {f.name: data[f.name] for f in fields(EnvOptions) if f.name in data}
     if _all_unset(out.get("transport")):
         out.pop("transport", None)  # all unset: the core's defaults (episode keys unchanged)
+    if out.get("connection") == "mpquic":  # the default connection: no LEOTP settings
+        out.pop("connection")
+        out.pop("leotp", None)
+    flows = data.get("flows") or {}
+    if flows.get("n_flows") is not None:
+        out["n_flows"] = int(flows["n_flows"])
+    others = list(flows.get("others") or [])
+    if others:
+        out["others"] = others[0] if len(others) == 1 else others
+    return out
+
+
+def multi_agent_kwargs(env: Any) -> dict[str, Any]:
+    """The :class:`~leogym.envs.multi_agent.LeoMultiAgentCCEnv` kwargs (no scenario) of an
+    :class:`EnvSpec` with ``flows.agents``: the env options, ``n_flows`` and ``fairness``."""
+    from omegaconf import DictConfig, OmegaConf
+
+    data: Any = (
+        OmegaConf.to_container(env, resolve=True) if isinstance(env, DictConfig) else asdict(env)
+    )
+    out = env_kwargs(env)
+    out["fairness"] = dict(data["flows"]["fairness"])
     return out
 
 

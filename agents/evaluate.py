@@ -7,6 +7,7 @@ Examples::
     leogym-eval scenario=tiny 'baseline=[cubic,maco]' 'eval.seeds=[0,1]'
     leogym-eval +eval.agents.PPO=runs/train/cc-ppo/seed0/2025-01-01_12-00-00
     leogym-eval 'eval.scenarios=[default,highrate]' eval.n_workers=2
+    leogym-eval suite=heldout eval.backend=ray ray.address=auto eval.n_workers=64   # a cluster
     leogym-eval suite=heldout                        # the held-out suite (conf/suite/heldout.yaml)
     leogym-eval resume=runs/eval/cc/2025-01-01_12-30-00    # finish an interrupted evaluation
 
@@ -17,7 +18,8 @@ is a native algorithm selected through env kwargs (``cc="maco"``), so its env ig
 frozen window. Trained agents run in the env they were trained in (their run's ``env`` config),
 with the suite's scenario and this config's ``env.episode_s`` and ``env.sample_scenarios``.
 
-Episodes run in worker subprocesses (``eval.n_workers``); results are written episode by
+Episodes run in worker subprocesses (``eval.n_workers``), or as Ray tasks on a local Ray instance
+or the cluster at ``ray.address`` (``eval.backend=ray``); results are written episode by
 episode (see :mod:`leogym.agents.results.table`), then summarised (``summary.parquet``) and plotted
 (``plots/``). Metric definitions: :mod:`leogym.agents.results.metrics`.
 """
@@ -35,6 +37,7 @@ from typing import Any
 import hydra
 import pandas as pd
 from leogym.agents.config import (
+    MULTI_FLOW_ID,
     ConfigError,
     LeogymConfig,
     env_kwargs,
@@ -124,6 +127,11 @@ def agent_policy(label: str, path: str, c: LeogymConfig) -> tuple[PolicyRef, Env
     if trained_env.id.startswith("leogym/"):
         kwargs["episode_s"] = c.env.episode_s
         kwargs["sample_scenarios"] = c.env.sample_scenarios
+    if trained_env.id == MULTI_FLOW_ID == c.env.id:  # the evaluation's flows, not training's
+        kwargs.pop("n_flows", None)
+        kwargs.pop("others", None)
+        evaluated = env_kwargs(c.env)
+        kwargs.update({k: evaluated[k] for k in ("n_flows", "others") if k in evaluated})
     ref = PolicyRef(
         label=label,
         kind="agent",
@@ -239,6 +247,8 @@ def evaluate(cfg: DictConfig, run_dir: str | Path) -> pd.DataFrame:
         total=len(tasks),
         done=len(tasks) - len(pending),
         on_worker_death=c.eval.on_worker_death,
+        backend=c.eval.backend,
+        ray=c.ray,
     )
     results = store.frame
     if len(results):
@@ -263,6 +273,33 @@ def evaluate(cfg: DictConfig, run_dir: str | Path) -> pd.DataFrame:
     return results
 
 
+def _episode_done(t: EpisodeTask, row: dict[str, Any], store: ResultsStore, bar: Any) -> None:
+    store.add(row)
+    bar.advance(
+        1,
+        note=(
+            f"{t.policy.label} {t.scenario} seed={t.seed}: "
+            f"{row.get('goodput_mbps', float('nan')):.2f} Mbit/s"
+        ),
+    )
+
+
+def _episode_failed(
+    t: EpisodeTask, exc: BaseException, failures: list[tuple[EpisodeTask, str]]
+) -> None:
+    log.error("episode %s/%s/seed=%d failed: %s", t.policy.label, t.scenario, t.seed, exc)
+    failures.append((t, f"{type(exc).__name__}: {exc}"))
+
+
+def _worker_died(t: EpisodeTask, where: str, failures: list[tuple[EpisodeTask, str]]) -> None:
+    msg = (
+        f"its worker process ({where}) died abruptly (killed or crashed) while running it: "
+        f"env {t.env.env_id} kwargs={dict(t.env.kwargs)} scenario={t.scenario!r} seed={t.seed}"
+    )
+    log.error("episode %s/%s/seed=%d failed: %s", t.policy.label, t.scenario, t.seed, msg)
+    failures.append((t, "WorkerDied: " + msg))
+
+
 def _run_pending(
     pending: list[EpisodeTask],
     store: ResultsStore,
@@ -274,7 +311,21 @@ def _run_pending(
     done: int,
     on_worker_death: str = "continue",
     max_pool_restarts: int = 3,
+    backend: str = "subproc",
+    ray: Any = None,
 ) -> list[tuple[EpisodeTask, str]]:
+    if backend == "ray":
+        return _run_pending_ray(
+            pending,
+            store,
+            n_workers=n_workers,
+            progress=progress,
+            total=total,
+            done=done,
+            on_worker_death=on_worker_death,
+            max_deaths=max_pool_restarts,
+            options=ray,
+        )
     from concurrent.futures.process import BrokenProcessPool
 
     from leogym.agents.runtime.progress import ProgressReporter
@@ -319,23 +370,9 @@ def _run_pending(
                             try:
                                 row = fut.result()
                             except Exception as exc:  # noqa: BLE001 - reported together at the end
-                                log.error(
-                                    "episode %s/%s/seed=%d failed: %s",
-                                    t.policy.label,
-                                    t.scenario,
-                                    t.seed,
-                                    exc,
-                                )
-                                failures.append((t, f"{type(exc).__name__}: {exc}"))
+                                _episode_failed(t, exc, failures)
                                 continue
-                            store.add(row)
-                            bar.advance(
-                                1,
-                                note=(
-                                    f"{t.policy.label} {t.scenario} seed={t.seed}: "
-                                    f"{row.get('goodput_mbps', float('nan')):.2f} Mbit/s"
-                                ),
-                            )
+                            _episode_done(t, row, store, bar)
                 except BaseException:
                     for fut in running:
                         fut.cancel()
@@ -350,15 +387,7 @@ def _run_pending(
             in_flight = list(running.values())
             culprits = [t for t in in_flight if t.key in dead]
             for t in culprits:
-                msg = (
-                    f"its worker process (pid {dead[t.key]}) died abruptly (killed or "
-                    f"crashed) while running it: env {t.env.env_id} kwargs={dict(t.env.kwargs)} "
-                    f"scenario={t.scenario!r} seed={t.seed}"
-                )
-                log.error(
-                    "episode %s/%s/seed=%d failed: %s", t.policy.label, t.scenario, t.seed, msg
-                )
-                failures.append((t, "WorkerDied: " + msg))
+                _worker_died(t, f"pid {dead[t.key]}", failures)
             queue[:0] = [t for t in in_flight if t not in culprits]
             if on_worker_death == "stop" or breaks > max_pool_restarts:
                 why = (
@@ -375,6 +404,82 @@ def _run_pending(
                     + f". The finished episodes are saved; rerun with resume={store.run_dir}."
                 )
             log.warning("restarting the evaluation workers (%d episodes to go)", len(queue))
+    return failures
+
+
+def _run_pending_ray(
+    pending: list[EpisodeTask],
+    store: ResultsStore,
+    *,
+    n_workers: int,
+    progress: bool,
+    total: int,
+    done: int,
+    on_worker_death: str,
+    max_deaths: int,
+    options: Any,
+) -> list[tuple[EpisodeTask, str]]:
+    """:func:`_run_pending` on Ray (``eval.backend=ray``): each episode a Ray task on
+    ``ray.cpus_per_env`` CPUs, ``n_workers`` of them in flight, on a local instance or the
+    cluster at ``ray.address``. A task whose worker process dies is that episode's failure
+    (Ray knows which), never retried; the others run on."""
+    from leogym.agents.runtime import ray_support
+    from leogym.agents.runtime.progress import ProgressReporter
+    from leogym.agents.runtime.rollout import run_task_on_ray
+
+    failures: list[tuple[EpisodeTask, str]] = []
+    if not pending:
+        return failures
+    bar = ProgressReporter(
+        "evaluating", total, completed=done, enabled=progress, unit="episodes", log_every_s=10.0
+    )
+    try:
+        ray = ray_support.import_ray("'ray'")
+    except ray_support.RayUnavailableError as exc:
+        raise ConfigError("eval.backend", str(exc)) from exc
+    with ray_support.session(options), bar:
+        episode = ray.remote(run_task_on_ray).options(
+            num_cpus=float(getattr(options, "cpus_per_env", 1.0)), max_retries=0
+        )
+        queue = list(pending)
+        running: dict[Any, EpisodeTask] = {}
+        deaths = 0
+        try:
+            while queue or running:
+                while queue and len(running) < n_workers:
+                    t = queue.pop(0)
+                    running[episode.remote(t)] = t
+                finished, _ = ray.wait(list(running), num_returns=1)
+                for ref in finished:
+                    t = running.pop(ref)
+                    try:
+                        row = ray.get(ref)
+                    except ray.exceptions.RayTaskError as exc:  # the episode raised
+                        _episode_failed(t, exc.cause or exc, failures)
+                        continue
+                    except ray.exceptions.RayError as exc:  # its worker or node is gone
+                        deaths += 1
+                        _worker_died(t, f"a Ray worker: {type(exc).__name__}", failures)
+                        if on_worker_death == "stop" or deaths > max_deaths:
+                            why = (
+                                "eval.on_worker_death=stop"
+                                if on_worker_death == "stop"
+                                else f"{deaths} worker deaths"
+                            )
+                            raise RuntimeError(
+                                f"evaluation stopped after a worker died ({why}); "
+                                f"{t.policy.label}/{t.scenario}/seed={t.seed}. The finished "
+                                f"episodes are saved; rerun with resume={store.run_dir}."
+                            ) from exc
+                        continue
+                    _episode_done(t, row, store, bar)
+        except BaseException:
+            for ref in running:
+                try:
+                    ray.cancel(ref, force=True)
+                except Exception:  # noqa: BLE001, S110 - already finished or Ray is going down
+                    pass
+            raise
     return failures
 
 

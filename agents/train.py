@@ -6,9 +6,12 @@ Examples::
     leogym-train agent=sac scenario=tiny train.total_timesteps=20000
     leogym-train env=scheduler agent=dqn env.action_mode=discrete
     leogym-train resume=runs/train/cc-ppo/seed0/2025-01-01_12-00-00   # continue a run
+    leogym-train train.vec_env=ray train.n_envs=32 ray.address=auto   # envs on a Ray cluster
     leogym-train -m agent=ppo,a2c seed=0,1,2         # a sweep, one job after another
 
-Every env (the eval env too) runs in its own subprocess; see :mod:`leogym.agents.sb3.env_factory`.
+Every env (the eval env too) runs in its own subprocess, or with ``train.vec_env=ray`` the
+training envs run in Ray actors (a local Ray instance, or the cluster at ``ray.address``); see
+:mod:`leogym.agents.sb3.env_factory` and :mod:`leogym.agents.runtime.ray_vecenv`.
 The run directory holds the resolved config, overrides, provenance (``run_info.json``),
 TensorBoard logs (``tb/``), ``progress*.csv``, periodic ``checkpoints/``, ``evaluations.csv``,
 ``best_model.zip`` and the final ``model.zip``.
@@ -23,6 +26,7 @@ the process exits.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from dataclasses import dataclass
@@ -30,7 +34,13 @@ from pathlib import Path
 from typing import Any
 
 import hydra
-from leogym.agents.config import ConfigError, env_kwargs, register_configs, validate_config
+from leogym.agents.config import (
+    ConfigError,
+    env_kwargs,
+    multi_agent_kwargs,
+    register_configs,
+    validate_config,
+)
 from leogym.agents.runtime.app import (
     CONFIG_PATH,
     config_task,
@@ -87,7 +97,12 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
         replay_buffer_path,
         save_model,
     )
-    from leogym.agents.sb3.env_factory import EnvFactory, make_vec_env
+    from leogym.agents.sb3.env_factory import (
+        EnvFactory,
+        MultiAgentEnvFactory,
+        make_multi_agent_vec_env,
+        make_vec_env,
+    )
     from stable_baselines3.common.logger import CSVOutputFormat, Logger, TensorBoardOutputFormat
     from stable_baselines3.common.utils import set_random_seed
 
@@ -113,13 +128,28 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
         c.env.id, env_kwargs(c.env), scenario_payload(c.scenario), record_stats=True
     )
     eval_factory = EnvFactory(c.env.id, env_kwargs(c.env), scenario_payload(c.scenario))
-    venv = make_vec_env(
-        factory,
-        c.train.n_envs,
-        seed=c.seed,
-        start_method=c.train.start_method,
-        on_worker_death=c.train.on_worker_death,
-    )
+    ray_session = _ray_session(c)  # train.vec_env=ray: the Ray instance, for this run
+    try:
+        if c.env.flows.agents:  # every flow an agent, one shared policy (parameter sharing)
+            venv = make_multi_agent_vec_env(
+                MultiAgentEnvFactory(multi_agent_kwargs(c.env), scenario_payload(c.scenario)),
+                c.train.n_envs,
+                seed=c.seed,
+                start_method=c.train.start_method,
+            )
+        else:
+            venv = make_vec_env(
+                factory,
+                c.train.n_envs,
+                seed=c.seed,
+                start_method=c.train.start_method,
+                on_worker_death=c.train.on_worker_death,
+                vec_env=c.train.vec_env,
+                ray=c.ray,
+            )
+    except BaseException:
+        ray_session.close()
+        raise
     eval_env = None
     model: Any = None
     checkpointer: CheckpointCallback | None = None
@@ -217,6 +247,7 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
         venv.close()
         if eval_env is not None:
             eval_env.close()
+        ray_session.close()
     wall = time.perf_counter() - t_start
     from leogym.agents.runtime.storage import atomic_write_json
 
@@ -237,6 +268,20 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
         model_path,
     )
     return TrainResult(run_dir, model_path, int(model.num_timesteps), wall)
+
+
+def _ray_session(c: Any) -> contextlib.ExitStack:
+    """With ``train.vec_env=ray``: Ray joined or started (``ray.*``) until the stack closes."""
+    stack = contextlib.ExitStack()
+    if c.train.vec_env == "ray":
+        from leogym.agents.runtime.ray_support import RayUnavailableError, import_ray, session
+
+        try:
+            import_ray("'ray'")
+        except RayUnavailableError as exc:
+            raise ConfigError("train.vec_env", str(exc)) from exc
+        stack.enter_context(session(c.ray))
+    return stack
 
 
 def _sigterm_as_interrupt() -> Any:

@@ -33,6 +33,7 @@ SECTIONS = (
     "overhead",
     "vector",
     "training",
+    "ray",
     "memory",
     "fidelity",
     "hops",
@@ -72,6 +73,10 @@ def _section_runner(
         from benchmarks.bench_vec import ppo_rows
 
         return lambda: ppo_rows(quick, max(1, (repeats + 1) // 2))
+    if name == "ray":
+        from benchmarks.bench_vec import ray_rows
+
+        return lambda: ray_rows(quick, max(1, (repeats + 1) // 2), ray_path=ray_path)
     if name == "memory":
         from benchmarks.bench_env import memory_rows
 

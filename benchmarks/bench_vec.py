@@ -8,6 +8,13 @@ Run: ``python -m benchmarks.bench_vec [--quick]`` (or through ``python -m benchm
   measured ``repeats`` times, the counts interleaved; scaling is the ratio to 1 env.
 * **training**: SB3 PPO (MlpPolicy, CPU) over SB3's ``SubprocVecEnv`` with 1 and n envs: env
   steps per wall-clock second of ``model.learn``, gradient updates included.
+* **ray**: the apps' two VecEnvs side by side on ``leogym/LeoCC-v0``: the local
+  ``LeoSubprocVecEnv`` (``train.vec_env=subproc``) and ``RayVecEnv`` on a local Ray instance
+  (``train.vec_env=ray``) with 1, 2, ... n envs (one actor each, and all n in one actor): env
+  steps per wall second and CPU per env step (this process, the env workers or the actors and
+  their env processes; Ray's own processes, whose background load does not depend on the
+  steps, are left out); and the per-step overhead of the remote call, from a near-free env
+  (CartPole) stepped through both.
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.common import Row, measure, ratio_row  # noqa: E402
 
-__all__ = ["vec_steps_per_s", "ppo_steps_per_s", "vec_rows", "ppo_rows"]
+__all__ = ["vec_steps_per_s", "ppo_steps_per_s", "vec_rows", "ppo_rows", "ray_rows"]
 
 ENV_ID = "leogym/LeoCC-v0"
 
@@ -185,6 +192,7 @@ def vec_rows(quick: bool = False, repeats: int = 3) -> list[Row]:
                 f"{scenario}: CPU-bound scaling at {n} envs",
                 [n * a for a in cpu[1]],
                 cpu[n],
+                target=">= 1.8" if n == 2 else "",  # issue 19: read beside the wall figure
                 note="n x CPU per step at 1 env / CPU per step at n envs: the speed-up n free "
                 "cores would give",
             )
@@ -261,6 +269,165 @@ def ppo_rows(quick: bool = False, repeats: int = 3) -> list[Row]:
             note="from the CPU per step: n (env1 + learner1) / (env_n + n learner_n)",
         )
     )
+    return out
+
+
+def _worker_pids(venv: Any) -> list[int]:
+    """The processes that step ``venv``'s envs: its worker processes, or its actors and their
+    env processes."""
+    if hasattr(venv, "where"):  # RayVecEnv
+        return sorted({p for w in venv.where for p in (w["pid"], *w["env_pids"])})
+    return [p.pid for p in venv.processes]
+
+
+def leo_vec_rate(venv: Any, steps: int) -> tuple[float, float]:
+    """``(env steps per wall second, CPU ms per env step)`` of ``steps`` steps of ``venv``
+    (after a reset and 3 warm-up steps), zero actions; the CPU time is this process's and that
+    of the processes stepping the envs (:func:`_worker_pids`)."""
+    import psutil
+
+    procs = [psutil.Process()] + [psutil.Process(p) for p in _worker_pids(venv)]
+    venv.reset()
+    space = venv.action_space
+    action = np.zeros((venv.num_envs, *space.shape), dtype=space.dtype)
+    for _ in range(3):
+        venv.step(action)
+    c0 = _cpu_s(procs)
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        venv.step(action)
+    wall = time.perf_counter() - t0
+    cpu = _cpu_s(procs) - c0
+    n = venv.num_envs * steps
+    return n / wall, 1e3 * cpu / n
+
+
+def ray_rows(
+    quick: bool = False, repeats: int = 3, max_envs: int | None = None, ray_path: str | None = None
+) -> list[Row]:
+    """Local subprocess VecEnv against Ray actors, 1..n envs; the remote call's overhead."""
+    if ray_path:
+        os.environ["LEOGYM_RAY_PATH"] = ray_path
+    from leogym.agents.config import RayConfig
+    from leogym.agents.runtime import ray_support
+    from leogym.agents.runtime.ray_vecenv import RayVecEnv
+    from leogym.agents.runtime.vecenv import LeoSubprocVecEnv
+    from leogym.agents.sb3.env_factory import EnvFactory
+
+    try:
+        ray = ray_support.import_ray("the ray section")
+    except ray_support.RayUnavailableError as exc:
+        return [Row("ray", "Ray actors", float("nan"), "", 0, status="skipped", note=str(exc))]
+    cores = os.cpu_count() or 1
+    top = max_envs or max(cores, 2)
+    counts = list(range(1, top + 1))
+    scenario = "tiny" if quick else "default"
+    steps = 20 if quick else 200
+    null_steps = 200 if quick else 2000
+    if quick:
+        repeats = 1
+    leo = EnvFactory(ENV_ID, {"cc": "cubic", "step_ms": 100, "episode_s": 10.0}, scenario)
+    null = EnvFactory("CartPole-v1", {})
+    kinds = ["subproc", "ray"] + (["ray, one actor"] if top > 1 else [])
+    sps: dict[tuple[str, int], list[float]] = {}
+    cpu: dict[tuple[str, int], list[float]] = {}
+    call: dict[str, list[tuple[float, float]]] = {"subproc": [], "ray": []}
+
+    def make(kind: str, factory: Any, n: int) -> Any:
+        if kind == "subproc":
+            venv = LeoSubprocVecEnv([factory] * n, start_method="forkserver")
+        else:
+            per_actor = n if kind == "ray, one actor" else 1
+            venv = RayVecEnv([factory] * n, envs_per_actor=per_actor, start_timeout_s=120.0)
+        venv.seed(0)
+        return venv
+
+    was_up = ray.is_initialized()
+    ray_support.init(RayConfig(num_cpus=max(top, cores)))
+    try:
+        for _ in range(repeats):
+            for n in counts:
+                for kind in kinds:
+                    if kind == "ray, one actor" and n == 1:
+                        continue
+                    venv = make(kind, leo, n)
+                    try:
+                        rate, cpu_ms = leo_vec_rate(venv, steps)
+                    finally:
+                        venv.close()
+                    sps.setdefault((kind, n), []).append(rate)
+                    cpu.setdefault((kind, n), []).append(cpu_ms)
+            for kind in call:
+                venv = make(kind, null, 1)
+                try:
+                    rate, cpu_ms = leo_vec_rate(venv, null_steps)
+                finally:
+                    venv.close()
+                call[kind].append((1e3 / rate, cpu_ms))
+    finally:
+        if not was_up:
+            ray_support.shutdown()
+    out: list[Row] = []
+    note = f"{scenario}, cc=cubic, 100 ms steps, {steps} steps per env; {cores} CPUs"
+    for n in counts:
+        for kind in kinds:
+            if (kind, n) not in sps:
+                continue
+            label = {"subproc": "LeoSubprocVecEnv", "ray": "RayVecEnv, 1 env/actor"}.get(
+                kind, "RayVecEnv, all envs in 1 actor"
+            )
+            out.append(
+                measure("ray", f"{label}, {n} env(s): steps/s", "steps/s", sps[kind, n], note=note)
+            )
+            out.append(
+                measure(
+                    "ray",
+                    f"{label}, {n} env(s): CPU per step",
+                    "ms",
+                    cpu[kind, n],
+                    note="this process + the env workers (or actors and their env processes) / "
+                    "env steps; Ray's own processes not counted",
+                )
+            )
+        out.append(
+            ratio_row(
+                "ray",
+                f"RayVecEnv vs LeoSubprocVecEnv at {n} env(s): CPU per step",
+                cpu["ray", n],
+                cpu["subproc", n],
+                note="paired runs; > 1: Ray costs more CPU per env step",
+            )
+        )
+    for n in counts[1:]:
+        out.append(
+            ratio_row(
+                "ray",
+                f"RayVecEnv CPU-bound scaling at {n} actors",
+                [n * a for a in cpu["ray", 1]],
+                cpu["ray", n],
+                note="n x CPU per step at 1 actor / CPU per step at n: the speed-up n free cores "
+                "would give",
+            )
+        )
+    for kind, label in (("subproc", "pipe to a worker process"), ("ray", "Ray remote call")):
+        out.append(
+            measure(
+                "ray",
+                f"per-step overhead, {label}: wall",
+                "ms",
+                [w for w, _ in call[kind]],
+                note=f"CartPole-v1 (a near-free step), 1 env, {null_steps} steps",
+            )
+        )
+        out.append(
+            measure(
+                "ray",
+                f"per-step overhead, {label}: CPU",
+                "ms",
+                [c for _, c in call[kind]],
+                note="this process + the worker (actor) process",
+            )
+        )
     return out
 
 

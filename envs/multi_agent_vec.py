@@ -45,15 +45,21 @@ class MultiAgentVecEnv(VecEnv):
         env object is accepted too and runs in this process.
     :param start_method: the ``multiprocessing`` start method of the worker processes when
         there are several envs (default ``forkserver`` where available, else ``spawn``).
+    :param subprocess: run even a single env function in a worker process (``None``: only
+        when there are several; leogym's apps always do, so that a trainer never owns a
+        simulator).
     :raises ValueError: agents with different spaces, or envs with different agents.
     """
 
     def __init__(
-        self, env_fns: Sequence[EnvFn] | ParallelEnv, start_method: str | None = None
+        self,
+        env_fns: Sequence[EnvFn] | ParallelEnv,
+        start_method: str | None = None,
+        subprocess: bool | None = None,
     ) -> None:
         if isinstance(env_fns, ParallelEnv):
             self._envs: list[Any] = [env_fns]
-        elif len(env_fns) == 1:
+        elif len(env_fns) == 1 and not subprocess:
             self._envs = [env_fns[0]()]
         elif len(env_fns) == 0:
             raise ValueError("env_fns: needs at least one env")

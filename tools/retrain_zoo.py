@@ -4,6 +4,7 @@
     python tools/retrain_zoo.py NAME --dry-run              # show the command and config diff only
     python tools/retrain_zoo.py NAME --from-run RUN_DIR     # install a finished leogym-train run
     python tools/retrain_zoo.py NAME --scores EVAL_DIR --label PPO --key heldout-v1
+    python tools/retrain_zoo.py ppo-multiagent-bottleneck4 --self-play 100,101,102,103,104
 
 Retraining runs ``leogym-train`` with the card's overrides (same config, same seed) into a
 temporary run directory, then replaces ``agents/zoo/models/NAME/`` with the new model and a
@@ -77,6 +78,18 @@ SPECS: dict[str, dict[str, Any]] = {
             "seed=0",
         ],
     },
+    "ppo-multiagent-bottleneck4": {
+        "description": "PPO with one policy shared by the four flows of bottleneck4 "
+        "(parameter sharing, every flow an agent; reward aurora + Jain's index + team term), "
+        "400k agent-steps; evaluated on flow 0 of LeoMultiFlowCC-v0 and in self-play",
+        "overrides": [
+            "experiment=multiagent",
+            "seed=0",
+            "train.progress=false",
+            "train.checkpoint_freq=50000",
+            "train.tensorboard=false",
+        ],
+    },
 }
 
 
@@ -90,14 +103,17 @@ def _flatten(d: Any, prefix: str = "") -> dict[str, Any]:
 
 
 def config_diff(overrides: list[str], config: dict[str, Any]) -> list[str]:
-    """The config values that composing ``overrides`` now gives differently from ``config``."""
-    from leogym.agents.runtime.app import compose
+    """The config values that composing ``overrides`` now gives differently from ``config``.
+
+    Both go through the schema first (:func:`~leogym.agents.runtime.app.typed`), so an option
+    added since the card was written counts only if its value differs from its default."""
+    from leogym.agents.runtime.app import compose, typed
     from omegaconf import OmegaConf
 
-    now = OmegaConf.to_container(compose("train", overrides), resolve=True)
-    assert isinstance(now, dict)
-    now.pop("hydra", None)
-    a, b = _flatten(config), _flatten(now)
+    now = OmegaConf.to_container(typed(compose("train", overrides)), resolve=True)
+    then = OmegaConf.to_container(typed(OmegaConf.create(config)), resolve=True)
+    assert isinstance(now, dict) and isinstance(then, dict)
+    a, b = _flatten(then), _flatten(now)
     return [
         f"{k}: card {a.get(k)!r} -> now {b.get(k)!r}"
         for k in sorted(a.keys() | b.keys())
@@ -115,11 +131,26 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--label", help="the policy's label in --scores")
     p.add_argument("--key", help="the card's scores entry (heldout-v1, default)")
     p.add_argument("--run-dir", type=Path, help="train into this folder (default: a temporary one)")
+    p.add_argument(
+        "--self-play",
+        metavar="SEEDS",
+        help="a multi-flow model: measure it driving every flow (comma-separated seeds, e.g. "
+        "100,101,102,103,104; 30 s episodes) and put the result on its card as scores.self-play",
+    )
     p.add_argument("--dry-run", action="store_true")
     args = p.parse_args(argv)
 
     from leogym.agents import zoo
     from leogym.agents.zoo.cards import attach_scores, install
+
+    if args.self_play:
+        from leogym.agents.zoo.cards import attach_entry, self_play_scores
+
+        seeds = [int(x) for x in args.self_play.split(",")]
+        entry = self_play_scores(args.name, seeds)
+        attach_entry(args.name, "self-play", entry)
+        print(json.dumps({k: entry[k] for k in ("mean", "std")}, indent=1))
+        return 0
 
     if args.scores is not None:
         if not (args.label and args.key):

@@ -116,6 +116,9 @@ _RESUME_ALLOWED = (
     "train.progress",
     "eval.progress",
     "eval.n_workers",
+    "eval.backend",
+    "train.vec_env",
+    "ray.",
     "hydra.",
 )
 
@@ -125,7 +128,8 @@ def prepare_run(cfg: DictConfig, *, app: str, seeds: dict[str, Any]) -> RunConte
 
     A new run writes ``config.yaml``, ``overrides.yaml`` and ``run_info.json``. With
     ``resume=<dir or checkpoint>`` the run directory's saved config is used, merged with
-    the few overrides a resume may change (``train.total_timesteps`` and display options);
+    the few overrides a resume may change (``train.total_timesteps``, display options, and
+    where the envs run: ``train.vec_env``, ``eval.backend``, ``eval.n_workers``, ``ray.*``);
     any other override is an error naming it.
     """
     from hydra.core.hydra_config import HydraConfig

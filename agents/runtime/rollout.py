@@ -18,7 +18,7 @@ import numpy as np
 from leogym.agents.results.metrics import EpisodeRecorder
 from leogym.agents.sb3.env_factory import EnvFactory
 
-__all__ = ["EpisodeTask", "PolicyRef", "run_task", "task_key"]
+__all__ = ["EpisodeTask", "PolicyRef", "run_task", "run_task_on_ray", "task_key"]
 
 _MODELS: dict[tuple[str, str], Any] = {}
 
@@ -157,6 +157,15 @@ def run_task(task: EpisodeTask) -> dict[str, Any]:
             trace.insert(0, col, row[col])
         atomic_write_parquet(task.trace_path, trace)
     return row
+
+
+def run_task_on_ray(task: EpisodeTask) -> dict[str, Any]:
+    """:func:`run_task` in a Ray worker process (``eval.backend=ray``); a worker runs episodes
+    one after another, like a worker of the local process pool."""
+    from leogym.agents.runtime.ray_support import demote_ray_path
+
+    demote_ray_path()
+    return run_task(task)
 
 
 def policy_to_dict(ref: PolicyRef) -> dict[str, Any]:

@@ -1,78 +1,185 @@
-"""The loop of an env worker process (see :class:`leogym.agents.runtime.vecenv.LeoSubprocVecEnv`).
+"""Env worker processes: the loop a worker runs, the commands it serves, and the parent's pool.
 
-Kept in its own module that imports neither SB3 nor torch, so a worker starts in well under a
-second: it only needs NumPy, Gymnasium and leogym's envs.
+Used by :class:`leogym.agents.runtime.vecenv.LeoSubprocVecEnv` (one worker process per env) and
+by the Ray actors of :class:`leogym.agents.runtime.ray_vecenv.RayVecEnv` (an actor with several
+envs runs them as worker processes of its own). Kept in a module that imports neither SB3 nor
+torch, so a worker, or a Ray actor, starts in well under a second: it only needs NumPy,
+Gymnasium and leogym's envs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import multiprocessing
+import signal
+import time
+from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
-__all__ = ["worker"]
+import numpy as np
+
+__all__ = ["EnvHost", "WorkerPool", "exit_status", "first_dead", "stack_obs", "worker"]
 
 
-def worker(remote: Connection, parent_remote: Connection, make_env: Callable[[], Any]) -> None:
-    """Serve one env over ``remote`` until ``close`` (or the parent goes away).
+def stack_obs(obs: Sequence[Any]) -> np.ndarray:
+    """One batch of the envs' observations (leogym's envs have ``Box`` observations)."""
+    return np.stack([np.asarray(o) for o in obs])
 
-    Commands (``(name, data)`` tuples) and replies:
+
+def exit_status(exitcode: int | None) -> str:
+    """``-9`` -> ``"killed by SIGKILL"``, ``1`` -> ``"exit code 1"``."""
+    if exitcode is None:
+        return "still running"
+    if exitcode < 0:
+        try:
+            return f"killed by {signal.Signals(-exitcode).name}"
+        except ValueError:
+            return f"killed by signal {-exitcode}"
+    return f"exit code {exitcode}"
+
+
+def first_dead(processes: Sequence[Any], wait_s: float = 2.0) -> int | None:
+    """The index of the first of ``processes`` that has exited, waiting up to ``wait_s`` for
+    one to be reaped (a pipe error can come before the exit status); ``None`` if none has."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        dead = [i for i, proc in enumerate(processes) if proc.exitcode is not None]
+        if dead:
+            return dead[0]
+        if time.monotonic() > deadline:
+            return None
+        time.sleep(0.02)
+
+
+class EnvHost:
+    """One env and the commands that drive it (the SB3 VecEnv contract, env side).
+
+    Commands (``name``, ``data``) and replies:
 
     * ``step`` action -> ``(obs, reward, done, info, reset_info)``; at the end of an episode the
       env is reset at once: ``info["terminal_observation"]`` holds the last observation,
       ``info["TimeLimit.truncated"]`` says whether it was a truncation, and ``obs`` is the first
-      observation of the next episode (the SB3 VecEnv contract).
+      observation of the next episode.
     * ``reset`` ``(seed, options)`` -> ``(obs, reset_info)``
     * ``spaces`` -> ``(observation_space, action_space)``
     * ``get_attr`` name, ``set_attr`` ``(name, value)``, ``env_method`` ``(name, args, kwargs)``,
-      ``is_wrapped`` wrapper class, ``render``, ``close``.
+      ``is_wrapped`` wrapper class, ``render``.
+
+    :param make_env: makes the env (e.g. an ``EnvFactory``).
     """
+
+    def __init__(self, make_env: Callable[[], Any]) -> None:
+        self.env = make_env()
+        self.reset_info: dict[str, Any] = {}
+
+    def handle(self, cmd: str, data: Any) -> Any:
+        """Run one command and return its reply; an exception of the env propagates."""
+        env = self.env
+        if cmd == "step":
+            obs, reward, terminated, truncated, info = env.step(data)
+            done = bool(terminated or truncated)
+            info["TimeLimit.truncated"] = bool(truncated and not terminated)
+            if done:
+                info["terminal_observation"] = obs
+                obs, self.reset_info = env.reset()
+            return obs, reward, done, info, self.reset_info
+        if cmd == "reset":
+            seed, options = data
+            obs, self.reset_info = env.reset(seed=seed, options=options)
+            return obs, self.reset_info
+        if cmd == "spaces":
+            return env.observation_space, env.action_space
+        if cmd == "get_attr":
+            return env.get_wrapper_attr(data)
+        if cmd == "set_attr":
+            name, value = data
+            setattr(env.unwrapped, name, value)
+            return None
+        if cmd == "env_method":
+            name, args, kwargs = data
+            return env.get_wrapper_attr(name)(*args, **kwargs)
+        if cmd == "is_wrapped":
+            current, found = env, False
+            while hasattr(current, "env") and not found:
+                found = isinstance(current, data)
+                current = current.env
+            return found
+        if cmd == "render":
+            return env.render()
+        raise NotImplementedError(f"unknown worker command {cmd!r}")
+
+    def close(self) -> None:
+        """Close the env (idempotent)."""
+        self.env.close()
+
+
+def worker(remote: Connection, parent_remote: Connection, make_env: Callable[[], Any]) -> None:
+    """Serve one env (an :class:`EnvHost`) over ``remote`` until ``close`` or the parent goes
+    away. An exception of the env ends the process (exit code 1, traceback on stderr)."""
     parent_remote.close()
-    env = make_env()
-    reset_info: dict[str, Any] = {}
+    host = EnvHost(make_env)
     try:
         while True:
             try:
                 cmd, data = remote.recv()
             except EOFError:
                 break
-            if cmd == "step":
-                obs, reward, terminated, truncated, info = env.step(data)
-                done = bool(terminated or truncated)
-                info["TimeLimit.truncated"] = bool(truncated and not terminated)
-                if done:
-                    info["terminal_observation"] = obs
-                    obs, reset_info = env.reset()
-                remote.send((obs, reward, done, info, reset_info))
-            elif cmd == "reset":
-                seed, options = data
-                obs, reset_info = env.reset(seed=seed, options=options)
-                remote.send((obs, reset_info))
-            elif cmd == "spaces":
-                remote.send((env.observation_space, env.action_space))
-            elif cmd == "get_attr":
-                remote.send(env.get_wrapper_attr(data))
-            elif cmd == "set_attr":
-                name, value = data
-                setattr(env.unwrapped, name, value)
-                remote.send(None)
-            elif cmd == "env_method":
-                name, args, kwargs = data
-                remote.send(env.get_wrapper_attr(name)(*args, **kwargs))
-            elif cmd == "is_wrapped":
-                current, found = env, False
-                while hasattr(current, "env") and not found:
-                    found = isinstance(current, data)
-                    current = current.env
-                remote.send(found)
-            elif cmd == "render":
-                remote.send(env.render())
-            elif cmd == "close":
+            if cmd == "close":
                 remote.close()
                 break
-            else:
-                raise NotImplementedError(f"unknown worker command {cmd!r}")
+            remote.send(host.handle(cmd, data))
     except KeyboardInterrupt:
         pass
     finally:
-        env.close()
+        host.close()
+
+
+class WorkerPool:
+    """The parent's side of one worker process per env: start them, talk to them, stop them.
+
+    :param env_fns: picklable callables that make an env (e.g. ``EnvFactory``).
+    :param start_method: ``forkserver``, ``spawn`` or ``fork``.
+
+    ``remotes`` and ``processes`` are the pipes and the ``multiprocessing`` processes, in env
+    order. A dead worker shows as ``EOFError``/``BrokenPipeError`` on its pipe; its
+    ``exitcode`` then says why.
+    """
+
+    def __init__(self, env_fns: Sequence[Callable[[], Any]], start_method: str) -> None:
+        ctx = multiprocessing.get_context(start_method)
+        pipes = [ctx.Pipe() for _ in env_fns]
+        self.remotes: list[Connection] = [p[0] for p in pipes]
+        self.processes: list[Any] = []
+        for (remote, work_remote), fn in zip(pipes, env_fns, strict=True):
+            # typeshed's BaseContext lacks Process; every concrete context has it.
+            proc = ctx.Process(target=worker, args=(work_remote, remote, fn), daemon=True)  # type: ignore[attr-defined]
+            proc.start()
+            self.processes.append(proc)
+            work_remote.close()
+
+    def send(self, indices: Sequence[int], cmd: str, datas: Sequence[Any]) -> None:
+        """Send command ``cmd`` to the workers ``indices``, ``datas[j]`` to ``indices[j]``."""
+        for i, data in zip(indices, datas, strict=True):
+            self.remotes[i].send((cmd, data))
+
+    def recv(self, indices: Sequence[int]) -> list[Any]:
+        """The replies of the workers ``indices``, in that order."""
+        return [self.remotes[i].recv() for i in indices]
+
+    def request(self, indices: Sequence[int], cmd: str, datas: Sequence[Any]) -> list[Any]:
+        """:meth:`send` then :meth:`recv`: the workers run the command in parallel."""
+        self.send(indices, cmd, datas)
+        return self.recv(indices)
+
+    def close(self, timeout: float = 60.0) -> None:
+        """Tell every worker to close and wait for it; terminate the ones that do not end."""
+        for remote in self.remotes:
+            try:
+                remote.send(("close", None))
+            except (BrokenPipeError, OSError):
+                pass
+        for proc in self.processes:
+            proc.join(timeout=timeout)
+            if proc.is_alive():
+                proc.terminate()
+                proc.join(timeout=5.0)

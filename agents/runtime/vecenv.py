@@ -2,27 +2,23 @@
 
 SB3's ``SubprocVecEnv`` runs its worker loop from a module inside ``stable_baselines3``, so every
 worker process imports SB3 and torch (seconds per worker). leogym's workers run
-:func:`leogym.agents.runtime.subproc_worker.worker` instead, which needs only NumPy,
-Gymnasium and the envs, with the same observable behaviour (auto-reset, ``terminal_observation``,
+:func:`leogym.agents.runtime.subproc_worker.worker` instead (started and addressed through
+:class:`~leogym.agents.runtime.subproc_worker.WorkerPool`), which needs only NumPy, Gymnasium
+and the envs, with the same observable behaviour (auto-reset, ``terminal_observation``,
 ``TimeLimit.truncated``). One env per process: ns-3 is one simulator per process.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
-from leogym.agents.runtime.subproc_worker import worker
+from leogym.agents.runtime.subproc_worker import WorkerPool, stack_obs
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 __all__ = ["LeoSubprocVecEnv"]
-
-
-def _stack(obs: Sequence[Any]) -> np.ndarray:
-    return np.stack([np.asarray(o) for o in obs])
 
 
 class LeoSubprocVecEnv(VecEnv):
@@ -37,16 +33,9 @@ class LeoSubprocVecEnv(VecEnv):
     ) -> None:
         self.waiting = False
         self.closed = False
-        ctx = multiprocessing.get_context(start_method)
-        pipes = [ctx.Pipe() for _ in env_fns]
-        self.remotes = [p[0] for p in pipes]
-        self.processes = []
-        for (remote, work_remote), fn in zip(pipes, env_fns, strict=True):
-            # typeshed's BaseContext lacks Process; every concrete context has it.
-            proc = ctx.Process(target=worker, args=(work_remote, remote, fn), daemon=True)  # type: ignore[attr-defined]
-            proc.start()
-            self.processes.append(proc)
-            work_remote.close()
+        self.pool = WorkerPool(env_fns, start_method)
+        self.remotes = self.pool.remotes
+        self.processes = self.pool.processes
         self.remotes[0].send(("spaces", None))
         observation_space, action_space = self.remotes[0].recv()
         super().__init__(len(env_fns), observation_space, action_space)
@@ -63,7 +52,7 @@ class LeoSubprocVecEnv(VecEnv):
         # A tuple, as in SB3's SubprocVecEnv (the base class declares a list).
         obs, rewards, dones, infos, self.reset_infos = zip(*results, strict=True)  # type: ignore[assignment]
         return (
-            _stack(obs),
+            stack_obs(obs),
             np.asarray(rewards, dtype=np.float32),
             np.asarray(dones, dtype=bool),
             list(infos),
@@ -76,7 +65,7 @@ class LeoSubprocVecEnv(VecEnv):
         obs, self.reset_infos = zip(*results, strict=True)  # type: ignore[assignment]
         self._reset_seeds()
         self._reset_options()
-        return _stack(obs)
+        return stack_obs(obs)
 
     def close(self) -> None:
         if self.closed:
@@ -87,15 +76,7 @@ class LeoSubprocVecEnv(VecEnv):
                     remote.recv()
                 except (EOFError, OSError):  # the worker is gone (e.g. Ctrl-C reached it)
                     pass
-        for remote in self.remotes:
-            try:
-                remote.send(("close", None))
-            except (BrokenPipeError, OSError):
-                pass
-        for proc in self.processes:
-            proc.join(timeout=60)
-            if proc.is_alive():
-                proc.terminate()
+        self.pool.close()
         self.closed = True
 
     # -------------------------------------------------------------------------- attributes

@@ -16,6 +16,12 @@ index, pid, exit status, env id, kwargs, scenario and seed, and then, as configu
     log the error, replace the whole VecEnv with a fresh one (reseeded deterministically),
     end every env's current episode as truncated (``TimeLimit.truncated``, with its
     ``terminal_observation``) and carry on; after ``max_restarts`` deaths it stops as above.
+
+The wrapper finds the dead worker in one of two ways. A VecEnv of local processes (SB3's
+``SubprocVecEnv``, :class:`~leogym.agents.runtime.vecenv.LeoSubprocVecEnv`) exposes them as
+``.processes``, and a pipe error sends the wrapper looking for the one that has exited. A
+VecEnv whose workers live elsewhere (:class:`~leogym.agents.runtime.ray_vecenv.RayVecEnv`)
+raises :class:`WorkerLostError` itself, naming the worker (a :class:`LostWorker`).
 """
 
 from __future__ import annotations
@@ -24,17 +30,20 @@ import json
 import logging
 import os
 import signal
-import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from leogym.agents.runtime.subproc_worker import exit_status, first_dead
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvObs, VecEnvWrapper
 
 __all__ = [
     "ON_WORKER_DEATH",
+    "LostWorker",
     "WorkerDiedError",
+    "WorkerLostError",
     "WorkerFaultWrapper",
     "dead_worker_keys",
     "exit_status",
@@ -52,18 +61,6 @@ PIPE_ERRORS = (EOFError, BrokenPipeError, ConnectionResetError, OSError)
 RESEED_STRIDE = 100_003
 
 
-def exit_status(exitcode: int | None) -> str:
-    """``-9`` -> ``"killed by SIGKILL"``, ``1`` -> ``"exit code 1"``."""
-    if exitcode is None:
-        return "still running"
-    if exitcode < 0:
-        try:
-            return f"killed by {signal.Signals(-exitcode).name}"
-        except ValueError:
-            return f"killed by signal {-exitcode}"
-    return f"exit code {exitcode}"
-
-
 class WorkerDiedError(RuntimeError):
     """An env worker process died.
 
@@ -76,6 +73,11 @@ class WorkerDiedError(RuntimeError):
     :param steps: the env's steps since that reset.
     :param episodes: the env's episodes completed since that reset (later episodes continue
         its random stream, as Gymnasium's auto-reset does).
+    :param worker: where the worker ran (default ``pid <pid>``), e.g. ``Ray actor 1, pid 4242
+        on 10.0.0.3``.
+    :param status: why it ended (default: from ``exitcode``, e.g. ``killed by SIGKILL``).
+    :param cohort: ``(index, seed)`` of the other envs that ran in the same worker and were
+        lost with it.
     """
 
     def __init__(
@@ -88,16 +90,68 @@ class WorkerDiedError(RuntimeError):
         during: str,
         steps: int,
         episodes: int,
+        *,
+        worker: str | None = None,
+        status: str | None = None,
+        cohort: tuple[tuple[int, int | None], ...] = (),
     ) -> None:
         self.index, self.pid, self.exitcode = index, pid, exitcode
         self.env, self.seed, self.during = env, seed, during
         self.steps, self.episodes = steps, episodes
+        self.cohort = cohort
+        self.status = status if status is not None else exit_status(exitcode)
+        where = worker if worker is not None else f"pid {pid}"
+        also = ""
+        if cohort:
+            others = ", ".join(f"env {i} (seeded {s})" for i, s in cohort)
+            also = f" The same worker also ran {others}, lost with it."
         super().__init__(
-            f"env worker {index} (pid {pid}) died during {during} ({exit_status(exitcode)}); "
+            f"env worker {index} ({where}) died during {during} ({self.status}); "
             f"its env: {_describe(env)}; seeded {seed} at the VecEnv's last reset, then "
-            f"{episodes} complete episodes and {steps} steps. An exit code of 1 means the env "
-            "raised: its traceback is on the worker's stderr."
+            f"{episodes} complete episodes and {steps} steps.{also}"
+            + (
+                " An exit code of 1 means the env raised: its traceback is on the worker's stderr."
+                if self.status == "exit code 1"
+                else ""
+            )
         )
+
+    @property
+    def indices(self) -> tuple[int, ...]:
+        """Every env lost with the worker, this one first."""
+        return (self.index, *(i for i, _ in self.cohort))
+
+
+@dataclass(frozen=True)
+class LostWorker:
+    """A worker that a VecEnv knows to be gone (see :class:`WorkerLostError`).
+
+    :param envs: the indices of the envs it ran, the one to report first.
+    :param pid: its process id, where known.
+    :param status: why it ended, e.g. ``killed by SIGKILL`` or ``its env raised ValueError: ...``.
+    :param worker: where it ran, e.g. ``Ray actor 1, pid 4242 on 10.0.0.3``.
+    """
+
+    envs: tuple[int, ...]
+    pid: int | None
+    status: str
+    worker: str
+
+
+class WorkerLostError(RuntimeError):
+    """Raised by a VecEnv that knows which of its workers is gone;
+    :class:`WorkerFaultWrapper` reports it as a :class:`WorkerDiedError`.
+
+    :param lost: the worker.
+    """
+
+    def __init__(self, lost: LostWorker) -> None:
+        self.lost = lost
+        super().__init__(f"{lost.worker} ran envs {list(lost.envs)} and is gone ({lost.status})")
+
+
+#: What the wrapper takes for a dead worker (it then finds out which one it was).
+DEATH_ERRORS = (*PIPE_ERRORS, WorkerLostError)
 
 
 def _describe(env: Any) -> str:
@@ -123,11 +177,13 @@ def _env_obs(obs: VecEnvObs, i: int) -> Any:
 
 
 class WorkerFaultWrapper(VecEnvWrapper):
-    """Report (and optionally survive) the death of a worker of a subprocess VecEnv.
+    """Report (and optionally survive) the death of a worker of a subprocess or Ray VecEnv.
 
-    :param make: builds the subprocess VecEnv (called again on a restart). The VecEnv must
-        expose its worker processes as ``.processes`` (SB3's ``SubprocVecEnv`` and
-        :class:`~leogym.agents.runtime.vecenv.LeoSubprocVecEnv` do).
+    :param make: builds the VecEnv (called again on a restart). The VecEnv must expose its
+        worker processes as ``.processes`` (SB3's ``SubprocVecEnv`` and
+        :class:`~leogym.agents.runtime.vecenv.LeoSubprocVecEnv` do), or raise
+        :class:`WorkerLostError` naming a lost worker
+        (:class:`~leogym.agents.runtime.ray_vecenv.RayVecEnv` does).
     :param envs: one description per env (e.g. its ``EnvFactory``), named in reports.
     :param on_death: ``stop`` or ``restart`` (see the module docstring).
     :param max_restarts: deaths survived before stopping anyway.
@@ -163,7 +219,7 @@ class WorkerFaultWrapper(VecEnvWrapper):
     def reset(self) -> VecEnvObs:
         try:
             obs = self.venv.reset()
-        except PIPE_ERRORS as exc:
+        except DEATH_ERRORS as exc:
             err = self._death(exc, "reset")
             self._handle(err)
             obs = self._restart()
@@ -176,7 +232,7 @@ class WorkerFaultWrapper(VecEnvWrapper):
         self._pending = None
         try:
             self.venv.step_async(actions)
-        except PIPE_ERRORS as exc:
+        except DEATH_ERRORS as exc:
             self._pending = exc
 
     def step_wait(self) -> Any:
@@ -184,7 +240,7 @@ class WorkerFaultWrapper(VecEnvWrapper):
             if self._pending is not None:
                 raise self._pending
             obs, rewards, dones, infos = self.venv.step_wait()
-        except PIPE_ERRORS as exc:
+        except DEATH_ERRORS as exc:
             self._pending = None
             err = self._death(exc, "step")
             self._handle(err)
@@ -237,16 +293,30 @@ class WorkerFaultWrapper(VecEnvWrapper):
         return int(self._base_seed) + RESEED_STRIDE * self.restarts + i
 
     def _death(self, exc: BaseException, during: str) -> WorkerDiedError:
+        if isinstance(exc, WorkerLostError):  # the VecEnv says which worker it was
+            lost = exc.lost
+            i = lost.envs[0]
+            err = WorkerDiedError(
+                i,
+                lost.pid,
+                None,
+                self._envs[i] if i < len(self._envs) else None,
+                self._worker_seed(i),
+                during,
+                int(self._steps[i]),
+                int(self._episodes[i]),
+                worker=lost.worker,
+                status=lost.status,
+                cohort=tuple((j, self._worker_seed(j)) for j in lost.envs[1:]),
+            )
+            err.__cause__ = exc
+            self.deaths.append(err)
+            return err
         processes = list(getattr(self.venv, "processes", []))
-        deadline = time.monotonic() + 2.0  # a dying worker may not have been reaped yet
-        while True:
-            dead = [i for i, proc in enumerate(processes) if proc.exitcode is not None]
-            if dead or time.monotonic() > deadline:
-                break
-            time.sleep(0.02)
-        if not dead:  # a pipe error with every worker alive: not ours to explain
+        found = first_dead(processes)
+        if found is None:  # a pipe error with every worker alive: not ours to explain
             raise exc
-        i = dead[0]
+        i = found
         err = WorkerDiedError(
             i,
             processes[i].pid,
@@ -291,7 +361,7 @@ class WorkerFaultWrapper(VecEnvWrapper):
             info: dict[str, Any] = {"TimeLimit.truncated": True}
             if last is not None:
                 info["terminal_observation"] = _env_obs(last, i)
-            if i == err.index:
+            if i in err.indices:
                 info["worker_died"] = str(err)
             infos.append(info)
         self._steps[:] = 0

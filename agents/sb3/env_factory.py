@@ -1,10 +1,10 @@
-"""Picklable env factories and subprocess VecEnvs.
+"""Picklable env factories and the VecEnvs of the apps (local worker processes or Ray actors).
 
 ns-3 is one simulator per process, so leogym's apps never step an env in the process that
 trains or evaluates: every env, the evaluation env included, lives in a worker subprocess
-started with ``forkserver`` or ``spawn``. A trainer or evaluator process therefore never owns
-a simulator, and any Hydra launcher (sequential, joblib, submitit, Ray) can run several jobs in
-one process one after another.
+started with ``forkserver`` or ``spawn``, or in a Ray actor (``train.vec_env=ray``). A trainer
+or evaluator process therefore never owns a simulator, and any Hydra launcher (sequential,
+joblib, submitit, Ray) can run several jobs in one process one after another.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 import gymnasium as gym
 
-__all__ = ["EnvFactory", "make_vec_env"]
+__all__ = ["EnvFactory", "MultiAgentEnvFactory", "make_multi_agent_vec_env", "make_vec_env"]
 
 
 @dataclass(frozen=True)
@@ -56,23 +56,89 @@ class EnvFactory:
 
 
 def make_vec_env(
-    factory: EnvFactory, n_envs: int, *, seed: int, start_method: str, on_worker_death: str = "stop"
+    factory: EnvFactory,
+    n_envs: int,
+    *,
+    seed: int,
+    start_method: str,
+    on_worker_death: str = "stop",
+    vec_env: str = "subproc",
+    ray: Any = None,
 ) -> Any:
-    """A subprocess VecEnv (:class:`~leogym.agents.runtime.vecenv.LeoSubprocVecEnv`) of
-    ``n_envs`` copies of ``factory``'s env, seeded ``seed + i``.
+    """A VecEnv of ``n_envs`` copies of ``factory``'s env, seeded ``seed + i``.
 
-    Always a subprocess VecEnv, even for one env: the calling process must never own a
-    simulator (see the module docstring). A worker that dies is reported by name, env and
-    seed, then the VecEnv stops or restarts (``on_worker_death``; see
-    :mod:`leogym.agents.runtime.worker_faults`).
+    ``vec_env="subproc"``: one local worker process per env
+    (:class:`~leogym.agents.runtime.vecenv.LeoSubprocVecEnv`), even for one env, since the
+    calling process must never own a simulator (see the module docstring). ``vec_env="ray"``:
+    Ray actors (:class:`~leogym.agents.runtime.ray_vecenv.RayVecEnv`), as ``ray`` (a
+    :class:`~leogym.agents.config.RayConfig`; ``None``: its defaults) says, on the Ray instance
+    this process is connected to, or a local one. Either way a worker that dies is reported by
+    name, env and seed, then the VecEnv stops or restarts (``on_worker_death``; see
+    :mod:`leogym.agents.runtime.worker_faults`), and the same seed gives the same trajectories.
     """
-    from leogym.agents.runtime.vecenv import LeoSubprocVecEnv
+    from leogym.agents.config import VEC_ENVS
     from leogym.agents.runtime.worker_faults import WorkerFaultWrapper
 
+    if vec_env not in VEC_ENVS:
+        raise ValueError(f"train.vec_env: must be one of {VEC_ENVS} (got {vec_env!r})")
+
     def make() -> Any:
+        if vec_env == "ray":
+            from leogym.agents.runtime.ray_vecenv import RayVecEnv
+
+            return RayVecEnv(
+                [factory] * n_envs,
+                envs_per_actor=getattr(ray, "envs_per_actor", 1),
+                cpus_per_env=getattr(ray, "cpus_per_env", 1.0),
+                start_method=start_method,
+                start_timeout_s=getattr(ray, "start_timeout_s", 300.0),
+                options=ray,
+            )
+        from leogym.agents.runtime.vecenv import LeoSubprocVecEnv
+
         return LeoSubprocVecEnv([factory] * n_envs, start_method=start_method)
 
     venv = WorkerFaultWrapper(make, [factory] * n_envs, on_death=on_worker_death)
     venv.seed(seed)
     venv.env_id = factory.env_id  # type: ignore[attr-defined]
+    return venv
+
+
+@dataclass(frozen=True)
+class MultiAgentEnvFactory:
+    """Makes one :class:`~leogym.envs.multi_agent.LeoMultiAgentCCEnv`; pickled into a worker.
+
+    :param kwargs: the env's kwargs without the scenario (env options, ``n_flows``,
+        ``fairness``; :func:`leogym.agents.config.multi_agent_kwargs`).
+    :param scenario: scenario name, dict or ``ScenarioConfig``.
+    """
+
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+    scenario: Any = None
+
+    def __call__(self) -> Any:
+        from leogym.envs.multi_agent import LeoMultiAgentCCEnv
+
+        kwargs = dict(self.kwargs)
+        if self.scenario is not None:
+            kwargs["scenario"] = self.scenario
+        return LeoMultiAgentCCEnv(**kwargs)
+
+
+def make_multi_agent_vec_env(
+    factory: MultiAgentEnvFactory, n_envs: int, *, seed: int, start_method: str
+) -> Any:
+    """Parameter sharing: the agents of ``n_envs`` multi-agent envs as the slots of one SB3
+    VecEnv (:class:`~leogym.envs.multi_agent_vec.MultiAgentVecEnv`, ``n_envs x n_flows``
+    slots), every env in a local worker process, under a ``VecMonitor`` (episode statistics
+    per agent). Seeded as SB3 seeds a VecEnv: env ``k`` is reset with its first slot's seed,
+    ``seed + k * n_flows``."""
+    from leogym.agents.config import MULTI_FLOW_ID
+    from leogym.envs.multi_agent_vec import MultiAgentVecEnv
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    inner = MultiAgentVecEnv([factory] * n_envs, start_method=start_method, subprocess=True)
+    inner.seed(seed)
+    venv = VecMonitor(inner)
+    venv.env_id = MULTI_FLOW_ID  # type: ignore[attr-defined]
     return venv

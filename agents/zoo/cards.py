@@ -22,7 +22,14 @@ from leogym.agents.zoo import (
     sha256_of,
 )
 
-__all__ = ["attach_scores", "determinism_probe", "install", "run_episode"]
+__all__ = [
+    "attach_entry",
+    "attach_scores",
+    "determinism_probe",
+    "install",
+    "run_episode",
+    "self_play_scores",
+]
 
 #: the short episodes of a card's ``determinism`` entry
 PROBE = {"scenario": "tiny", "episode_s": 8.0, "seeds": [0, 1]}
@@ -151,10 +158,15 @@ def run_episode(policy: Any, env: Any, seed: int) -> dict[str, Any]:
 def determinism_probe(
     name: str, *, models_dir: str | Path | None = None, probe: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """Run model ``name`` on the probe's short episodes (``tiny``, 8 s, seeds 0 and 1) in this
+    """Run model ``name`` on the probe's short episodes (``tiny``, 8 s, seeds 0 and 1; a
+    multi-flow model on its own training scenario, since ``tiny`` has one flow) in this
     process and return the card's ``determinism`` entry."""
+    from leogym.agents.config import MULTI_FLOW_ID
+
     p = dict(probe or PROBE)
     policy = load_pretrained(name, models_dir=models_dir, check_env=False)
+    if probe is None and policy.env_id == MULTI_FLOW_ID:
+        p["scenario"] = policy.card["scenario"]  # a shipped scenario, by name
     t0 = time.perf_counter()
     episodes = []
     for seed in p["seeds"]:
@@ -164,6 +176,84 @@ def determinism_probe(
         finally:
             env.close()
     return {**p, "episodes": episodes, "wall_s": round(time.perf_counter() - t0, 2)}
+
+
+def self_play_scores(
+    name: str,
+    seeds: list[int],
+    *,
+    episode_s: float = 30.0,
+    models_dir: str | Path | None = None,
+) -> dict[str, Any]:
+    """Multi-flow model ``name`` driving every flow of its training scenario (the multi-agent
+    env, each agent acting with the model, deterministically), one episode per seed, in this
+    process: per seed Jain's index over the flows' delivered bytes, the flows' goodput over the
+    bottleneck's capacity, the mean RTT (the envs' ``delay_s``) and the declared loss rate; and
+    their mean and standard deviation over the seeds (docs/multi_agent.md, "Four learned
+    flows")."""
+    from leogym.agents.config import multi_agent_kwargs
+    from leogym.agents.runtime.app import to_objects, typed
+    from leogym.envs.multi_agent import LeoMultiAgentCCEnv
+    from omegaconf import OmegaConf
+
+    from leogym.simulation import jain_index
+
+    policy = load_pretrained(name, models_dir=models_dir, check_env=False)
+    config = policy.card["config"]
+    kwargs = multi_agent_kwargs(to_objects(typed(OmegaConf.create(config))).env)
+    kwargs["episode_s"] = float(episode_s)
+    rows = []
+    n_agents = 0
+    for seed in seeds:
+        env = LeoMultiAgentCCEnv(scenario=config.get("scenario"), **kwargs)
+        try:
+            obs, _ = env.reset(seed=int(seed))
+            agents = list(env.agents)
+            n_agents = len(agents)
+            delivered = np.zeros(n_agents)
+            capacity_bits = delay_sum = loss_sum = 0.0
+            steps = 0
+            dt = env.config.step_ms / 1e3
+            while env.agents:
+                actions = {a: policy.predict(o, deterministic=True)[0] for a, o in obs.items()}
+                obs, _, _, _, infos = env.step(actions)
+                delivered += [infos[a]["goodput_bps"] * dt for a in agents]
+                capacity_bits += float(infos[agents[0]]["capacity_bps"]) * dt
+                delay_sum += float(np.mean([infos[a]["delay_s"] for a in agents]))
+                loss_sum += float(np.mean([infos[a]["loss_rate"] for a in agents]))
+                steps += 1
+        finally:
+            env.close()
+        rows.append(
+            {
+                "seed": int(seed),
+                "jain": float(jain_index(delivered)),
+                "goodput_over_capacity": float(delivered.sum() / max(capacity_bits, 1e-9)),
+                "rtt_ms": 1e3 * delay_sum / max(steps, 1),
+                "loss_rate": loss_sum / max(steps, 1),
+            }
+        )
+    keys = ("jain", "goodput_over_capacity", "rtt_ms", "loss_rate")
+    return {
+        "scenario": str(config.get("scenario", {}).get("name", "")),
+        "n_flows": n_agents,
+        "episode_s": float(episode_s),
+        "seeds": [int(x) for x in seeds],
+        "mean": {k: float(np.mean([r[k] for r in rows])) for k in keys},
+        "std": {k: float(np.std([r[k] for r in rows])) for k in keys},
+        "episodes": rows,
+        "measured_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+
+
+def attach_entry(
+    name: str, key: str, entry: dict[str, Any], *, models_dir: str | Path | None = None
+) -> None:
+    """Put ``entry`` on model ``name``'s card under ``scores[key]``."""
+    card = read_card(name, models_dir)
+    card.setdefault("scores", {})[key] = entry
+    root = Path(models_dir) if models_dir is not None else MODELS_DIR
+    _write_card(root / name / CARD, card)
 
 
 def attach_scores(

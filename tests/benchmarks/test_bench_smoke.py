@@ -22,6 +22,7 @@ SECTIONS = {
     "overhead",
     "vector",
     "training",
+    "ray",
     "memory",
     "fidelity",
     "hops",

@@ -88,6 +88,11 @@ SKIP: list[tuple[str, str]] = [
         "needs hydra-ray-launcher installed by the command before it; make test runs a Ray "
         "sweep (tests/agents/test_pipeline.py, LEOGYM_RAY_PATH)",
     ),
+    (
+        r"\bvec_env=ray\b|\bbackend=ray\b|^ray (start|stop)\b|^sbatch ",
+        "needs Ray (optional), and a Ray cluster or SLURM where it names one; "
+        "tests/agents/test_ray_vec_env.py trains and evaluates on a local Ray instance",
+    ),
     (r"jupyter lab", "starts an interactive Jupyter server"),
     (
         r"^papermill ",
@@ -154,6 +159,7 @@ PLACEHOLDERS: list[tuple[str, str]] = [
     (r"(?<=\+eval\.agents\.SAC=)runs/train/\.\.\.", "sac_run"),
     (r"runs/eval/cc/(?:<date>_<time>|2025-06-01_11-00-00)|<evaluation run dir>", "eval_run"),
     (r"runs/main_job/2025-06-01_10-00-00|<main-job run dir>", "bench_run"),
+    (r"runs/train/multiagent-ppo/seed0/<date>", "multiagent_run"),
 ]
 #: The documented commands whose run directories fill the placeholders (run first).
 PRODUCERS = {
@@ -167,6 +173,7 @@ PRODUCERS = {
         "runs/eval/cc/*",
     ),
     "bench_run": ("leogym-run experiment=quick", "runs/main_job/*"),
+    "multiagent_run": ("leogym-train experiment=multiagent", "runs/train/multiagent-ppo/*/*"),
 }
 
 
