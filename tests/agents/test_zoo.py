@@ -36,8 +36,11 @@ def test_card_is_complete_and_matches_the_file(name: str) -> None:
     assert card["total_timesteps"] > 0 and isinstance(card["seed"], int)
     assert card["config"]["seed"] == card["seed"]
     assert card["config"]["env"]["id"] == card["env_id"]
-    # SB3 trains whole rollouts (n_steps x n_envs): the target, rounded up
-    rollout = card["config"]["agent"].get("n_steps", 1) * card["config"]["train"]["n_envs"]
+    # SB3 trains whole rollouts (n_steps x VecEnv slots): the target, rounded up; a multi-agent
+    # run has one slot per flow of each env
+    flows = card["config"]["env"].get("flows") or {}
+    slots = card["config"]["train"]["n_envs"] * (flows["n_flows"] if flows.get("agents") else 1)
+    rollout = card["config"]["agent"].get("n_steps", 1) * slots
     target = card["config"]["train"]["total_timesteps"]
     assert target <= card["total_timesteps"] < target + rollout
     assert len(card["provenance"]["git"]["sha"]) == 40
@@ -51,7 +54,9 @@ def test_card_is_complete_and_matches_the_file(name: str) -> None:
 def test_every_model_loads_and_acts_in_its_env(name: str) -> None:
     policy = load_pretrained(name)
     assert policy.card["name"] == name
-    env = policy.make_env(scenario="tiny", episode_s=2.0)
+    # any scenario: tiny, or for a multi-flow model (tiny has one flow) another of its kind
+    several_flows = policy.env_id == "leogym/LeoMultiFlowCC-v0"
+    env = policy.make_env(scenario="isl_shared" if several_flows else "tiny", episode_s=2.0)
     try:
         obs, _ = env.reset(seed=0)
         action, state = policy.predict(obs)
