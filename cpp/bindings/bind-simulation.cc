@@ -357,6 +357,7 @@ ConfigFromDict(py::handle config)
                                                 "reinject_on_pto",
                                                 "initial_rtt_s",
                                                 "mtu",
+                                                "carrier",
                                                 "tcp_buffer_bytes",
                                                 "cwnd_validation",
                                                 "recovery",
@@ -510,6 +511,15 @@ ConfigFromDict(py::handle config)
         else if (key == "mtu")
         {
             c.mtu = static_cast<uint16_t>(ToInt(v, f, 68, 65535));
+        }
+        else if (key == "carrier")
+        {
+            const std::string carrier = ToString(v, f);
+            if (carrier != "leo" && carrier != "udp")
+            {
+                throw std::invalid_argument(f + ": must be 'leo' or 'udp', got '" + carrier + "'");
+            }
+            c.carrier = carrier == "udp" ? ns3::MpCarrierKind::UDP : ns3::MpCarrierKind::LEO;
         }
         else if (key == "tcp_buffer_bytes")
         {
@@ -1356,7 +1366,9 @@ RuntimeError. ``close()`` (idempotent, also on ``with`` exit) destroys the simul
     ``receive_window_bytes`` (6 MiB), ``send_buffer_bytes`` (4 MiB), ``reinject_on_pto``
     (True), ``cwnd_validation`` ("rfc9002": an under-used window never grows; "linux": slow
     start grows while the window's peak flight is at least half of cwnd), ``initial_rtt_s``
-    (0.333), ``mtu`` (1500), ``tcp_buffer_bytes`` (0 = automatic: send buffer BDP + queue
+    (0.333), ``mtu`` (1500), ``carrier`` ("leo": the
+    transport on the link devices with its own 28-byte header; "udp": over ns-3 UDP sockets
+    and IPv4, the same trajectories, slower; cpp/doc/transport.md), ``tcp_buffer_bytes`` (0 = automatic: send buffer BDP + queue
     of the largest path, receive buffer twice that, for TCP cross traffic), ``recovery`` ("rfc9002"; "tcp", "quic-draft",
     "picoquic": the loss-recovery preset, ``recovery_presets()``), ``recovery_params``
     ({setting: value} overriding the timer preset's values), ``hystart`` (HyStart++, RFC 9406,

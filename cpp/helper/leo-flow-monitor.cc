@@ -3,6 +3,7 @@
 #include "leo-flow-monitor.h"
 
 #include "model/link/leo-delay-tag.h"
+#include "model/network/leo-shim-protocol.h"
 
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/simulator.h"
@@ -48,6 +49,11 @@ LeoFlowMonitor::InstallSource(Ptr<Node> node)
         node->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
             "SendOutgoing",
             MakeCallback(&LeoFlowMonitor::OnSend, this));
+        if (Ptr<LeoShimProtocol> shim = node->GetObject<LeoShimProtocol>())
+        {
+            shim->TraceConnectWithoutContext("SendOutgoing",
+                                             MakeCallback(&LeoFlowMonitor::OnShimSend, this));
+        }
     }
 }
 
@@ -59,6 +65,11 @@ LeoFlowMonitor::InstallSink(Ptr<Node> node)
         node->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
             "LocalDeliver",
             MakeCallback(&LeoFlowMonitor::OnDeliver, this));
+        if (Ptr<LeoShimProtocol> shim = node->GetObject<LeoShimProtocol>())
+        {
+            shim->TraceConnectWithoutContext("LocalDeliver",
+                                             MakeCallback(&LeoFlowMonitor::OnShimDeliver, this));
+        }
     }
 }
 
@@ -88,11 +99,37 @@ LeoFlowMonitor::OnSend(const Ipv4Header& header, Ptr<const Packet> packet, uint3
     {
         return;
     }
-    ++m_sent[flow];
     if (header.GetProtocol() == TcpL4Protocol::PROT_NUMBER)
     {
         TcpSent(static_cast<uint32_t>(flow), packet);
     }
+    Sent(static_cast<uint32_t>(flow), packet);
+}
+
+void
+LeoFlowMonitor::OnShimSend(const LeoShimHeader& header, Ptr<const Packet> packet)
+{
+    auto it = m_flows.find(Key(header.destination, header.destinationPort));
+    if (it != m_flows.end())
+    {
+        Sent(it->second, packet);
+    }
+}
+
+void
+LeoFlowMonitor::OnShimDeliver(const LeoShimHeader& header, Ptr<const Packet> packet)
+{
+    auto it = m_flows.find(Key(header.destination, header.destinationPort));
+    if (it != m_flows.end())
+    {
+        Arrived(it->second, packet);
+    }
+}
+
+void
+LeoFlowMonitor::Sent(uint32_t flow, Ptr<const Packet> packet)
+{
+    ++m_sent[flow];
     LeoDelayTag tag;
     tag.sentTicks = Simulator::Now().GetTimeStep();
     // Packet tags are metadata (ns-3's FlowMonitor tags const packets too). ReplacePacketTag
@@ -108,17 +145,27 @@ LeoFlowMonitor::OnDeliver(const Ipv4Header& header, Ptr<const Packet> packet, ui
     {
         return;
     }
-    LeoDelayTag tag;
-    if (!packet->PeekPacketTag(tag))
+    if (!Arrived(static_cast<uint32_t>(flow), packet))
     {
         return;
     }
-    m_owd[flow].push_back(Time(Simulator::Now().GetTimeStep() - tag.sentTicks).GetSeconds());
-    m_queueSum[flow] += Time(tag.queueTicks).GetSeconds();
     if (header.GetProtocol() == TcpL4Protocol::PROT_NUMBER)
     {
         TcpArrived(static_cast<uint32_t>(flow), packet);
     }
+}
+
+bool
+LeoFlowMonitor::Arrived(uint32_t flow, Ptr<const Packet> packet)
+{
+    LeoDelayTag tag;
+    if (!packet->PeekPacketTag(tag))
+    {
+        return false;
+    }
+    m_owd[flow].push_back(Time(Simulator::Now().GetTimeStep() - tag.sentTicks).GetSeconds());
+    m_queueSum[flow] += Time(tag.queueTicks).GetSeconds();
+    return true;
 }
 
 bool

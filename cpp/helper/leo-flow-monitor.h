@@ -5,6 +5,8 @@
 #ifndef LEO_FLOW_MONITOR_H
 #define LEO_FLOW_MONITOR_H
 
+#include "model/network/leo-shim-header.h"
+
 #include "ns3/ipv4-address.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/node.h"
@@ -24,9 +26,11 @@ namespace ns3
  * Measures the one-way delay (OWD) of every data packet of the monitored flows, in C++.
  *
  * A flow is known by the destination (address, port) of its data packets (the sink's). When
- * the source node's IPv4 layer sends such a packet ("SendOutgoing"), the monitor tags it with
+ * the source node's IPv4 layer or LeoShimProtocol (leogym's transport, whose header carries
+ * the same address and port) sends such a packet ("SendOutgoing"), the monitor tags it with
  * the send time (LeoDelayTag); each LeoNetDevice adds the time the packet waited in its
- * queue; when the sink node's IPv4 layer delivers it ("LocalDeliver"), the monitor records
+ * queue; when the sink node's IPv4 layer or LeoShimProtocol delivers it ("LocalDeliver"),
+ * the monitor records
  * OWD = now - send time and the queueing delay. Retransmissions are packets too: each
  * transmission is measured, and each is counted as sent. TakeInterval() summarises and clears the
  * samples of a step. Only sources' sends and sinks' deliveries are hooked, so the reverse traffic
@@ -67,9 +71,11 @@ class LeoFlowMonitor
 
     /// Data packets to (@p sink, @p port) belong to @p flow.
     void AddFlowKey(uint32_t flow, Ipv4Address sink, uint16_t port);
-    /// Hook the IPv4 layer of a flow's source node (its sends are timed). Once per node.
+    /// Hook the IPv4 layer and the LeoShimProtocol (if any) of a flow's source node (its
+    /// sends are timed). Once per node.
     void InstallSource(Ptr<Node> node);
-    /// Hook the IPv4 layer of a flow's sink node (its deliveries are measured). Once per node.
+    /// Hook the IPv4 layer and the LeoShimProtocol (if any) of a flow's sink node (its
+    /// deliveries are measured). Once per node.
     void InstallSink(Ptr<Node> node);
 
     /// The interval's summary of @p flow; its samples are cleared.
@@ -96,6 +102,12 @@ class LeoFlowMonitor
     int64_t FlowOf(const Ipv4Header& header, Ptr<const Packet> packet) const;
     void OnSend(const Ipv4Header& header, Ptr<const Packet> packet, uint32_t iface);
     void OnDeliver(const Ipv4Header& header, Ptr<const Packet> packet, uint32_t iface);
+    void OnShimSend(const LeoShimHeader& header, Ptr<const Packet> packet);
+    void OnShimDeliver(const LeoShimHeader& header, Ptr<const Packet> packet);
+    /// Tag a packet of @p flow with its send time.
+    void Sent(uint32_t flow, Ptr<const Packet> packet);
+    /// Record a tagged packet of @p flow that arrived (false if it carries no tag).
+    bool Arrived(uint32_t flow, Ptr<const Packet> packet);
 
     std::unordered_map<uint64_t, uint32_t> m_flows;
     std::set<uint32_t> m_sources; //!< node ids hooked as sources

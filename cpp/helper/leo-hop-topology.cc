@@ -2,6 +2,8 @@
 
 #include "leo-hop-topology.h"
 
+#include "model/network/leo-shim-protocol.h"
+
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-routing-helper.h"
 #include "ns3/ipv4.h"
@@ -197,6 +199,8 @@ LeoHopTopology::LeoHopTopology(const LeoHopNetworkSpec& spec, const LeoTopologyO
             DynamicCast<LeoTimetableRouting>(m_nodes[i]->GetObject<Ipv4>()->GetRoutingProtocol());
         rp->Configure(m_table, m_book, i, std::move(neighbours[i]), std::move(gateways[i]));
         rp->TraceConnectWithoutContext("RouteDrop", MakeCallback(&LeoHopTopology::OnNoRoute, this));
+        // leogym's transport forwards hop by hop from the same timetable, without IPv4.
+        LeoShimProtocol::Install(m_nodes[i])->SetRouting(rp);
     }
     m_routeDrops.assign(m_table->GetNRoutes(), {});
     m_noRoute.assign(m_table->GetNRoutes(), 0);
@@ -206,14 +210,28 @@ LeoHopTopology::LeoHopTopology(const LeoHopNetworkSpec& spec, const LeoTopologyO
 void
 LeoHopTopology::OnDeviceDrop(Ptr<const Packet> packet, uint8_t cause)
 {
-    uint8_t ip[20];
-    if (cause >= LEO_N_DROP_CAUSES || packet->CopyData(ip, sizeof(ip)) < sizeof(ip))
+    // An IPv4 header (20 bytes, destination at 16) or a LeoShimHeader (28 bytes, at 8).
+    uint8_t ip[LeoShimHeader::kSize];
+    const uint32_t n = packet->CopyData(ip, sizeof(ip));
+    if (cause >= LEO_N_DROP_CAUSES || n < 20)
     {
         return;
     }
-    const uint32_t dst = (uint32_t(ip[16]) << 24) | (uint32_t(ip[17]) << 16) |
-                         (uint32_t(ip[18]) << 8) | uint32_t(ip[19]);
-    const LeoRouteAddress* e = m_book->Find(Ipv4Address(dst));
+    Ipv4Address dst;
+    if (LeoShimHeader::IsShim(ip[0]))
+    {
+        if (n < LeoShimHeader::kSize)
+        {
+            return;
+        }
+        dst = LeoShimHeader::DestinationOf(ip);
+    }
+    else
+    {
+        dst = Ipv4Address((uint32_t(ip[16]) << 24) | (uint32_t(ip[17]) << 16) |
+                          (uint32_t(ip[18]) << 8) | uint32_t(ip[19]));
+    }
+    const LeoRouteAddress* e = m_book->Find(dst);
     if (e && e->towardSink)
     {
         ++m_routeDrops[e->route][cause];

@@ -7,6 +7,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -375,7 +376,7 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
         else
         {
             std::tie(m_sender, m_receiver) =
-                MakeConnection(m_cfg.fileWorkload ? m_cfg.fileBytes : 0);
+                MakeConnection(m_cfg.fileWorkload ? m_cfg.fileBytes : 0, 0);
         }
         for (uint32_t i = 0; m_sender && i < m_nPaths; ++i)
         {
@@ -435,9 +436,11 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
 }
 
 std::pair<Ptr<MpQuicSender>, Ptr<MpQuicReceiver>>
-LeoSimulation::MakeConnection(uint64_t fileBytes) const
+LeoSimulation::MakeConnection(uint64_t fileBytes, uint16_t flowId) const
 {
     Ptr<MpQuicSender> sender = CreateObject<MpQuicSender>();
+    sender->SetAttribute("Carrier", EnumValue(m_cfg.carrier));
+    sender->SetAttribute("FlowId", UintegerValue(flowId));
     sender->SetAttribute("PacketBytes", UintegerValue(m_cfg.packetBytes));
     sender->SetAttribute("MaxAckDelay", TimeValue(Seconds(m_cfg.maxAckDelayS)));
     sender->SetAttribute("InitialRtt", TimeValue(Seconds(m_cfg.initialRttS)));
@@ -449,6 +452,8 @@ LeoSimulation::MakeConnection(uint64_t fileBytes) const
     sender->SetAttribute("InitialMaxData", UintegerValue(m_cfg.receiveWindowBytes));
     sender->SetRecovery(m_cfg.recovery);
     Ptr<MpQuicReceiver> receiver = CreateObject<MpQuicReceiver>();
+    receiver->SetAttribute("Carrier", EnumValue(m_cfg.carrier));
+    receiver->SetAttribute("FlowId", UintegerValue(flowId));
     receiver->SetAttribute("AckEvery", UintegerValue(m_cfg.ackEvery));
     receiver->SetAttribute("MaxAckDelay", TimeValue(Seconds(m_cfg.maxAckDelayS)));
     receiver->SetAttribute("ReceiveWindow", UintegerValue(m_cfg.receiveWindowBytes));
@@ -483,7 +488,8 @@ LeoSimulation::AddFlow(const LeoFlowSpec& fl, uint32_t index)
     Flow flow;
     if (fl.transport == LeoFlowSpec::MPQUIC)
     {
-        std::tie(flow.sender, flow.receiver) = MakeConnection(fl.fileBytes);
+        std::tie(flow.sender, flow.receiver) =
+            MakeConnection(fl.fileBytes, static_cast<uint16_t>(flowId));
         flow.subPrev.assign(fl.routes.size(), SubflowPrev());
         for (uint32_t j = 0; j < fl.routes.size(); ++j)
         {

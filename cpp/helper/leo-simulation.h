@@ -95,6 +95,9 @@ struct LeoSimulationConfig
     /// Loss recovery of every leogym connection (the preset and its values).
     MpRecoveryConfig recovery{MpRecoveryConfig::Preset(MpLossRecovery::Recovery::RFC9002)};
     uint16_t mtu{1500};
+    /// What carries leogym's transport: LeoShimProtocol on the link devices (the default) or
+    /// ns-3 UDP sockets over IPv4 (config "carrier": "leo" | "udp"; cpp/doc/transport.md).
+    MpCarrierKind carrier{MpCarrierKind::LEO};
     /**
      * ns-3 TCP send and receive buffers of the cross traffic (bytes); 0 = automatic:
      * 2 (BDP + queue) of the largest path, at least 131072, so that TCP cross traffic is
@@ -283,7 +286,8 @@ class LeoSimulation
     /// The connection runs leogym's transport (not LEOTP); @p call names the caller in the error.
     void CheckMpquicConnection(const std::string& call) const;
     /// A sender and receiver of the multipath transport with the config's transport options.
-    std::pair<Ptr<MpQuicSender>, Ptr<MpQuicReceiver>> MakeConnection(uint64_t fileBytes) const;
+    std::pair<Ptr<MpQuicSender>, Ptr<MpQuicReceiver>> MakeConnection(uint64_t fileBytes,
+                                                                     uint16_t flowId) const;
     /**
      * The sender of flow @p flow for an external action, checked: the flow exists, is an
      * mpquic flow, its cc is "external" and @p n values were given (one per subflow).

@@ -2,6 +2,8 @@
 
 #include "leo-topology.h"
 
+#include "model/network/leo-shim-protocol.h"
+
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/ipv4.h"
@@ -44,6 +46,8 @@ LeoTopology::LeoTopology(const std::vector<Ptr<const LeoPathSchedule>>& paths,
     const uint32_t n = static_cast<uint32_t>(paths.size());
     Ptr<Ipv4> clientIp = m_client->GetObject<Ipv4>();
     Ptr<Ipv4> serverIp = m_server->GetObject<Ipv4>();
+    Ptr<LeoShimProtocol> clientShim = LeoShimProtocol::Install(m_client);
+    Ptr<LeoShimProtocol> serverShim = LeoShimProtocol::Install(m_server);
     for (uint32_t i = 0; i < n; ++i)
     {
         Ptr<LeoNetDevice> cd = CreateObject<LeoNetDevice>();
@@ -70,6 +74,9 @@ LeoTopology::LeoTopology(const std::vector<Ptr<const LeoPathSchedule>>& paths,
         serverIp->AddAddress(si, Ipv4InterfaceAddress(Ipv4Address(net | 2), mask));
         serverIp->SetMetric(si, 1);
         serverIp->SetUp(si);
+        // leogym's transport: each path's address is reached over the path's device.
+        clientShim->AddDirectRoute(Ipv4Address(net | 2), cd);
+        serverShim->AddDirectRoute(Ipv4Address(net | 1), sd);
 
         m_channels.push_back(ch);
         m_clientDevices.push_back(cd);

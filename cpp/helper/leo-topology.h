@@ -31,6 +31,9 @@ namespace ns3
  *   path i: client 10.(i+1).0.1/24, server 10.(i+1).0.2/24 (assigned by hand, no address
  *   generator), so traffic to a path's address leaves on that path's device.
  *
+ * Both nodes also carry LeoShimProtocol (leogym's transport on the link devices, beside
+ * IPv4), with a direct route per path: the other end's address on path i leaves on path i.
+ *
  * Build right after SimContext::Acquire / Reset (on a fresh simulator); the topology is
  * destroyed with the simulator. Ports >= 50000 are reserved for cross traffic
  * (50000 + index).

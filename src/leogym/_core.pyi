@@ -28,7 +28,9 @@ class Simulation:
         ``receive_window_bytes`` (6 MiB), ``send_buffer_bytes`` (4 MiB), ``reinject_on_pto``
         (True), ``cwnd_validation`` ("rfc9002": an under-used window never grows; "linux": slow
         start grows while the window's peak flight is at least half of cwnd), ``initial_rtt_s``
-        (0.333), ``mtu`` (1500), ``tcp_buffer_bytes`` (0 = automatic: send buffer BDP + queue
+        (0.333), ``mtu`` (1500), ``carrier`` ("leo": the
+        transport on the link devices with its own 28-byte header; "udp": over ns-3 UDP sockets
+        and IPv4, the same trajectories, slower; cpp/doc/transport.md), ``tcp_buffer_bytes`` (0 = automatic: send buffer BDP + queue
         of the largest path, receive buffer twice that, for TCP cross traffic), ``recovery`` ("rfc9002"; "tcp", "quic-draft",
         "picoquic": the loss-recovery preset, ``recovery_presets()``), ``recovery_params``
         ({setting: value} overriding the timer preset's values), ``hystart`` (HyStart++, RFC 9406,

@@ -172,6 +172,32 @@ LeoTimetableRouting::RouteInput(Ptr<const Packet> p,
     return true;
 }
 
+LeoTimetableRouting::Hop
+LeoTimetableRouting::NextHop(Ipv4Address destination, bool transit, Ptr<NetDevice>& device)
+{
+    const LeoRouteAddress* e = m_book ? m_book->Find(destination) : nullptr;
+    if (!e)
+    {
+        return Hop::UNKNOWN;
+    }
+    if (e->owner == m_node)
+    {
+        return Hop::LOCAL;
+    }
+    const double now = Simulator::Now().GetSeconds();
+    Ptr<Ipv4Route> via = Toward(m_table->NextNode(e->route, e->towardSink, m_node, now));
+    if (!via)
+    {
+        if (transit)
+        {
+            m_routeDropTrace(e->route);
+        }
+        return Hop::NO_ROUTE;
+    }
+    device = via->GetOutputDevice();
+    return Hop::FORWARD;
+}
+
 void
 LeoTimetableRouting::SetInterceptor(InterceptCallback cb)
 {

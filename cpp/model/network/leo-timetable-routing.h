@@ -107,6 +107,23 @@ class LeoTimetableRouting : public Ipv4RoutingProtocol
     /// Install (or, with a null callback, remove) the interceptor.
     void SetInterceptor(InterceptCallback cb);
 
+    /// What NextHop found for a destination.
+    enum class Hop
+    {
+        LOCAL,    //!< the address is this node's (deliver here)
+        FORWARD,  //!< send on the device returned
+        NO_ROUTE, //!< this node has no next hop on the route at this time
+        UNKNOWN,  //!< the address is no route's
+    };
+
+    /**
+     * The forwarding decision of RouteOutput (@p transit false: a packet originated here) and
+     * RouteInput (@p transit true) without the IPv4 objects, for LeoShimProtocol: the next
+     * node of the route of the moment, with the same look-back to earlier steps. A transit
+     * packet without a next hop is reported through RouteDrop, as RouteInput does.
+     */
+    Hop NextHop(Ipv4Address destination, bool transit, Ptr<NetDevice>& device);
+
     // Ipv4RoutingProtocol
     Ptr<Ipv4Route> RouteOutput(Ptr<Packet> p,
                                const Ipv4Header& header,

@@ -2,12 +2,11 @@
 
 #include "mp-quic-receiver.h"
 
-#include "ns3/inet-socket-address.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
-#include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
 
 #include <stdexcept>
@@ -42,7 +41,19 @@ MpQuicReceiver::GetTypeId()
                           "+ ReceiveWindow.",
                           UintegerValue(6 * 1024 * 1024),
                           MakeUintegerAccessor(&MpQuicReceiver::m_receiveWindow),
-                          MakeUintegerChecker<uint64_t>(1024, uint64_t(1) << 40));
+                          MakeUintegerChecker<uint64_t>(1024, uint64_t(1) << 40))
+            .AddAttribute("Carrier",
+                          "What carries the packets: leo (LeoShimProtocol on the link devices, "
+                          "a 28-byte header in place of IPv4 + UDP) or udp (ns-3 UDP sockets "
+                          "over IPv4, the reference).",
+                          EnumValue(MpCarrierKind::LEO),
+                          MakeEnumAccessor<MpCarrierKind>(&MpQuicReceiver::m_carrier),
+                          MakeEnumChecker(MpCarrierKind::LEO, "leo", MpCarrierKind::UDP, "udp"))
+            .AddAttribute("FlowId",
+                          "Flow id carried in the leo carrier's header (0: the connection).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&MpQuicReceiver::m_flowId),
+                          MakeUintegerChecker<uint16_t>());
     return tid;
 }
 
@@ -116,7 +127,11 @@ MpQuicReceiver::DoDispose()
     for (auto& p : m_paths)
     {
         p->ackTimer.Cancel();
-        p->socket = nullptr;
+        if (p->carrier)
+        {
+            p->carrier->Close();
+            p->carrier = nullptr;
+        }
     }
     Application::DoDispose();
 }
@@ -125,15 +140,24 @@ void
 MpQuicReceiver::StartApplication()
 {
     m_reasm = std::make_unique<MpReassembly>(m_receiveWindow);
-    for (auto& path : m_paths)
+    for (uint32_t i = 0; i < m_paths.size(); ++i)
     {
-        path->socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
-        if (path->socket->Bind(InetSocketAddress(path->local, path->port)) != 0 ||
-            path->socket->Connect(InetSocketAddress(path->peer, path->port)) != 0)
+        Path& path = *m_paths[i];
+        try
         {
-            throw std::runtime_error("MpQuicReceiver: cannot bind/connect a UDP socket");
+            path.carrier = MpCarrier::Open(m_carrier,
+                                           GetNode(),
+                                           i,
+                                           path.local,
+                                           path.peer,
+                                           path.port,
+                                           m_flowId,
+                                           MakeCallback(&MpQuicReceiver::HandlePacket, this));
         }
-        path->socket->SetRecvCallback(MakeCallback(&MpQuicReceiver::HandleRead, this));
+        catch (const std::runtime_error& e)
+        {
+            throw std::runtime_error(std::string("MpQuicReceiver: ") + e.what());
+        }
     }
     m_running = true;
 }
@@ -145,61 +169,56 @@ MpQuicReceiver::StopApplication()
     for (auto& p : m_paths)
     {
         p->ackTimer.Cancel();
-        if (p->socket)
+        if (p->carrier)
         {
-            p->socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
-            p->socket->Close();
+            p->carrier->Close();
         }
     }
 }
 
 void
-MpQuicReceiver::HandleRead(Ptr<Socket> socket)
+MpQuicReceiver::HandlePacket(uint32_t i, Ptr<Packet> pkt)
 {
-    Ptr<Packet> pkt;
     MpQuicDataHeader h;
     Time now = Simulator::Now();
-    while ((pkt = socket->Recv()))
+    if (!m_running || pkt->GetSize() < MpQuicDataHeader::kSize)
     {
-        if (!m_running || pkt->GetSize() < MpQuicDataHeader::kSize)
+        return;
+    }
+    uint32_t size = pkt->GetSize();
+    pkt->RemoveHeader(h);
+    if (!h.valid || h.path != i || h.path >= m_paths.size())
+    {
+        return;
+    }
+    Path& path = *m_paths[h.path];
+    ++path.counters.dataPackets;
+    path.counters.dataBytes += size;
+    bool isNew = path.tracker.OnPacketReceived(h.pn, true, now);
+    if (!isNew)
+    {
+        ++path.counters.duplicatePackets;
+    }
+    else if (!(h.flags & MpQuicDataHeader::kFlagPing))
+    {
+        m_reasm->OnFrame(h.offset, h.length, h.flags & MpQuicDataHeader::kFlagFin, now);
+        if (!m_complete && m_reasm->IsComplete())
         {
-            continue;
+            m_complete = true;
+            m_completionTime = now;
         }
-        uint32_t size = pkt->GetSize();
-        pkt->RemoveHeader(h);
-        if (!h.valid || h.path >= m_paths.size() || m_paths[h.path]->socket != socket)
-        {
-            continue;
-        }
-        Path& path = *m_paths[h.path];
-        ++path.counters.dataPackets;
-        path.counters.dataBytes += size;
-        bool isNew = path.tracker.OnPacketReceived(h.pn, true, now);
-        if (!isNew)
-        {
-            ++path.counters.duplicatePackets;
-        }
-        else if (!(h.flags & MpQuicDataHeader::kFlagPing))
-        {
-            m_reasm->OnFrame(h.offset, h.length, h.flags & MpQuicDataHeader::kFlagFin, now);
-            if (!m_complete && m_reasm->IsComplete())
-            {
-                m_complete = true;
-                m_completionTime = now;
-            }
-        }
-        if (path.tracker.ShouldAckNow())
-        {
-            SendAck(h.path);
-        }
-        else if (path.tracker.AckPending() && !path.ackTimer.IsPending())
-        {
-            Time at = path.tracker.AckDeadline();
-            path.ackTimer = Simulator::Schedule(at > now ? at - now : Time(0),
-                                                &MpQuicReceiver::OnAckTimer,
-                                                this,
-                                                static_cast<uint32_t>(h.path));
-        }
+    }
+    if (path.tracker.ShouldAckNow())
+    {
+        SendAck(h.path);
+    }
+    else if (path.tracker.AckPending() && !path.ackTimer.IsPending())
+    {
+        Time at = path.tracker.AckDeadline();
+        path.ackTimer = Simulator::Schedule(at > now ? at - now : Time(0),
+                                            &MpQuicReceiver::OnAckTimer,
+                                            this,
+                                            static_cast<uint32_t>(h.path));
     }
 }
 
@@ -232,7 +251,7 @@ MpQuicReceiver::SendAck(uint32_t i)
     path.tracker.FillAck(h, Simulator::Now());
     Ptr<Packet> pkt = Create<Packet>(0);
     pkt->AddHeader(h);
-    path.socket->Send(pkt);
+    path.carrier->Send(pkt);
     ++path.counters.ackFrames;
 }
 

@@ -6,12 +6,12 @@
 #define MP_QUIC_RECEIVER_H
 
 #include "mp-ack-tracker.h"
+#include "mp-carrier.h"
 #include "mp-reassembly.h"
 
 #include "ns3/application.h"
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
-#include "ns3/socket.h"
 
 #include <cstdint>
 #include <memory>
@@ -24,8 +24,8 @@ namespace ns3
  * @ingroup mp-transport
  * The receiver (client side) of a multipath QUIC-like connection.
  *
- * Each path has a UDP socket and an MpAckTracker (its packet-number space and ACK policy);
- * ACK frames go back on the path the data came on. One MpReassembly buffer delivers the
+ * Each path has an MpCarrier (as the sender's) and an MpAckTracker (its packet-number space and ACK
+ * policy); ACK frames go back on the path the data came on. One MpReassembly buffer delivers the
  * stream in order to the application, which consumes it at once; goodput, reordering-buffer
  * occupancy and head-of-line delay are measured there. Every ACK frame carries MAX_DATA =
  * delivered + ReceiveWindow.
@@ -37,14 +37,14 @@ class MpQuicReceiver : public Application
     MpQuicReceiver();
     ~MpQuicReceiver() override;
 
-    /// Add a path (before the application starts): local and peer address, UDP port.
+    /// Add a path (before the application starts): local and peer address, port.
     uint32_t AddPath(Ipv4Address local, Ipv4Address peer, uint16_t port);
 
     /// Per-path counters (cumulative).
     struct PathCounters
     {
         uint64_t dataPackets{0};
-        uint64_t dataBytes{0}; //!< UDP payload bytes received
+        uint64_t dataBytes{0}; //!< transport bytes received (header + stream data)
         uint64_t duplicatePackets{0};
         uint64_t ackFrames{0};
     };
@@ -74,7 +74,7 @@ class MpQuicReceiver : public Application
         }
 
         MpAckTracker tracker;
-        Ptr<Socket> socket;
+        Ptr<MpCarrier> carrier;
         Ipv4Address local;
         Ipv4Address peer;
         uint16_t port{0};
@@ -84,13 +84,15 @@ class MpQuicReceiver : public Application
 
     void StartApplication() override;
     void StopApplication() override;
-    void HandleRead(Ptr<Socket> socket);
+    void HandlePacket(uint32_t i, Ptr<Packet> packet);
     void SendAck(uint32_t i);
     void OnAckTimer(uint32_t i);
 
     uint32_t m_ackEvery;
     Time m_maxAckDelay;
     uint64_t m_receiveWindow;
+    MpCarrierKind m_carrier{MpCarrierKind::LEO};
+    uint16_t m_flowId{0};
 
     std::vector<std::unique_ptr<Path>> m_paths;
     std::unique_ptr<MpReassembly> m_reasm;

@@ -6,12 +6,11 @@
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
-#include "ns3/inet-socket-address.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
-#include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -41,7 +40,7 @@ struct MpQuicSender::Path
     MpDeliveryRate rate;
     Ptr<MpCongestionOps> cc;
     MpCcContext ctx;
-    Ptr<Socket> socket;
+    Ptr<MpCarrier> carrier;
     Ipv4Address local;
     Ipv4Address peer;
     uint16_t port{0};
@@ -137,7 +136,19 @@ MpQuicSender::GetTypeId()
                           "The receiver's initial MAX_DATA (its receive window).",
                           UintegerValue(6 * 1024 * 1024),
                           MakeUintegerAccessor(&MpQuicSender::m_initialMaxData),
-                          MakeUintegerChecker<uint64_t>(1024, uint64_t(1) << 40));
+                          MakeUintegerChecker<uint64_t>(1024, uint64_t(1) << 40))
+            .AddAttribute("Carrier",
+                          "What carries the packets: leo (LeoShimProtocol on the link devices, "
+                          "a 28-byte header in place of IPv4 + UDP) or udp (ns-3 UDP sockets "
+                          "over IPv4, the reference).",
+                          EnumValue(MpCarrierKind::LEO),
+                          MakeEnumAccessor<MpCarrierKind>(&MpQuicSender::m_carrier),
+                          MakeEnumChecker(MpCarrierKind::LEO, "leo", MpCarrierKind::UDP, "udp"))
+            .AddAttribute("FlowId",
+                          "Flow id carried in the leo carrier's header (0: the connection).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&MpQuicSender::m_flowId),
+                          MakeUintegerChecker<uint16_t>());
     return tid;
 }
 
@@ -247,7 +258,11 @@ MpQuicSender::DoDispose()
         p->lossTimer.Cancel();
         p->handoverEvent.Cancel();
         p->outageEvent.Cancel();
-        p->socket = nullptr;
+        if (p->carrier)
+        {
+            p->carrier->Close();
+            p->carrier = nullptr;
+        }
         p->cc = nullptr;
     }
     m_pacingEvent.Cancel();
@@ -270,14 +285,21 @@ MpQuicSender::StartApplication()
     m_maxData = m_initialMaxData;
     for (auto& path : m_paths)
     {
-        path->socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
-        if (path->socket->Bind(InetSocketAddress(path->local, path->port)) != 0 ||
-            path->socket->Connect(InetSocketAddress(path->peer, path->port)) != 0)
+        try
         {
-            throw std::runtime_error("MpQuicSender: cannot bind/connect the UDP socket of path " +
-                                     std::to_string(path->info.index));
+            path->carrier = MpCarrier::Open(m_carrier,
+                                            GetNode(),
+                                            path->info.index,
+                                            path->local,
+                                            path->peer,
+                                            path->port,
+                                            m_flowId,
+                                            MakeCallback(&MpQuicSender::HandlePacket, this));
         }
-        path->socket->SetRecvCallback(MakeCallback(&MpQuicSender::HandleRead, this));
+        catch (const std::runtime_error& e)
+        {
+            throw std::runtime_error(std::string("MpQuicSender: ") + e.what());
+        }
         path->cc->Init(path->ctx);
         SyncCc(*path);
         ScheduleHandover(path->info.index);
@@ -298,10 +320,9 @@ MpQuicSender::StopApplication()
         p->lossTimer.Cancel();
         p->handoverEvent.Cancel();
         p->outageEvent.Cancel();
-        if (p->socket)
+        if (p->carrier)
         {
-            p->socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
-            p->socket->Close();
+            p->carrier->Close();
         }
     }
     m_pacingEvent.Cancel();
@@ -794,7 +815,7 @@ MpQuicSender::SendPacket(Path& path, int64_t chunk, bool retx, bool probe)
         h.flags |= MpQuicDataHeader::kFlagPing;
     }
     pkt->AddHeader(h);
-    path.socket->Send(pkt);
+    path.carrier->Send(pkt);
 
     MpSentPacket& sp = path.scratch;
     sp.pn = h.pn;
@@ -1126,23 +1147,19 @@ MpQuicSender::Reinject(Path& path)
 // ---- receiving ACKs ----------------------------------------------------------------------
 
 void
-MpQuicSender::HandleRead(Ptr<Socket> socket)
+MpQuicSender::HandlePacket(uint32_t i, Ptr<Packet> pkt)
 {
-    Ptr<Packet> pkt;
-    MpQuicAckHeader h;
-    while ((pkt = socket->Recv()))
+    if (!m_running || pkt->GetSize() < 23)
     {
-        if (!m_running || pkt->GetSize() < 23)
-        {
-            continue;
-        }
-        pkt->RemoveHeader(h);
-        if (!h.valid || h.path >= m_paths.size() || m_paths[h.path]->socket != socket)
-        {
-            continue;
-        }
-        OnAckFrame(*m_paths[h.path], h);
+        return;
     }
+    MpQuicAckHeader h;
+    pkt->RemoveHeader(h);
+    if (!h.valid || h.path != i || h.path >= m_paths.size())
+    {
+        return;
+    }
+    OnAckFrame(*m_paths[h.path], h);
 }
 
 void

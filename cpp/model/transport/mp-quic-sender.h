@@ -7,6 +7,7 @@
 
 #include "model/cc/mp-congestion-ops.h"
 #include "model/sched/mp-scheduler.h"
+#include "mp-carrier.h"
 #include "mp-connection-view.h"
 #include "mp-delivery-rate.h"
 #include "mp-loss-recovery.h"
@@ -16,7 +17,6 @@
 #include "ns3/application.h"
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
-#include "ns3/socket.h"
 
 #include <cstdint>
 #include <deque>
@@ -29,7 +29,8 @@ namespace ns3
 
 /**
  * @ingroup mp-transport
- * The sender (server side) of a multipath QUIC-like connection over ns-3 UDP sockets.
+ * The sender (server side) of a multipath QUIC-like connection; each path's packets travel on
+ * an MpCarrier (LeoShimProtocol on the link devices by default, or an ns-3 UDP socket).
  *
  * One stream of bulk data (unbounded, or FileBytes long) is cut into chunks of
  * PacketBytes - 17 bytes, one per DATA packet. Each path has its own UDP socket, packet-number
@@ -59,7 +60,7 @@ class MpQuicSender : public Application, public MpConnectionView
     {
         Ipv4Address local;                   //!< this node's address on the path
         Ipv4Address peer;                    //!< the receiver's address on the path
-        uint16_t port{0};                    //!< UDP port on both ends
+        uint16_t port{0};                    //!< port on both ends
         Ptr<MpCongestionOps> cc;             //!< the path's congestion controller
         const MpPathOracle* oracle{nullptr}; //!< scenario knowledge (may be null)
         uint32_t topologyPath{0};            //!< the topology path index (for measurements)
@@ -154,7 +155,7 @@ class MpQuicSender : public Application, public MpConnectionView
     void StartApplication() override;
     void StopApplication() override;
 
-    void HandleRead(Ptr<Socket> socket);
+    void HandlePacket(uint32_t i, Ptr<Packet> packet);
     void OnAckFrame(Path& path, const MpQuicAckHeader& h);
     void HandleLost(Path& path);
     void OnLossTimer(uint32_t i);
@@ -198,6 +199,8 @@ class MpQuicSender : public Application, public MpConnectionView
     uint64_t m_sendBufferBytes;
     uint64_t m_fileBytes;
     uint64_t m_initialMaxData;
+    MpCarrierKind m_carrier{MpCarrierKind::LEO};
+    uint16_t m_flowId{0};
     Time m_initialRtt;
     MpRecoveryConfig m_recovery{MpRecoveryConfig::Preset(MpLossRecovery::Recovery::RFC9002)};
     uint32_t m_pathsInLossState{0};

@@ -1,0 +1,98 @@
+"""leogym's transport on the link devices against the same transport over ns-3's UDP and IPv4.
+
+The core carries the multipath transport with its own protocol number straight on the link
+devices (config ``carrier: "leo"``, the default: ``LeoShimProtocol``, a 28-byte header in place
+of IPv4's 20 and UDP's 8; cpp/doc/transport.md, "Carriers"). The reference is ns-3's own
+UDP/IPv4 stack (``carrier: "udp"``), which the transport used before: the same bytes on the
+wire, the same forwarding decisions (hop by hop from the route timetable in the hop topology)
+and no events of its own, so every measurement of every step and the number of ns-3 events
+must be bit-identical, in both topologies, with ns-3 TCP and UDP cross traffic on the same
+devices. The one documented difference (a packet to a closed port: UDP answers with an ICMP
+port unreachable, the shim drops it silently) is kept out of these runs: no leogym flow stops.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+from leogym.envs.config import EnvConfig
+
+from leogym.native import core
+from leogym.scenario import load_scenario
+from leogym.scenario.config import FlowConfig
+from leogym.scenario.timeline_builder import build_timeline
+from leogym.simulation.native_config import native_config, native_network, native_paths
+
+pytestmark = pytest.mark.native
+
+
+def tiny_with_flows(topology: str):
+    sc = load_scenario("tiny")
+    flows = [
+        FlowConfig(name="reno", transport="tcp", cc="NewReno", routes=["terrestrial"]),
+        FlowConfig(
+            name="olia",
+            transport="mpquic",
+            cc="olia",
+            scheduler="minrtt",
+            routes=["sat", "terrestrial"],
+            start_s=0.5,
+        ),
+        FlowConfig(name="cbr", transport="udp_onoff", routes=["sat"], rate_mbps=0.5, stop_s=2.0),
+    ]
+    traffic = dataclasses.replace(sc.traffic, flows=flows)
+    return dataclasses.replace(sc, topology=topology, duration_s=4.0, traffic=traffic)
+
+
+def trajectory(sc, carrier: str, steps: int, dt: float, seed: int = 3):
+    timeline = build_timeline(sc, seed=seed)
+    config = native_config(EnvConfig(cc="cubic"), sc, seed, "env")
+    config["carrier"] = carrier
+    sim = core().Simulation(config, native_paths(timeline), native_network(timeline))
+    try:
+        out = [sim.step(dt) for _ in range(steps)]
+        return out, sim.events
+    finally:
+        sim.close()
+
+
+def assert_identical(a: list[dict], b: list[dict]) -> None:
+    assert len(a) == len(b)
+    for i, (x, y) in enumerate(zip(a, b, strict=True)):
+        assert set(x) == set(y)
+        for key in x:
+            assert np.array_equal(np.asarray(x[key]), np.asarray(y[key]), equal_nan=True), (
+                f"step {i}: {key} differs"
+            )
+
+
+@pytest.mark.parametrize("topology", ["path", "hops"])
+def test_leo_carrier_equals_udp_with_cross_traffic(topology: str) -> None:
+    sc = tiny_with_flows(topology)
+    leo, leo_events = trajectory(sc, "leo", 8, 0.5)
+    udp, udp_events = trajectory(sc, "udp", 8, 0.5)
+    assert_identical(leo, udp)
+    assert leo_events == udp_events
+    # The runs carried traffic: the connection, the TCP flow and the leogym flow delivered.
+    total = np.sum([m["flow_goodput_bytes"] for m in leo], axis=0)
+    assert np.all(total[:3] > 0)
+
+
+def test_leo_carrier_equals_udp_on_default() -> None:
+    sc = dataclasses.replace(load_scenario("default"), duration_s=3.0)
+    leo, leo_events = trajectory(sc, "leo", 20, 0.1, seed=1)
+    udp, udp_events = trajectory(sc, "udp", 20, 0.1, seed=1)
+    assert_identical(leo, udp)
+    assert leo_events == udp_events
+    assert sum(float(np.sum(m["delivered_bytes"])) for m in leo) > 0
+
+
+def test_bad_carrier_names_the_field() -> None:
+    sc = load_scenario("tiny")
+    timeline = build_timeline(sc, seed=1)
+    config = native_config(EnvConfig(cc="cubic"), sc, 1, "env")
+    config["carrier"] = "tcp"
+    with pytest.raises(ValueError, match=r"config\.carrier"):
+        core().Simulation(config, native_paths(timeline), native_network(timeline))
