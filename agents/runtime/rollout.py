@@ -105,6 +105,15 @@ def _load_policy(ref: PolicyRef, env: Any) -> Any:
     return _MODELS[cache_key]
 
 
+def controls(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The results table's ``cc`` and ``scheduler`` of an episode with these env settings: the
+    env's, or ``leotp`` and ``-`` for a LEOTP connection, which uses neither (its Consumer and
+    Midnodes set the rates; cpp/doc/leotp.md, "The connection under study")."""
+    if kwargs.get("connection") == "leotp":
+        return {"cc": "leotp", "scheduler": "-"}
+    return {"cc": kwargs.get("cc", ""), "scheduler": kwargs.get("scheduler", "")}
+
+
 def run_task(task: EpisodeTask) -> dict[str, Any]:
     """Run one episode and return its results row (identifying columns + metrics).
 
@@ -139,8 +148,7 @@ def run_task(task: EpisodeTask) -> dict[str, Any]:
         "kind": task.policy.kind,
         "algorithm": task.policy.name,
         "env_id": task.env.env_id,
-        "cc": kwargs.get("cc", ""),
-        "scheduler": kwargs.get("scheduler", ""),
+        **controls(kwargs),
         "scenario": task.scenario,
         "seed": int(task.seed),
         "model_steps": task.policy.model_steps,
