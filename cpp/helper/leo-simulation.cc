@@ -325,13 +325,17 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
     {
         LeoTopologyOptions topt;
         topt.mtu = m_cfg.mtu;
-        // TCP cross-traffic buffers. Explicit: both socket buffers. Automatic (0): the send
-        // buffer holds at most BDP + queue of the largest path (a window beyond what the path
-        // holds only overflows its queue, and ns-3's TcpTxBuffer walks its list of sent
-        // segments per retransmission, so a larger one made a maco step take minutes:
-        // cpp/doc/link.md, "TCP send buffers"); the receive buffer twice that.
+        // TCP buffers. Explicit: both socket buffers of every ns-3 TCP flow. Automatic (0):
+        // as Linux's autotuning would grow them, twice BDP + queue of the largest path, for
+        // the flows of traffic.flows (flows under study: a smaller send buffer stalls new data
+        // behind a hole in loss recovery and costs two competing flows a fifth of the link);
+        // the background flows of cross_traffic send from a buffer of BDP + queue (a window
+        // beyond what the path holds only overflows its queue, and ns-3's TcpTxBuffer walks its
+        // list of sent segments per retransmission, so a larger one made a maco step take
+        // minutes: cpp/doc/link.md, "TCP send buffers").
         uint32_t tcpBuf = m_cfg.tcpBufferBytes;
         uint32_t tcpSndBuf = tcpBuf;
+        uint32_t crossSndBuf = 0; // 0: the topology default (tcpSndBuf)
         if (tcpBuf == 0)
         {
             double need = 0;
@@ -350,8 +354,9 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
                 double bdp = rate * delay / 8.0;
                 need = std::max(need, bdp + sch->GetQueuePackets() * double(m_cfg.mtu));
             }
-            tcpSndBuf = static_cast<uint32_t>(std::clamp(need, 131072.0, 1073741824.0));
+            crossSndBuf = static_cast<uint32_t>(std::clamp(need, 131072.0, 1073741824.0));
             tcpBuf = static_cast<uint32_t>(std::clamp(2.0 * need, 131072.0, 1073741824.0));
+            tcpSndBuf = tcpBuf;
         }
         topt.tcpSndBufBytes = tcpSndBuf;
         topt.tcpRcvBufBytes = tcpBuf;
@@ -366,6 +371,10 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
         for (auto spec : m_cfg.crossTraffic)
         {
             spec.path = m_pathRoute[spec.path];
+            if (spec.sndBufBytes == 0)
+            {
+                spec.sndBufBytes = crossSndBuf;
+            }
             m_topo->AddCrossTraffic(spec);
         }
         m_monitor = std::make_unique<LeoFlowMonitor>(1 + m_cfg.flows.size());
@@ -1314,7 +1323,7 @@ LeoSimulation::CollectLinks(double dtS)
                 dir == LeoDirection::DOWN ? ch->GetServerDevice() : ch->GetClientDevice();
             const LeoDirectionCounters& c = ch->GetCounters(dir);
             LinkPrev& pv = m_linkPrev[k];
-            m.linkQueuePackets[k] = static_cast<double>(dev->GetQueue()->GetNPackets());
+            m.linkQueuePackets[k] = static_cast<double>(dev->GetQueuedPackets());
             m.linkTxBytes[k] = static_cast<double>(c.txBytes - pv.tx);
             m.linkDropsOutage[k] =
                 static_cast<double>(c.dropPackets[LEO_DROP_OUTAGE] - pv.drops[LEO_DROP_OUTAGE]);
