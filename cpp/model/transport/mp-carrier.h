@@ -7,6 +7,7 @@
 #define MP_CARRIER_H
 
 #include "ns3/callback.h"
+#include "ns3/enum.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
@@ -31,6 +32,18 @@ enum class MpCarrierKind : uint8_t
     LEO = 0,
     UDP = 1,
 };
+
+/// Help text of the sender's and the receiver's "Carrier" attribute (one place for both).
+inline constexpr const char* kMpCarrierAttributeHelp =
+    "What carries the packets: leo (LeoShimProtocol on the link devices, a 28-byte header in "
+    "place of IPv4 + UDP) or udp (ns-3 UDP sockets over IPv4, the reference).";
+
+/// The checker of the "Carrier" attribute: the names "leo" and "udp".
+inline Ptr<const AttributeChecker>
+MakeMpCarrierChecker()
+{
+    return MakeEnumChecker(MpCarrierKind::LEO, "leo", MpCarrierKind::UDP, "udp");
+}
 
 /**
  * @ingroup mp-transport

@@ -138,12 +138,10 @@ MpQuicSender::GetTypeId()
                           MakeUintegerAccessor(&MpQuicSender::m_initialMaxData),
                           MakeUintegerChecker<uint64_t>(1024, uint64_t(1) << 40))
             .AddAttribute("Carrier",
-                          "What carries the packets: leo (LeoShimProtocol on the link devices, "
-                          "a 28-byte header in place of IPv4 + UDP) or udp (ns-3 UDP sockets "
-                          "over IPv4, the reference).",
+                          kMpCarrierAttributeHelp,
                           EnumValue(MpCarrierKind::LEO),
                           MakeEnumAccessor<MpCarrierKind>(&MpQuicSender::m_carrier),
-                          MakeEnumChecker(MpCarrierKind::LEO, "leo", MpCarrierKind::UDP, "udp"))
+                          MakeMpCarrierChecker())
             .AddAttribute("FlowId",
                           "Flow id carried in the leo carrier's header (0: the connection).",
                           UintegerValue(0),
