@@ -6,7 +6,9 @@ Run: ``LEOGYM_CORE_DIR=build/dev python benchmarks/bench_network.py [--sim-s 30]
 Measures, for saturating UDP and ns-3 TCP (NewReno) flows over one constant path, the packets
 carried by the link per wall-clock second of ``Simulator::Run`` (both directions: data and
 ACKs), the ns-3 events per second, and the same flows over ns-3's own PointToPointNetDevice for
-comparison; then the cost and the RSS growth of repeated build/run/destroy cycles.
+comparison; the CPU cost per packet of each queue discipline against drop-tail (raw probe
+packets into a standing queue); then the cost and the RSS growth of repeated
+build/run/destroy cycles.
 """
 
 from __future__ import annotations
@@ -72,6 +74,34 @@ def bench_probe(testing, n: int = 1_000_000) -> dict:
     }
 
 
+def bench_queues(testing, n: int = 400_000) -> list[dict]:
+    """CPU per packet through one link direction with each queue discipline, against
+    drop-tail: raw probe packets at 1.2 x a 100 Mbit/s link (a standing queue, so every AQM
+    works: RED's average, CoDel's and PIE's sojourn drops)."""
+    rate = 100e6
+    t = np.arange(n) * (1000 * 8 / (1.2 * rate))
+    rows = []
+    base = None
+    testing.probe_link(make_path(2.0), t[: n // 10], 1000)  # warm-up (allocator pools)
+    for disc in ("droptail", "red", "codel", "fq_codel", "pie"):
+        path = make_path(float(t[-1]) + 1.0, rate_bps=rate, delay_s=0.02, queue_packets=500)
+        path["queue"] = {"discipline": disc}
+        c0 = time.process_time()
+        r = testing.probe_link(path, t, 1000)
+        cpu = time.process_time() - c0
+        base = cpu if base is None else base
+        rows.append(
+            {
+                "discipline": disc,
+                "packets": n,
+                "cpu_ns_per_packet": 1e9 * cpu / n,
+                "vs_droptail": cpu / base,
+                "delivered": int(np.sum(r["drop_cause"] == -1)),
+            }
+        )
+    return rows
+
+
 def bench_cycles(testing, cycles: int = 200) -> dict:
     paths = [make_path(1.0, rate_bps=20e6, loss=0.01), make_path(1.0, rate_bps=10e6)]
     proc = psutil.Process()
@@ -100,6 +130,7 @@ def main() -> None:
     out = {
         "flows": bench_flows(testing, args.sim_s),
         "probe": bench_probe(testing),
+        "queues": bench_queues(testing),
         "cycles": bench_cycles(testing),
     }
     for row in out["flows"]:
@@ -111,6 +142,11 @@ def main() -> None:
             f"events/s {row['events_per_wall_s']:10.0f}  x{row['sim_speedup']:.1f} real time"
         )
     print("probe   ", json.dumps(out["probe"]))
+    for row in out["queues"]:
+        print(
+            f"queue {row['discipline']:8s} {row['cpu_ns_per_packet']:7.0f} ns CPU/packet  "
+            f"x{row['vs_droptail']:.2f} drop-tail  delivered {row['delivered']}"
+        )
     print("cycles  ", json.dumps(out["cycles"]))
     if args.json:
         args.json.write_text(json.dumps(out, indent=2))

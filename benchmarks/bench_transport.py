@@ -181,6 +181,34 @@ def rows(sim_s: int = 10, repeats: int = 3, links: list[str] | None = None) -> l
                     "lower bound), UDP has no ACKs",
                 )
             )
+    out.extend(queue_rows(testing, repeats))
+    return out
+
+
+def queue_rows(testing, repeats: int) -> list:
+    """Per-packet CPU cost of each queue discipline against drop-tail on the link
+    (``bench_network.bench_queues``: raw packets at 1.2 x a 100 Mbit/s link, a standing queue
+    of up to 500 packets; rounds interleaved, ratios pair by pair)."""
+    from benchmarks.bench_network import bench_queues
+    from benchmarks.common import measure, ratio_row
+
+    rounds = [bench_queues(testing, 200_000) for _ in range(repeats)]
+    out = []
+    for i, disc in enumerate(r["discipline"] for r in rounds[0]):
+        cost = [rnd[i]["cpu_ns_per_packet"] for rnd in rounds]
+        base = [rnd[0]["cpu_ns_per_packet"] for rnd in rounds]
+        note = "CPU per packet handed to the device (link probe, 200k packets)"
+        out.append(measure("transport", f"queue {disc} CPU per packet", "ns", cost, note=note))
+        if disc != "droptail":
+            out.append(
+                ratio_row(
+                    "transport",
+                    f"queue {disc} cost per packet vs drop-tail",
+                    cost,
+                    base,
+                    note="ns-3 traffic-control disc driven by LeoNetDevice; " + note,
+                )
+            )
     return out
 
 

@@ -147,11 +147,21 @@ LEOTP_PAYLOAD = 1472 - 21
 #: TCP), whose retransmission timer has a 200 ms floor (``TCP_RTO_MIN``); ns-3's default is
 #: RFC 6298's 1 s, which stalls every TCP under 1 s path switching (docs/reproduction.md).
 LINUX_MIN_RTO_S = 0.2
+#: ... and whose receiver delays an ACK by at most 40 ms once it has seen the flow's RTT
+#: (``TCP_DELACK_MIN`` = HZ/25, include/net/tcp.h); ns-3's default is 200 ms, which with a
+#: 0.2 s timer floor (ns-3 clamps the whole RTO, Linux only the variance term) turns every
+#: lone segment of a loss-based TCP into a spurious timeout (docs/reproduction.md, "LEOTP").
+LINUX_DELAYED_ACK_S = 0.04
 
 
 def _tcp(cc: str) -> Algorithm:
     return Algorithm(
-        flow={"transport": "tcp", "cc": cc, "min_rto_s": LINUX_MIN_RTO_S},
+        flow={
+            "transport": "tcp",
+            "cc": cc,
+            "min_rto_s": LINUX_MIN_RTO_S,
+            "delayed_ack_s": LINUX_DELAYED_ACK_S,
+        },
         payload_bytes=TCP_PAYLOAD,
     )
 

@@ -213,6 +213,7 @@ FlowFromDict(py::handle o, const std::string& label)
                                                 "off_s",
                                                 "leotp",
                                                 "min_rto_s",
+                                                "delayed_ack_s",
                                                 "name"};
     ns3::LeoFlowSpec fl;
     bool haveRoutes = false;
@@ -315,6 +316,10 @@ FlowFromDict(py::handle o, const std::string& label)
         {
             fl.minRtoS = ToDouble(v, f); // range and transport: checked with the flow
         }
+        else if (key == "delayed_ack_s")
+        {
+            fl.delAckS = ToDouble(v, f); // range and transport: checked with the flow
+        }
     }
     if (!haveRoutes)
     {
@@ -365,7 +370,8 @@ ConfigFromDict(py::handle config)
                                                 "hystart",
                                                 "flows",
                                                 "connection",
-                                                "leotp"};
+                                                "leotp",
+                                                "queues"};
     ns3::LeoSimulationConfig c;
     std::string workload = "bulk";
     bool haveFileBytes = false;
@@ -722,8 +728,64 @@ Scalar(T x)
  * float64[k], nodes int[m], offsets int[k + 1], step k's nodes being nodes[offsets[k]:
  * offsets[k + 1]]) and path_routes (route of each path). Errors name "network.<field>".
  */
+/// The queue disciplines of config["queues"] ({"paths": [...], "links": [...]} or
+/// {"paths": [...], "every_link": {...}}, each optional; empty when absent; @p everyLink: the
+/// one entry of @p links applies to every link). @throws std::invalid_argument naming the field
+void
+QueuesFromConfig(py::handle config,
+                 std::vector<ns3::LeoQueueConfig>& paths,
+                 std::vector<ns3::LeoQueueConfig>& links,
+                 bool& everyLink)
+{
+    everyLink = false;
+    auto cfg = py::reinterpret_borrow<py::dict>(config);
+    if (!cfg.contains("queues") || cfg["queues"].is_none())
+    {
+        return;
+    }
+    if (!py::isinstance<py::dict>(cfg["queues"]))
+    {
+        throw std::invalid_argument("config.queues: must be a dict");
+    }
+    auto q = py::reinterpret_borrow<py::dict>(cfg["queues"]);
+    for (auto item : q)
+    {
+        const std::string key = py::str(item.first);
+        if (key == "every_link")
+        {
+            // One discipline for every link of the hop network (links shared between paths).
+            links.assign(1, leogym::QueueConfigFromDict(item.second, "config.queues.every_link"));
+            everyLink = true;
+            continue;
+        }
+        if (key != "paths" && key != "links")
+        {
+            throw std::invalid_argument("config.queues." + key + ": unknown key");
+        }
+        if (key == "links" && everyLink)
+        {
+            throw std::invalid_argument("config.queues.links: give links or every_link");
+        }
+        if (py::isinstance<py::str>(item.second) || !py::isinstance<py::sequence>(item.second))
+        {
+            throw std::invalid_argument("config.queues." + key + ": must be a list");
+        }
+        auto seq = py::reinterpret_borrow<py::sequence>(item.second);
+        auto& out = key == "paths" ? paths : links;
+        for (std::size_t i = 0; i < seq.size(); ++i)
+        {
+            out.push_back(leogym::QueueConfigFromDict(seq[i],
+                                                      "config.queues." + key + "[" +
+                                                          std::to_string(i) + "]"));
+        }
+    }
+}
+
 ns3::LeoHopNetworkSpec
-NetworkFromDict(py::handle o, std::vector<uint32_t>& pathRoutes)
+NetworkFromDict(py::handle o,
+                std::vector<uint32_t>& pathRoutes,
+                const std::vector<ns3::LeoQueueConfig>& linkQueues,
+                bool everyLink)
 {
     if (!py::isinstance<py::dict>(o))
     {
@@ -800,7 +862,21 @@ NetworkFromDict(py::handle o, std::vector<uint32_t>& pathRoutes)
         ns3::LeoHopLinkSpec ln;
         ln.a = static_cast<uint32_t>(ToInt(ld["a"], f + ".a", 0, nNodes - 1));
         ln.b = static_cast<uint32_t>(ToInt(ld["b"], f + ".b", 0, nNodes - 1));
-        ln.schedule = ns3::Create<ns3::LeoPathSchedule>(leogym::PathArraysFromDict(ld, f), f);
+        ns3::LeoPathArrays arrays = leogym::PathArraysFromDict(ld, f);
+        if (everyLink)
+        {
+            arrays.queue = linkQueues.front();
+        }
+        else if (!linkQueues.empty())
+        {
+            if (linkQueues.size() != links.size())
+            {
+                throw std::invalid_argument("config.queues.links: one queue per network link "
+                                            "expected");
+            }
+            arrays.queue = linkQueues[l];
+        }
+        ln.schedule = ns3::Create<ns3::LeoPathSchedule>(std::move(arrays), f);
         spec.links.push_back(ln);
     }
     auto routes = list(d["routes"], "network.routes");
@@ -854,6 +930,21 @@ class PySimulation
     {
         ns3::LeoSimulationConfig cfg = ConfigFromDict(config);
         std::vector<ns3::LeoPathArrays> arrays = leogym::PathArraysFromList(paths, "paths");
+        std::vector<ns3::LeoQueueConfig> pathQueues;
+        std::vector<ns3::LeoQueueConfig> linkQueues;
+        bool everyLink = false;
+        QueuesFromConfig(config, pathQueues, linkQueues, everyLink);
+        if (!pathQueues.empty())
+        {
+            if (pathQueues.size() != arrays.size())
+            {
+                throw std::invalid_argument("config.queues.paths: one queue per path expected");
+            }
+            for (std::size_t i = 0; i < arrays.size(); ++i)
+            {
+                arrays[i].queue = pathQueues[i];
+            }
+        }
         // Optional per-path extras the link does not read: kind, slant_range_m.
         std::vector<std::vector<double>> slant;
         std::vector<bool> sat;
@@ -890,7 +981,7 @@ class PySimulation
         std::vector<uint32_t> pathRoutes;
         if (!network.is_none())
         {
-            hop = NetworkFromDict(network, pathRoutes);
+            hop = NetworkFromDict(network, pathRoutes, linkQueues, everyLink);
         }
         m_sim = std::make_unique<ns3::LeoSimulation>(cfg,
                                                      std::move(arrays),

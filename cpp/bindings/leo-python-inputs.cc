@@ -4,7 +4,9 @@
 
 #include <pybind11/numpy.h>
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <set>
 #include <stdexcept>
@@ -261,7 +263,107 @@ PathArraysFromDict(py::handle path, const std::string& label)
     {
         a.handovers = ToVector(d["handovers"], field("handovers"));
     }
+    if (!IsMissing(d, "queue"))
+    {
+        a.queue = QueueConfigFromDict(d["queue"], field("queue"));
+    }
     return a;
+}
+
+ns3::LeoQueueConfig
+QueueConfigFromDict(py::handle queue, const std::string& label)
+{
+    const py::dict d = AsDict(queue, label);
+    auto field = [&](const std::string& key) { return label + "." + key; };
+    ns3::LeoQueueConfig c;
+    static const char* const kKeys[] = {"discipline",
+                                        "ecn",
+                                        "target_ms",
+                                        "interval_ms",
+                                        "flows",
+                                        "quantum_bytes",
+                                        "t_update_ms",
+                                        "alpha",
+                                        "beta",
+                                        "max_burst_ms",
+                                        "min_th",
+                                        "max_th",
+                                        "max_p",
+                                        "weight",
+                                        "gentle"};
+    for (auto item : d)
+    {
+        const std::string key = py::str(item.first);
+        if (std::find_if(std::begin(kKeys), std::end(kKeys), [&](const char* k) {
+                return key == k;
+            }) == std::end(kKeys))
+        {
+            Fail(field(key), "unknown queue setting");
+        }
+    }
+    const std::string disc =
+        IsMissing(d, "discipline") ? "droptail" : ToString(d["discipline"], field("discipline"));
+    using D = ns3::LeoQueueDiscipline;
+    if (disc == "droptail")
+    {
+        c.discipline = D::DROPTAIL;
+    }
+    else if (disc == "red")
+    {
+        c.discipline = D::RED;
+    }
+    else if (disc == "codel")
+    {
+        c.discipline = D::CODEL;
+    }
+    else if (disc == "fq_codel")
+    {
+        c.discipline = D::FQ_CODEL;
+    }
+    else if (disc == "pie")
+    {
+        c.discipline = D::PIE;
+    }
+    else
+    {
+        Fail(field("discipline"),
+             "must be 'droptail', 'red', 'codel', 'fq_codel' or 'pie', got '" + disc + "'");
+    }
+    auto num = [&](const char* key, double& out, double scale) {
+        if (!IsMissing(d, key))
+        {
+            out = ToDouble(d[key], field(key)) * scale;
+        }
+    };
+    if (!IsMissing(d, "ecn"))
+    {
+        c.ecn = ToBool(d["ecn"], field("ecn"));
+    }
+    num("target_ms", c.discipline == D::PIE ? c.pieTargetS : c.codelTargetS, 1e-3);
+    num("interval_ms", c.codelIntervalS, 1e-3);
+    if (!IsMissing(d, "flows"))
+    {
+        c.fqFlows = static_cast<uint32_t>(ToInt(d["flows"], field("flows"), 1, 65536));
+    }
+    if (!IsMissing(d, "quantum_bytes"))
+    {
+        c.fqQuantumBytes =
+            static_cast<uint32_t>(ToInt(d["quantum_bytes"], field("quantum_bytes"), 64, 1 << 20));
+    }
+    num("t_update_ms", c.pieTUpdateS, 1e-3);
+    num("alpha", c.pieAlpha, 1.0);
+    num("beta", c.pieBeta, 1.0);
+    num("max_burst_ms", c.pieMaxBurstS, 1e-3);
+    num("min_th", c.redMinTh, 1.0);
+    num("max_th", c.redMaxTh, 1.0);
+    num("max_p", c.redMaxP, 1.0);
+    num("weight", c.redWeight, 1.0);
+    if (!IsMissing(d, "gentle"))
+    {
+        c.redGentle = ToBool(d["gentle"], field("gentle"));
+    }
+    c.Validate(label);
+    return c;
 }
 
 std::vector<ns3::LeoPathArrays>
@@ -409,6 +511,10 @@ CountersToDict(const ns3::LeoDirectionCounters& c)
     d["drop_bytes_outage"] = c.dropBytes[ns3::LEO_DROP_OUTAGE];
     d["drop_bytes_random"] = c.dropBytes[ns3::LEO_DROP_RANDOM];
     d["drop_bytes_overflow"] = c.dropBytes[ns3::LEO_DROP_OVERFLOW];
+    d["drops_aqm"] = c.dropPackets[ns3::LEO_DROP_AQM];
+    d["drop_bytes_aqm"] = c.dropBytes[ns3::LEO_DROP_AQM];
+    d["mark_packets"] = c.markPackets;
+    d["mark_bytes"] = c.markBytes;
     return d;
 }
 

@@ -23,13 +23,24 @@ namespace leogym
  *
  * Required keys: dt_s, queue_packets, delay_down_s, delay_up_s, rate_down_bps, rate_up_bps,
  * loss_down, loss_up. Optional: name, t0_s (0), snr_db, elevation_deg, serving_sat, outages
- * (shape (k, 2) or empty), handovers. Other keys are ignored. Arrays may be anything
+ * (shape (k, 2) or empty), handovers, queue (a dict: QueueConfigFromDict). Other keys are
+ * ignored. Arrays may be anything
  * np.asarray(x, dtype=float64) accepts; they must be 1-D.
  *
  * @param label how the path is named in errors, e.g. "paths[0]"
  * @throws std::invalid_argument naming label.field
  */
 ns3::LeoPathArrays PathArraysFromDict(pybind11::handle path, const std::string& label);
+
+/**
+ * Convert a queue dict (docs/scenario.md, "Queue disciplines"): discipline ("droptail", "red",
+ * "codel", "fq_codel", "pie") and optionally ecn, target_ms, interval_ms, flows,
+ * quantum_bytes, t_update_ms, alpha, beta, max_burst_ms, min_th, max_th, max_p, weight,
+ * gentle (target_ms is PIE's QDELAY_REF for "pie", CoDel's TARGET otherwise). Keys that do not
+ * apply to the discipline are ignored; unknown keys are errors.
+ * @throws std::invalid_argument naming label.field
+ */
+ns3::LeoQueueConfig QueueConfigFromDict(pybind11::handle queue, const std::string& label);
 
 /// A list of path dicts ("paths[i]" in errors). @throws std::invalid_argument
 std::vector<ns3::LeoPathArrays> PathArraysFromList(pybind11::handle paths,
@@ -52,8 +63,8 @@ std::vector<ns3::LeoCrossTrafficSpec> CrossTrafficFromList(
 ns3::LeoDirection DirectionFromString(const std::string& s, const std::string& field);
 
 /// Counters as a dict of ints: enqueued_packets, tx_packets, tx_bytes, rx_packets, rx_bytes,
-/// drops_outage, drops_random, drops_overflow, drop_bytes_outage, drop_bytes_random,
-/// drop_bytes_overflow.
+/// drops_outage, drops_random, drops_overflow, drops_aqm, drop_bytes_outage, drop_bytes_random,
+/// drop_bytes_overflow, drop_bytes_aqm, mark_packets, mark_bytes.
 pybind11::dict CountersToDict(const ns3::LeoDirectionCounters& c);
 
 /// Whether @p o converts to a complex NumPy array (rejected where a real array is expected).

@@ -8,7 +8,9 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/inet-socket-address.h"
 #include "ns3/nstime.h"
+#include "ns3/packet-sink.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -85,6 +87,46 @@ CheckPacingValues(const std::vector<double>& bps, std::size_t n, const std::stri
             throw std::invalid_argument(label + ": rate[" + std::to_string(i) +
                                         "] must be 0 (unpaced) or in [1e3, 1e13] bit/s");
         }
+    }
+}
+
+/**
+ * Set the delayed-ACK timeout (TcpSocket::DelAckTimeout) of the TCP sink listening on @p port
+ * of @p node. The sockets it accepts are copies of the listening one and keep the value. The
+ * sink creates that socket when it starts (at 0 s, an event the node's initialisation
+ * schedules at 0 s): a call before that retries once the events already due now have run.
+ * @param node the sink's node
+ * @param port its port
+ * @param timeout the timeout
+ * @param tries retries left
+ */
+void
+SetSinkDelAck(Ptr<Node> node, uint16_t port, Time timeout, uint32_t tries = 4)
+{
+    for (uint32_t i = 0; i < node->GetNApplications(); ++i)
+    {
+        Ptr<PacketSink> sink = DynamicCast<PacketSink>(node->GetApplication(i));
+        if (!sink)
+        {
+            continue;
+        }
+        AddressValue local;
+        sink->GetAttribute("Local", local);
+        if (!InetSocketAddress::IsMatchingType(local.Get()) ||
+            InetSocketAddress::ConvertFrom(local.Get()).GetPort() != port)
+        {
+            continue;
+        }
+        Ptr<Socket> socket = sink->GetListeningSocket();
+        if (socket)
+        {
+            socket->SetAttribute("DelAckTimeout", TimeValue(timeout));
+        }
+        else if (tries > 0)
+        {
+            Simulator::ScheduleNow(&SetSinkDelAck, node, port, timeout, tries - 1);
+        }
+        return;
     }
 }
 } // namespace
@@ -288,6 +330,13 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
         {
             throw std::invalid_argument(ff + ".min_rto_s: must be in [0.001, 60] s, and only a "
                                              "tcp flow takes it");
+        }
+        if (fl.delAckS != 0.0 && (fl.transport != LeoFlowSpec::TCP || !std::isfinite(fl.delAckS) ||
+                                  fl.delAckS < 1e-3 || !(fl.delAckS < 0.5)))
+        {
+            // RFC 1122, section 4.2.3.2: an ACK's delay MUST be less than 0.5 s.
+            throw std::invalid_argument(ff + ".delayed_ack_s: must be in [0.001, 0.5) s, and "
+                                             "only a tcp flow takes it");
         }
         else if (fl.transport == LeoFlowSpec::LEOTP)
         {
@@ -591,6 +640,13 @@ LeoSimulation::AddFlow(const LeoFlowSpec& fl, uint32_t index)
             // Linux's 200 ms floor instead of ns-3's 1 s (RFC 6298), where a config asks.
             DynamicCast<LeoTcpBulkSender>(m_topo->GetCrossTrafficSender(k))
                 ->SetAttribute("MinRto", TimeValue(Seconds(fl.minRtoS)));
+        }
+        if (fl.delAckS > 0)
+        {
+            // The receiver's delayed-ACK timer (Linux: 40 ms to 200 ms) instead of ns-3's 200 ms.
+            SetSinkDelAck(m_topo->GetRouteClient(spec.path),
+                          m_topo->GetCrossTrafficPort(k),
+                          Seconds(fl.delAckS));
         }
         m_monitor->AddFlowKey(flowId,
                               m_topo->GetCrossTrafficSinkAddress(k),

@@ -61,6 +61,7 @@ struct LeoFlowSpec
     double offS{0.0};
     LeotpFlowSettings leotp; //!< LEOTP: variant, target buffer, cache, Midnode fraction, ...
     double minRtoS{0.0};     //!< TCP: the socket's MinRto (s); 0 = ns-3's default (1 s)
+    double delAckS{0.0};     //!< TCP: the receiver's DelAckTimeout (s); 0 = ns-3's default (0.2 s)
 };
 
 /**

@@ -99,6 +99,15 @@ RunLinkProbe(const LeoPathArrays& path,
     r.dropCause.assign(n, -2); // -2: unresolved (never happens once the run ends)
     std::unordered_map<uint64_t, uint32_t> index;
     index.reserve(n);
+    // Stop once every packet is resolved: a queue disc's own timers (PIE's drop-probability
+    // update) would keep the simulator running forever.
+    std::size_t resolved = 0;
+    auto resolve = [&]() {
+        if (++resolved == n)
+        {
+            Simulator::Stop();
+        }
+    };
 
     rx->SetReceiveCallback(NetDevice::ReceiveCallback(
         [&](Ptr<NetDevice>, Ptr<const Packet> p, uint16_t, const Address&) -> bool {
@@ -107,6 +116,7 @@ RunLinkProbe(const LeoPathArrays& path,
             {
                 r.recvTimeS[it->second] = Simulator::Now().GetSeconds();
                 r.dropCause[it->second] = -1;
+                resolve();
             }
             return true;
         }));
@@ -118,6 +128,7 @@ RunLinkProbe(const LeoPathArrays& path,
             {
                 r.dropTimeS[it->second] = Simulator::Now().GetSeconds();
                 r.dropCause[it->second] = static_cast<int8_t>(cause);
+                resolve();
             }
         }));
     const Address dest = rx->GetAddress();

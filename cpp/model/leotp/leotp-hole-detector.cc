@@ -116,7 +116,7 @@ LeotpHoleDetector::Expire(double nowS)
     }
     for (auto it = m_holes.begin(); it != m_holes.end();)
     {
-        if (it->openedS + m_params.expiryS <= nowS)
+        if (it->openedS + m_params.expiryS <= nowS + kClockToleranceS)
         {
             out.emplace_back(it->start, it->end);
             it = m_holes.erase(it);

@@ -86,7 +86,13 @@ class LeotpHoleDetector
     /// Algorithm 1 on the packet [start, end) received at @p nowS.
     Result OnPacket(uint64_t start, uint64_t end, double nowS);
     /// Holes opened at or before nowS - expiryS: removed and returned (request them).
+    /// A deadline within kClockToleranceS after nowS counts as due: the simulator's clock
+    /// ticks in whole nanoseconds, so a timer set for NextExpiryS() can fire up to half a
+    /// tick early, and a strict comparison then finds nothing due, and the timer, re-armed
+    /// for the same deadline, fires again at the same instant without end.
     std::vector<LeotpRange> Expire(double nowS);
+    /// The slack of Expire(): one tick of the simulator's clock (1 ns).
+    static constexpr double kClockToleranceS = 1e-9;
     /// When the oldest hole expires (+inf without holes or without expiry).
     double NextExpiryS() const;
 

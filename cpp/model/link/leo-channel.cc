@@ -25,6 +25,8 @@ LeoDropCauseName(uint8_t cause)
         return "RANDOM";
     case LEO_DROP_OVERFLOW:
         return "OVERFLOW";
+    case LEO_DROP_AQM:
+        return "AQM";
     default:
         return "UNKNOWN";
     }

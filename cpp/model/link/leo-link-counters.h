@@ -20,13 +20,14 @@ enum LeoDropCause : uint8_t
 {
     LEO_DROP_OUTAGE = 0,   //!< sent/queued during an outage, or its flight overlapped one
     LEO_DROP_RANDOM = 1,   //!< Bernoulli random loss (LossAt)
-    LEO_DROP_OVERFLOW = 2, //!< drop-tail queue full
+    LEO_DROP_OVERFLOW = 2, //!< queue full (drop-tail, or an AQM's limit)
+    LEO_DROP_AQM = 3,      //!< an AQM's own decision (RED early/forced, CoDel, PIE)
 };
 
 /// Number of drop causes.
-constexpr std::size_t LEO_N_DROP_CAUSES = 3;
+constexpr std::size_t LEO_N_DROP_CAUSES = 4;
 
-/// "OUTAGE", "RANDOM" or "OVERFLOW" ("UNKNOWN" otherwise).
+/// "OUTAGE", "RANDOM", "OVERFLOW" or "AQM" ("UNKNOWN" otherwise).
 const char* LeoDropCauseName(uint8_t cause);
 
 /**
@@ -45,10 +46,17 @@ struct LeoDirectionCounters
     uint64_t rxBytes{0};
     uint64_t dropPackets[LEO_N_DROP_CAUSES]{}; //!< indexed by LeoDropCause
     uint64_t dropBytes[LEO_N_DROP_CAUSES]{};
+    uint64_t markPackets{0}; //!< packets an AQM marked ECN CE instead of dropping them
+    uint64_t markBytes{0};
 
     uint64_t TotalDropPackets() const
     {
-        return dropPackets[0] + dropPackets[1] + dropPackets[2];
+        uint64_t n = 0;
+        for (uint64_t d : dropPackets)
+        {
+            n += d;
+        }
+        return n;
     }
 };
 

@@ -4,6 +4,7 @@
 
 #include "leo-channel.h"
 #include "leo-delay-tag.h"
+#include "model/queue/leo-queue-disc-item.h"
 
 #include "ns3/drop-tail-queue.h"
 #include "ns3/log.h"
@@ -102,6 +103,11 @@ LeoNetDevice::DoDispose()
     m_rxCounters = nullptr;
     m_queue = nullptr;
     m_queueMeta.clear();
+    if (m_disc)
+    {
+        m_disc->Dispose();
+        m_disc = nullptr;
+    }
     m_current = nullptr;
     m_uniform = nullptr;
     m_rxCallback.Nullify();
@@ -119,6 +125,22 @@ Ptr<Queue<Packet>>
 LeoNetDevice::GetQueue() const
 {
     return m_queue;
+}
+
+Ptr<QueueDisc>
+LeoNetDevice::GetQueueDisc() const
+{
+    return m_disc;
+}
+
+uint32_t
+LeoNetDevice::GetQueuedPackets() const
+{
+    if (m_disc)
+    {
+        return m_disc->GetNPackets();
+    }
+    return m_queue ? m_queue->GetNPackets() : 0;
 }
 
 int64_t
@@ -195,6 +217,20 @@ LeoNetDevice::Attach(Ptr<LeoChannel> channel, LeoDirection dir)
     m_txCounters = &channel->MutableCounters(dir);
     const LeoDirection rxDir = dir == LeoDirection::DOWN ? LeoDirection::UP : LeoDirection::DOWN;
     m_rxCounters = &channel->MutableCounters(rxDir);
+    const LeoQueueConfig& qc = m_schedule->GetQueueConfig();
+    if (qc.discipline != LeoQueueDiscipline::DROPTAIL)
+    {
+        m_discipline = qc.discipline;
+        m_disc = MakeLeoQueueDisc(qc,
+                                  m_schedule->GetQueuePackets(),
+                                  m_schedule->RateAt(dir, m_schedule->GetT0()),
+                                  m_mtu);
+        m_disc->TraceConnectWithoutContext("DropBeforeEnqueue",
+                                           MakeCallback(&LeoNetDevice::DiscDrop, this));
+        m_disc->TraceConnectWithoutContext("DropAfterDequeue",
+                                           MakeCallback(&LeoNetDevice::DiscDrop, this));
+        m_disc->TraceConnectWithoutContext("Mark", MakeCallback(&LeoNetDevice::DiscMark, this));
+    }
     if (!m_queue)
     {
         Ptr<DropTailQueue<Packet>> q = CreateObject<DropTailQueue<Packet>>();
@@ -247,6 +283,14 @@ LeoNetDevice::OutageStart()
         DropNow(m_queue->Dequeue(), LEO_DROP_OUTAGE);
     }
     m_queueMeta.clear();
+    if (m_disc)
+    {
+        // Dequeue runs the discipline's own dequeue-time drops too (counted as theirs).
+        while (Ptr<QueueDiscItem> item = m_disc->Dequeue())
+        {
+            DropNow(item->GetPacket(), LEO_DROP_OUTAGE);
+        }
+    }
     ++m_nextOutage;
     ScheduleNextOutage();
 }
@@ -264,6 +308,10 @@ LeoNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNum
         DropNow(packet, LEO_DROP_OUTAGE);
         return false;
     }
+    if (m_disc)
+    {
+        return SendToDisc(packet, protocolNumber);
+    }
     if (!m_txBusy)
     {
         ++m_txCounters->enqueuedPackets;
@@ -278,6 +326,58 @@ LeoNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNum
     ++m_txCounters->enqueuedPackets;
     m_queueMeta.push_back({protocolNumber, Simulator::Now().GetTimeStep()});
     return true;
+}
+
+bool
+LeoNetDevice::SendToDisc(Ptr<Packet> packet, uint16_t protocol)
+{
+    // Every packet passes through the disc, even onto an idle link, so that the discipline
+    // sees each arrival (RED's average, PIE's and CoDel's sojourn times).
+    Ptr<LeoQueueDiscItem> item = Create<LeoQueueDiscItem>(packet, protocol);
+    item->SetTimeStamp(Simulator::Now());
+    if (!m_disc->Enqueue(item))
+    {
+        return false; // counted by DiscDrop
+    }
+    ++m_txCounters->enqueuedPackets;
+    if (!m_txBusy)
+    {
+        StartFromDisc();
+    }
+    return true;
+}
+
+void
+LeoNetDevice::StartFromDisc()
+{
+    Ptr<QueueDiscItem> item = m_disc->Dequeue();
+    if (!item)
+    {
+        return;
+    }
+    Ptr<Packet> next = item->GetPacket();
+    LeoDelayTag tag;
+    const int64_t wait = Simulator::Now().GetTimeStep() - item->GetTimeStamp().GetTimeStep();
+    if (wait > 0 && next->PeekPacketTag(tag))
+    {
+        tag.queueTicks += wait;
+        next->ReplacePacketTag(tag);
+    }
+    StartTransmission(next, item->GetProtocol());
+}
+
+void
+LeoNetDevice::DiscDrop(Ptr<const QueueDiscItem> item, const char* reason)
+{
+    DropNow(item->GetPacket(),
+            LeoQueueDropIsOverflow(m_discipline, reason) ? LEO_DROP_OVERFLOW : LEO_DROP_AQM);
+}
+
+void
+LeoNetDevice::DiscMark(Ptr<const QueueDiscItem> item, const char* reason)
+{
+    ++m_txCounters->markPackets;
+    m_txCounters->markBytes += item->GetSize();
 }
 
 bool
@@ -343,6 +443,11 @@ LeoNetDevice::TransmitComplete()
     m_phyTxEndTrace(m_current);
     m_current = nullptr;
     m_txBusy = false;
+    if (m_disc)
+    {
+        StartFromDisc();
+        return;
+    }
     if (!m_queue->IsEmpty())
     {
         Ptr<Packet> next = m_queue->Dequeue();

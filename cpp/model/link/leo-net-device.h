@@ -7,12 +7,14 @@
 
 #include "leo-link-counters.h"
 #include "leo-path-schedule.h"
+#include "model/queue/leo-queue-config.h"
 
 #include "ns3/event-id.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
+#include "ns3/queue-disc.h"
 #include "ns3/queue.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
@@ -34,6 +36,10 @@ class LeoChannel;
  *  2. if the transmitter is idle it starts serialization at once, otherwise it joins the
  *     drop-tail queue (TxQueue, limit = the schedule's queuePackets; the packet being
  *     serialized is not in the queue), or is dropped (LEO_DROP_OVERFLOW) when the queue is full;
+ *     with an AQM discipline (the schedule's LeoQueueConfig) every packet is enqueued into the
+ *     ns-3 queue disc instead (GetQueueDisc()), which the device dequeues from whenever the
+ *     transmitter is idle; the disc's drops count as LEO_DROP_OVERFLOW (its limit) or
+ *     LEO_DROP_AQM (its algorithm), its ECN marks as markPackets;
  *  3. serialization starts at tS and lasts size * 8 / RateAt(dir, tS) (rate frozen for the
  *     packet), ending at tE;
  *  4. the packet arrives at tR = max(tE + DelayAt(dir, tE), previous arrival) (the link is
@@ -57,6 +63,10 @@ class LeoNetDevice : public NetDevice
     /// Replace the transmit queue (the helper sets a DropTailQueue<Packet> of queuePackets).
     void SetQueue(Ptr<Queue<Packet>> queue);
     Ptr<Queue<Packet>> GetQueue() const;
+    /// The AQM queue disc (null with drop-tail, or before Attach).
+    Ptr<QueueDisc> GetQueueDisc() const;
+    /// Packets waiting in the transmit queue (drop-tail queue or queue disc).
+    uint32_t GetQueuedPackets() const;
 
     /**
      * Use fixed random-number streams for the loss draws (ns-3 convention).
@@ -126,6 +136,14 @@ class LeoNetDevice : public NetDevice
     void DropLater(Ptr<Packet> packet, uint8_t cause);
     void OutageStart();
     void ScheduleNextOutage();
+    /// Send() with a queue disc.
+    bool SendToDisc(Ptr<Packet> packet, uint16_t protocol);
+    /// Start the queue disc's next packet, if it has one.
+    void StartFromDisc();
+    /// The queue disc's drop traces.
+    void DiscDrop(Ptr<const QueueDiscItem> item, const char* reason);
+    /// The queue disc's mark trace.
+    void DiscMark(Ptr<const QueueDiscItem> item, const char* reason);
 
     Ptr<Node> m_node;
     Ptr<LeoChannel> m_channel;
@@ -146,7 +164,9 @@ class LeoNetDevice : public NetDevice
     };
 
     std::deque<QueuedMeta> m_queueMeta; //!< parallel to m_queue
-    Ptr<Packet> m_current;              //!< packet being serialized
+    Ptr<QueueDisc> m_disc;              //!< AQM (replaces m_queue when set)
+    LeoQueueDiscipline m_discipline{LeoQueueDiscipline::DROPTAIL};
+    Ptr<Packet> m_current; //!< packet being serialized
     bool m_txBusy{false};
     double m_lastArrivalS{0.0}; //!< FIFO guard
     Ptr<UniformRandomVariable> m_uniform;

@@ -157,6 +157,8 @@ LeoPathSchedule::LeoPathSchedule(LeoPathArrays a, const std::string& label)
     m_invDt = 1.0 / a.dtS;
     m_n = static_cast<uint32_t>(n);
     m_queuePackets = a.queuePackets;
+    a.queue.Validate(label.empty() ? std::string("queue") : label + ".queue");
+    m_queueConfig = a.queue;
     m_outages = std::move(a.outages);
     m_outageEnds.reserve(m_outages.size());
     for (const auto& o : m_outages)
@@ -290,6 +292,12 @@ uint32_t
 LeoPathSchedule::GetQueuePackets() const
 {
     return m_queuePackets;
+}
+
+const LeoQueueConfig&
+LeoPathSchedule::GetQueueConfig() const
+{
+    return m_queueConfig;
 }
 
 inline void

@@ -6,6 +6,8 @@
 #ifndef LEO_PATH_SCHEDULE_H
 #define LEO_PATH_SCHEDULE_H
 
+#include "model/queue/leo-queue-config.h"
+
 #include "ns3/simple-ref-count.h"
 
 #include <cstdint>
@@ -58,7 +60,8 @@ struct LeoPathArrays
     std::vector<int32_t> servingSat;  //!< optional, -1 = none
     std::vector<std::pair<double, double>> outages; //!< [start, end) intervals (s)
     std::vector<double> handovers;                  //!< handover instants (s), sorted
-    uint32_t queuePackets{100}; //!< drop-tail limit in packets (per direction), >= 1
+    uint32_t queuePackets{100}; //!< queue limit in packets (per direction), >= 1
+    LeoQueueConfig queue;       //!< queue discipline of both directions (default drop-tail)
 };
 
 /**
@@ -102,6 +105,8 @@ class LeoPathSchedule : public SimpleRefCount<LeoPathSchedule>
     double GetEnd() const;
     /// Drop-tail limit of each direction's device queue (packets).
     uint32_t GetQueuePackets() const;
+    /// Queue discipline of both directions' device queues (limit: GetQueuePackets()).
+    const LeoQueueConfig& GetQueueConfig() const;
 
     /// One-way propagation delay (s) at time t, linearly interpolated.
     double DelayAt(LeoDirection dir, double t) const;
@@ -149,6 +154,7 @@ class LeoPathSchedule : public SimpleRefCount<LeoPathSchedule>
     double m_invDt;
     uint32_t m_n;
     uint32_t m_queuePackets;
+    LeoQueueConfig m_queueConfig;
     std::vector<double> m_delay[2];
     std::vector<double> m_rate[2];
     std::vector<double> m_loss[2];

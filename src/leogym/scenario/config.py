@@ -49,6 +49,8 @@ __all__ = [
     "MAX_PACKET_BYTES",
     "MAX_PATHS",
     "MAX_QUEUE_PACKETS",
+    "QUEUE_DISCIPLINES",
+    "QUEUE_TARGET_MS",
 ]
 
 #: Largest UDP payload of a data packet: a 9000-byte jumbo-frame IP MTU less the IPv4 (20 B)
@@ -222,15 +224,80 @@ class RainConfig:
     extra_loss: float = field(default=0.0, metadata=PROBABILITY)
 
 
+#: Queue disciplines of a link's transmitters (``docs/scenario.md``, "Queue disciplines").
+QUEUE_DISCIPLINES = ("droptail", "red", "codel", "fq_codel", "pie")
+#: Default ``target_ms`` per discipline: CoDel's TARGET (RFC 8289 section 4.4, also FQ-CoDel's,
+#: RFC 8290 section 5.2.1) and PIE's QDELAY_REF (RFC 8033 section 5.1).
+QUEUE_TARGET_MS = {"codel": 5.0, "fq_codel": 5.0, "pie": 15.0}
+
+
 @dataclass
 class QueueConfig:
-    """Drop-tail queue of a path, resolved to ``queue_packets``."""
+    """The queue of a path's (or hop link's) two transmitters: its size, resolved to
+    ``queue_packets`` (the limit of every discipline), and its discipline with the
+    discipline's parameters (those of other disciplines are ignored)."""
 
     size: float = field(default=1.0, metadata=POSITIVE)
     #: ``packets``, ``bytes`` or ``bdp`` (multiple of mean rate x mean propagation RTT).
     unit: str = field(default="bdp", metadata=choice("packets", "bytes", "bdp"))
     #: Lower bound after resolution.
     min_packets: int = field(default=4, metadata=bounded(1, MAX_QUEUE_PACKETS))
+    #: ``droptail`` (FIFO), ``red`` (Floyd & Jacobson 1993), ``codel`` (RFC 8289),
+    #: ``fq_codel`` (RFC 8290) or ``pie`` (RFC 8033); ns-3's traffic-control implementations.
+    discipline: str = field(default="droptail", metadata=choice(*QUEUE_DISCIPLINES))
+    #: Mark ECN-capable packets (CE) instead of dropping them (an AQM discipline only).
+    ecn: bool = False
+    #: CoDel / FQ-CoDel TARGET or PIE QDELAY_REF (ms); ``None``: 5 (CoDel) or 15 (PIE).
+    target_ms: float | None = field(default=None, metadata=bounded(0.0, 10_000.0, lo_open=True))
+    #: CoDel / FQ-CoDel INTERVAL (ms), RFC 8289 section 4.3.
+    interval_ms: float = field(default=100.0, metadata=bounded(0.0, 100_000.0, lo_open=True))
+    #: FQ-CoDel: number of flow queues (RFC 8290 section 5.2.5: 1024).
+    flows: int = field(default=1024, metadata=bounded(1, 65_536))
+    #: FQ-CoDel: deficit round-robin quantum (bytes; RFC 8290 section 5.2.4: one MTU).
+    quantum_bytes: int = field(default=1500, metadata=bounded(64, 1 << 20))
+    #: PIE: T_UPDATE, the drop-probability update period (ms; RFC 8033 section 5.1).
+    t_update_ms: float = field(default=15.0, metadata=bounded(0.0, 10_000.0, lo_open=True))
+    #: PIE: alpha (Hz; RFC 8033 section 5.1: 0.125).
+    alpha: float = field(default=0.125, metadata=bounded(0.0, 100.0, lo_open=True))
+    #: PIE: beta (Hz; RFC 8033 section 5.1: 1.25).
+    beta: float = field(default=1.25, metadata=bounded(0.0, 100.0, lo_open=True))
+    #: PIE: MAX_BURST, the burst allowed after an idle period (ms; RFC 8033: 150).
+    max_burst_ms: float = field(default=150.0, metadata=bounded(0.0, 100_000.0))
+    #: RED: min_th as a fraction of the queue limit.
+    min_th: float = field(default=0.2, metadata=bounded(0.0, 1.0, lo_open=True, hi_open=True))
+    #: RED: max_th as a fraction of the queue limit (Floyd & Jacobson: at least twice min_th).
+    max_th: float = field(default=0.6, metadata=bounded(0.0, 1.0, lo_open=True))
+    #: RED: max_p, the drop probability as the average reaches max_th.
+    max_p: float = field(default=0.1, metadata=bounded(0.0, 1.0, lo_open=True))
+    #: RED: w_q, the weight of the average queue's exponential moving average (paper: 0.002).
+    weight: float = field(default=0.002, metadata=bounded(0.0, 1.0, lo_open=True))
+    #: RED: gentle mode (the probability rises from max_p to 1 between max_th and 2 max_th;
+    #: off: every arrival above max_th is dropped).
+    gentle: bool = True
+
+    def native(self) -> dict[str, object]:
+        """The queue dict of the native core (the discipline and its parameters)."""
+        d: dict[str, object] = {"discipline": self.discipline, "ecn": bool(self.ecn)}
+        if self.discipline in ("codel", "fq_codel"):
+            d["interval_ms"] = float(self.interval_ms)
+        if self.discipline == "fq_codel":
+            d["flows"] = int(self.flows)
+            d["quantum_bytes"] = int(self.quantum_bytes)
+        if self.discipline in QUEUE_TARGET_MS:
+            target = QUEUE_TARGET_MS[self.discipline] if self.target_ms is None else self.target_ms
+            d["target_ms"] = float(target)
+        if self.discipline == "pie":
+            d["t_update_ms"] = float(self.t_update_ms)
+            d["alpha"] = float(self.alpha)
+            d["beta"] = float(self.beta)
+            d["max_burst_ms"] = float(self.max_burst_ms)
+        if self.discipline == "red":
+            d["min_th"] = float(self.min_th)
+            d["max_th"] = float(self.max_th)
+            d["max_p"] = float(self.max_p)
+            d["weight"] = float(self.weight)
+            d["gentle"] = bool(self.gentle)
+        return d
 
 
 @dataclass
@@ -388,6 +455,10 @@ class FlowConfig:
     #: ``tcp`` flows: the retransmission timer's floor (ns-3's ``TcpSocketBase::MinRto``, s);
     #: ``None`` = ns-3's default, RFC 6298's 1 s (Linux uses 0.2 s).
     min_rto_s: float | None = field(default=None, metadata=bounded(0.001, 60.0))
+    #: ``tcp`` flows: the receiver's delayed-ACK timeout (ns-3's ``TcpSocket::DelAckTimeout``,
+    #: s; RFC 1122 asks for less than 0.5 s); ``None`` = ns-3's default, 0.2 s (Linux's
+    #: minimum is 0.04 s, ``TCP_DELACK_MIN``).
+    delayed_ack_s: float | None = field(default=None, metadata=bounded(0.001, 0.5, hi_open=True))
 
 
 @dataclass

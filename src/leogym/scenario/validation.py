@@ -167,6 +167,8 @@ def check_relations(cfg: ScenarioConfig) -> None:
     seen: set[str] = set()
     for i, path in enumerate(paths):
         _path(cfg, i, path, names)
+    _same_discipline(cfg)
+    for i, path in enumerate(paths):
         if path.name:
             if path.name in seen:
                 raise field_error(f"{ROOT}.paths[{i}].name", "duplicate path name", path.name)
@@ -396,6 +398,35 @@ def _queue(qp: str, q: QueueConfig) -> None:
         raise field_error(f"{qp}.size", "must be a whole number of packets", q.size)
     if q.unit == "packets" and q.size > MAX_QUEUE_PACKETS:
         raise field_error(f"{qp}.size", f"must be <= {MAX_QUEUE_PACKETS} packets", q.size)
+    _queue_discipline(qp, q)
+
+
+def _queue_discipline(qp: str, q: QueueConfig) -> None:
+    """Relations between a queue's discipline parameters (ranges are on the fields)."""
+    if q.ecn and q.discipline == "droptail":
+        raise field_error(f"{qp}.ecn", "drop-tail cannot mark; choose an AQM discipline", True)
+    native = q.native()
+    if q.discipline in ("codel", "fq_codel") and native["target_ms"] >= q.interval_ms:  # type: ignore[operator]
+        raise field_error(
+            f"{qp}.target_ms", f"must be below interval_ms ({q.interval_ms})", native["target_ms"]
+        )
+    if q.discipline == "red" and q.max_th <= q.min_th:
+        raise field_error(f"{qp}.max_th", f"must be above min_th ({q.min_th})", q.max_th)
+
+
+def _same_discipline(cfg: ScenarioConfig) -> None:
+    """A hop network built from the geometry shares links between paths: one discipline."""
+    if cfg.topology != "hops" or cfg.hops.nodes or len(cfg.paths) < 2:
+        return
+    first = cfg.paths[0].queue.native()
+    for i, path in enumerate(cfg.paths[1:], start=1):
+        if path.queue.native() != first:
+            raise field_error(
+                f"{ROOT}.paths[{i}].queue.discipline",
+                "in a hop topology built from the geometry the paths share links, so every "
+                "path's queue takes the discipline and parameters of paths[0]",
+                path.queue.discipline,
+            )
 
 
 def _route_nodes(
@@ -460,6 +491,12 @@ def _flows(cfg: ScenarioConfig, controlled: bool) -> None:
                 f"{p}.min_rto_s",
                 f"only a tcp flow takes it (this one is {fl.transport})",
                 fl.min_rto_s,
+            )
+        if fl.delayed_ack_s is not None and fl.transport != "tcp":
+            raise field_error(
+                f"{p}.delayed_ack_s",
+                f"only a tcp flow takes it (this one is {fl.transport})",
+                fl.delayed_ack_s,
             )
         if fl.transport == "mpquic":
             if not fl.routes:
@@ -565,11 +602,7 @@ def _replay(cfg: ScenarioConfig, s: SatellitePathConfig, sp: str) -> None:
 
 def _path(cfg: ScenarioConfig, i: int, path: PathConfig, gs_names: set[str]) -> None:
     p = f"{ROOT}.paths[{i}]"
-    q = path.queue
-    if q.unit == "packets" and float(q.size) != int(q.size):
-        raise field_error(f"{p}.queue.size", "must be a whole number of packets", q.size)
-    if q.unit == "packets" and q.size > MAX_QUEUE_PACKETS:
-        raise field_error(f"{p}.queue.size", f"must be <= {MAX_QUEUE_PACKETS} packets", q.size)
+    _queue(f"{p}.queue", path.queue)
     if path.kind == "satellite":
         s = path.satellite
         sp = f"{p}.satellite"

@@ -31,6 +31,7 @@ __all__ = [
     "native_leotp",
     "native_connection",
     "native_network",
+    "native_queues",
 ]
 
 #: The ns-3 RngSeedManager seed; the episode seed becomes the RngRun (ns-3's recommended way to
@@ -94,7 +95,31 @@ def native_config(
         config["file_bytes"] = _scaled_bytes(int(traffic.file_bytes), float(scenario.rate_scale))
     config.update(settings.transport.native())
     config.update(native_connection(settings, scenario, prefix))
+    queues = native_queues(scenario)
+    if queues:
+        config["queues"] = queues
     return config
+
+
+def native_queues(scenario: ScenarioConfig) -> dict[str, Any]:
+    """The queue disciplines of the core's ``config["queues"]``: ``paths`` (one queue dict
+    per path) and, in hop mode, ``links`` (one per ``hops.links`` entry of a controlled
+    network) or ``every_link`` (a network built from the geometry: its links are shared by the
+    paths, whose queues validation requires to agree). Empty when every queue is drop-tail,
+    the core's default (so drop-tail runs marshal exactly what they did before)."""
+    paths = [p.queue.native() for p in scenario.paths]
+    links = [ln.queue.native() for ln in scenario.hops.links] if scenario.hops.nodes else []
+    if all(q["discipline"] == "droptail" for q in paths + links):
+        return {}
+    out: dict[str, Any] = {}
+    if paths:
+        out["paths"] = paths
+    if scenario.topology == "hops":
+        if scenario.hops.nodes:
+            out["links"] = links
+        elif paths:
+            out["every_link"] = paths[0]
+    return out
 
 
 def native_cross_traffic(scenario: ScenarioConfig) -> list[dict[str, Any]]:
@@ -147,6 +172,8 @@ def native_flows(scenario: ScenarioConfig) -> list[dict[str, Any]]:
             spec["leotp"] = native_leotp(fc.leotp)
         if fc.min_rto_s is not None:
             spec["min_rto_s"] = float(fc.min_rto_s)
+        if fc.delayed_ack_s is not None:
+            spec["delayed_ack_s"] = float(fc.delayed_ack_s)
         out.append(spec)
     return out
 
