@@ -153,7 +153,8 @@ def maco_worst_step(episode_s: float = 4.0, cwnd_bytes: float = 2800.0) -> dict[
     retransmission, so this step's cost grows with the cross flows' send buffers
     (cpp/doc/link.md, "TCP send buffers"). CPU time (``time.process_time``) per 100 ms step.
     """
-    from envs.config import EnvConfig
+    from leogym.envs.config import EnvConfig
+
     from leogym.scenario import load_scenario
     from leogym.simulation import Simulation
 
