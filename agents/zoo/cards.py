@@ -191,7 +191,7 @@ def self_play_scores(
     bottleneck's capacity, the mean RTT (the envs' ``delay_s``) and the declared loss rate; and
     their mean and standard deviation over the seeds (docs/multi_agent.md, "Four learned
     flows")."""
-    from leogym.agents.config import multi_agent_kwargs
+    from leogym.agents.config import MULTI_FLOW_ID, multi_agent_kwargs
     from leogym.agents.runtime.app import to_objects, typed
     from leogym.envs.multi_agent import LeoMultiAgentCCEnv
     from omegaconf import OmegaConf
@@ -199,6 +199,11 @@ def self_play_scores(
     from leogym.simulation import jain_index
 
     policy = load_pretrained(name, models_dir=models_dir, check_env=False)
+    if policy.env_id != MULTI_FLOW_ID:
+        raise ZooError(
+            f"zoo model {name!r}: env_id is {policy.env_id!r}; self-play needs a model of "
+            f"{MULTI_FLOW_ID} (several flows)"
+        )
     config = policy.card["config"]
     kwargs = multi_agent_kwargs(to_objects(typed(OmegaConf.create(config))).env)
     kwargs["episode_s"] = float(episode_s)

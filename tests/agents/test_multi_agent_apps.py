@@ -140,3 +140,11 @@ def test_multi_flow_zoo_model_installs_probes_and_scores_self_play(
     assert 0.0 < entry["mean"]["goodput_over_capacity"] <= 1.0
     again = self_play_scores("ma", [100], episode_s=2.0, models_dir=zoo)
     assert again["episodes"] == entry["episodes"]  # same seed, same episode
+
+
+def test_self_play_refuses_a_single_flow_model() -> None:
+    from leogym.agents.zoo import ZooError
+    from leogym.agents.zoo.cards import self_play_scores
+
+    with pytest.raises(ZooError, match="ppo-cc-default.*LeoMultiFlowCC-v0"):
+        self_play_scores("ppo-cc-default", [0], episode_s=1.0)
