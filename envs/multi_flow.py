@@ -260,44 +260,16 @@ class FlowObserver:
         )
         return metrics
 
-    def _frame_from(
-        self,
-        t: float,
-        *,
-        cwnd: np.ndarray,
-        inflight: np.ndarray,
-        srtt: np.ndarray,
-        min_rtt: np.ndarray,
-        rttvar: np.ndarray,
-        delivery_rate: np.ndarray,
-        sent: np.ndarray,
-        lost: np.ndarray,
-        rto: np.ndarray,
-        loss_state: np.ndarray,
-        to_rto: np.ndarray,
-        state: np.ndarray,
-        rng: np.random.Generator | None,
-    ) -> np.ndarray:
-        # The columns of FeatureTable.per_path, as LeoEnv._frame fills them for the connection.
+    def _frame_from(self, t: float, **columns: Any) -> np.ndarray:
+        # The columns of FeatureTable.per_path, as LeoEnv._frame fills them for the connection:
+        # features.path_frame with this flow's feature table, oracle and units bound.
         return path_frame(
             self.features,
             self.oracle,
             t,
             packet_bytes=self._packet_bytes,
             rate_scale=self._rate_scale,
-            cwnd=cwnd,
-            inflight=inflight,
-            srtt=srtt,
-            min_rtt=min_rtt,
-            rttvar=rttvar,
-            delivery_rate=delivery_rate,
-            sent=sent,
-            lost=lost,
-            rto=rto,
-            loss_state=loss_state,
-            to_rto=to_rto,
-            state=state,
-            rng=rng,
+            **columns,
         )
 
 
