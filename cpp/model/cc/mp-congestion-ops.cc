@@ -152,6 +152,31 @@ MpCongestionOps::OnPathEvent(const MpCcContext&, const MpPathEvent&)
 {
 }
 
+void
+MpCongestionOps::OnEcnFeedback(const MpCcContext& ctx, const MpEcnEvent& ev)
+{
+    if (ev.ceIncrease == 0)
+    {
+        return;
+    }
+    // RFC 9002 section 7.1 / B.7: a CE increase is a congestion event for the send time of the
+    // largest acknowledged packet; the controller treats it as a loss of no bytes.
+    MpLossEvent loss;
+    loss.now = ev.now;
+    loss.lost = nullptr;
+    loss.nLost = 0;
+    loss.lostBytes = 0;
+    loss.largestLostSentTime = ev.largestAckedSentTime;
+    loss.persistentCongestion = false;
+    OnPacketsLost(ctx, loss);
+}
+
+MpEcnCodepoint
+MpCongestionOps::GetEcnCodepoint() const
+{
+    return MpEcnCodepoint::ECT0;
+}
+
 bool
 MpCongestionOps::ConsiderForPersistentCongestion(const MpCcContext&, const MpSentPacket&) const
 {
@@ -311,6 +336,18 @@ void
 MpCongestionOpsWrapper::OnPathEvent(const MpCcContext& ctx, const MpPathEvent& ev)
 {
     m_inner->OnPathEvent(ctx, ev);
+}
+
+void
+MpCongestionOpsWrapper::OnEcnFeedback(const MpCcContext& ctx, const MpEcnEvent& ev)
+{
+    m_inner->OnEcnFeedback(ctx, ev);
+}
+
+MpEcnCodepoint
+MpCongestionOpsWrapper::GetEcnCodepoint() const
+{
+    return m_inner->GetEcnCodepoint();
 }
 
 bool

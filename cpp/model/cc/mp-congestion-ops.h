@@ -117,6 +117,37 @@ struct MpRtoEnd
     uint64_t verifiedWindow{0};
 };
 
+/**
+ * @ingroup mp-cc
+ * ECN codepoints (RFC 3168 section 5, the two low bits of IPv4's TOS byte and of the shim
+ * header's ECN field). L4S (RFC 9331) senders use ECT(1), classic ECN senders ECT(0).
+ */
+enum class MpEcnCodepoint : uint8_t
+{
+    NOT_ECT = 0, //!< 00: not ECN-capable
+    ECT1 = 1,    //!< 01: ECN-capable, L4S identifier (RFC 9331)
+    ECT0 = 2,    //!< 10: ECN-capable, classic
+    CE = 3,      //!< 11: congestion experienced
+};
+
+/**
+ * @ingroup mp-cc
+ * ECN feedback of one ACK frame that passed ECN validation (RFC 9000 section 13.4.2.1): the
+ * increases of the peer's ECT(0), ECT(1) and CE counts on this path. Delivered after OnAck
+ * of the same frame, only on a path whose ECN is validated (or in testing) and only when one
+ * of the counts increased.
+ */
+struct MpEcnEvent
+{
+    Time now;
+    uint64_t newlyAckedEct{0}; //!< newly acknowledged packets this sender sent ECN-capable
+    uint64_t ect0Increase{0};  //!< increase of the ECT(0) count
+    uint64_t ect1Increase{0};  //!< increase of the ECT(1) count
+    uint64_t ceIncrease{0};    //!< increase of the CE count (packets marked on the way)
+    uint64_t bytesAcked{0};    //!< newly acknowledged in-flight bytes of the frame
+    Time largestAckedSentTime; //!< send time of the frame's largest newly acked packet
+};
+
 /// Kinds of path notifications.
 enum class MpPathEventKind : uint8_t
 {
@@ -193,6 +224,20 @@ class MpCongestionOps : public Object
     virtual void OnIdleRestart(const MpCcContext& ctx, Time idle, Time rto);
     /// Handover / outage / state notifications.
     virtual void OnPathEvent(const MpCcContext& ctx, const MpPathEvent& ev);
+    /**
+     * ECN feedback of an ACK frame (the connection's ECN is on and the path's ECN validated).
+     * Default, RFC 9002 section 7.1 (B.7 OnPacketsAcked/ProcessECN): an increase of the CE
+     * count is a congestion event for the send time of the largest acknowledged packet, i.e.
+     * OnPacketsLost with no lost packets (nLost 0, lostBytes 0) and largestLostSentTime =
+     * ev.largestAckedSentTime; the controller's recovery period keeps it to one reduction per
+     * round trip. Scalable controllers (DCTCP, Prague) override it.
+     */
+    virtual void OnEcnFeedback(const MpCcContext& ctx, const MpEcnEvent& ev);
+    /**
+     * The codepoint this controller's data packets carry when the connection's ECN is on:
+     * ECT(0) (classic, the default) or ECT(1) (an L4S scalable controller).
+     */
+    virtual MpEcnCodepoint GetEcnCodepoint() const;
     /**
      * Whether a lost packet counts in the persistent-congestion test (RFC 9002 7.6.2).
      * Default true; the handover freeze excludes packets sent around a handover.
@@ -276,6 +321,8 @@ class MpCongestionOpsWrapper : public MpCongestionOps
     void OnRtoEpisodeEnd(const MpCcContext& ctx, const MpRtoEnd& ev) override;
     void OnIdleRestart(const MpCcContext& ctx, Time idle, Time rto) override;
     void OnPathEvent(const MpCcContext& ctx, const MpPathEvent& ev) override;
+    void OnEcnFeedback(const MpCcContext& ctx, const MpEcnEvent& ev) override;
+    MpEcnCodepoint GetEcnCodepoint() const override;
     bool ConsiderForPersistentCongestion(const MpCcContext& ctx,
                                          const MpSentPacket& p) const override;
     uint64_t GetCwnd() const override;
