@@ -437,13 +437,19 @@ LEOGYM_REGISTER_BINDINGS(leotp_testing)
         .def_property_readonly("misses", &ns3::LeotpCache::GetMisses);
 
     py::class_<ns3::LeotpRto>(t, "LeotpRtoProbe", "The Consumer's RFC 6298 timeout and backoff.")
-        .def(py::init([](double g, double minRto, double maxRto, double initial, double backoff) {
+        .def(py::init([](double g,
+                         double minRto,
+                         double maxRto,
+                         double initial,
+                         double backoff,
+                         bool keepBackoff) {
                  ns3::LeotpRtoParams p;
                  p.granularityS = g;
                  p.minRtoS = minRto;
                  p.maxRtoS = maxRto;
                  p.initialRtoS = initial;
                  p.backoff = backoff;
+                 p.keepBackoff = keepBackoff;
                  p.Check("params");
                  return ns3::LeotpRto(p);
              }),
@@ -451,7 +457,19 @@ LEOGYM_REGISTER_BINDINGS(leotp_testing)
              py::arg("min_rto_s") = 0.2,
              py::arg("max_rto_s") = 60.0,
              py::arg("initial_rto_s") = 1.0,
-             py::arg("backoff") = 1.5)
+             py::arg("backoff") = 1.5,
+             py::arg("keep_backoff") = true)
+        .def(
+            "on_timeout",
+            [](ns3::LeotpRto& r, double sentS, double nowS) {
+                r.OnTimeout(ns3::Seconds(sentS), ns3::Seconds(nowS));
+            },
+            py::arg("sent_s"),
+            py::arg("now_s"),
+            "An Interest last sent at sent_s timed out at now_s (RFC 6298 rule 5.5).")
+        .def_property_readonly("base_rto_s",
+                               [](const ns3::LeotpRto& r) { return r.GetBaseRto().GetSeconds(); })
+        .def_property_readonly("backoff_rounds", &ns3::LeotpRto::GetBackoffRounds)
         .def(
             "on_sample",
             [](ns3::LeotpRto& r, double rttS, double nowS) {
@@ -471,7 +489,8 @@ LEOGYM_REGISTER_BINDINGS(leotp_testing)
             "backoff_interval_s",
             [](const ns3::LeotpRto& r, uint32_t n) { return r.GetBackoffInterval(n).GetSeconds(); },
             py::arg("n"),
-            "Interval before re-send number n (n >= 1): RTO x backoff^(n - 1).");
+            "Interval before re-send number n (n >= 1), or before a first timeout (n = 0 or 1): "
+            "base RTO x backoff^max(n - 1, backoff_rounds).");
 
     py::class_<ns3::LeotpInterestPacer>(t,
                                         "LeotpInterestPacerProbe",

@@ -78,6 +78,9 @@ LeotpStatsDict(ns3::LeotpFlow& flow,
     cd["empty_interests"] = c.emptyInterests;
     cd["timeouts"] = c.timeouts;
     cd["vphs"] = c.vphs;
+    cd["resets"] = c.resets;
+    cd["off_route_data_in"] = c.offRouteDataIn;
+    cd["backoff_rounds"] = c.backoffRounds;
     cd["pending"] = c.pending;
     cd["completed"] = c.completed;
     cd["completion_time_s"] =
@@ -143,6 +146,7 @@ LeotpStatsDict(ns3::LeotpFlow& flow,
         m["states"] = s.states;
         m["expiries"] = s.expiries;
         m["resets"] = s.resets;
+        m["off_route_data_in"] = s.offRouteDataIn;
         m["rate_bps"] = s.rateBps;
         m["send_rate_bps"] = s.sendRateBps;
         m["buffer_bytes"] = s.bufferBytes;

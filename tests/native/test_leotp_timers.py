@@ -40,6 +40,51 @@ def test_backoff_times_of_an_unanswered_interest(testing: ModuleType) -> None:
     assert times == pytest.approx([272.5, 681.25, 1294.375, 2214.0625], abs=1e-5)
 
 
+def test_backoff_is_kept_for_new_interests_until_a_valid_sample(testing: ModuleType) -> None:
+    # RFC 6298 rule 5.5 and Karn's algorithm (section 3), with the paper's x1.5: a timeout
+    # backs the timer off and new Interests keep the backed-off value until an RTT sample.
+    rto = testing.LeotpRtoProbe()
+    rto.on_sample(0.100)
+    rto.on_sample(0.120)  # RTO = 272.5 ms
+    rto.on_timeout(sent_s=1.0, now_s=1.2725)
+    assert rto.backoff_rounds == 1
+    assert rto.base_rto_s * 1000 == pytest.approx(272.5)
+    assert rto.rto_s * 1000 == pytest.approx(272.5 * 1.5)  # a new Interest's first timer
+    assert rto.backoff_interval_s(1) * 1000 == pytest.approx(272.5 * 1.5)
+    # Interests sent before that round had the shorter timer: their timeouts add no round
+    rto.on_timeout(sent_s=1.1, now_s=1.5)
+    assert rto.backoff_rounds == 1
+    # one sent after it that still times out: the backed-off timer is too short as well
+    rto.on_timeout(sent_s=1.3, now_s=1.8)
+    assert rto.backoff_rounds == 2
+    assert rto.rto_s * 1000 == pytest.approx(272.5 * 1.5**2)
+    # a valid sample (an Interest sent once) recomputes RFC 6298's RTO: the backoff collapses
+    rto.on_sample(0.100)
+    assert rto.backoff_rounds == 0
+    assert rto.rto_s == pytest.approx(rto.base_rto_s)
+
+
+def test_kept_backoff_leaves_a_lone_interest_schedule_unchanged(testing: ModuleType) -> None:
+    # One Interest never answered: each of its timeouts is a round, and its n-th re-send is
+    # due RTO x 1.5^(n - 1) after the previous one, as without the kept backoff (spec 4.2 item 3).
+    rto = testing.LeotpRtoProbe()
+    rto.on_sample(0.100)
+    rto.on_sample(0.120)
+    t, times = 0.0, []
+    for n in range(1, 5):
+        sent = t
+        t += rto.backoff_interval_s(n)
+        times.append(t * 1000)
+        rto.on_timeout(sent_s=sent, now_s=t)
+    assert times == pytest.approx([272.5, 681.25, 1294.375, 2214.0625], abs=1e-5)
+    # without the kept backoff a timeout changes nothing for new Interests
+    plain = testing.LeotpRtoProbe(keep_backoff=False)
+    plain.on_sample(0.100)
+    plain.on_sample(0.120)
+    plain.on_timeout(sent_s=0.0, now_s=0.2725)
+    assert plain.backoff_rounds == 0 and plain.rto_s * 1000 == pytest.approx(272.5)
+
+
 def test_rto_is_clamped(testing: ModuleType) -> None:
     rto = testing.LeotpRtoProbe(min_rto_s=0.2, max_rto_s=60.0)
     rto.on_sample(0.010)  # 10 + 4 x 5 = 30 ms, below the 200 ms floor

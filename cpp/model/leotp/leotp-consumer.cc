@@ -2,10 +2,12 @@
 
 #include "leotp-consumer.h"
 
+#include "leotp-route-interface.h"
 #include "leotp-trace-tag.h"
 
 #include "ns3/double.h"
 #include "ns3/inet-socket-address.h"
+#include "ns3/ipv4-packet-info-tag.h"
 #include "ns3/simulator.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
@@ -112,6 +114,7 @@ LeotpConsumer::StartApplication()
         throw std::runtime_error("LeotpConsumer: cannot bind/connect its UDP socket");
     }
     m_socket->SetRecvCallback(MakeCallback(&LeotpConsumer::HandleRead, this));
+    m_socket->SetRecvPktInfo(true); // the receiving interface: the last hop's upstream end
     m_running = true;
     // R_int >= R_min from the start: TR re-sends can go even before the first RTT sample.
     m_pacer->SetRate(Simulator::Now().GetSeconds(), m_settings.minInterestRateBps);
@@ -278,6 +281,10 @@ void
 LeotpConsumer::TimerFired()
 {
     const double now = Simulator::Now().GetSeconds();
+    // The latest send time among the Interests that time out now: one backoff round if it is
+    // at or after the previous round (LeotpRto::OnTimeout). Collected first, so that every
+    // Interest due now is judged with the intervals in force when it came due.
+    double latestSent = -std::numeric_limits<double>::infinity();
     for (auto it = m_due.begin(); it != m_due.end();)
     {
         const double interval = m_rto->GetBackoffInterval(it->first).GetSeconds();
@@ -285,12 +292,17 @@ LeotpConsumer::TimerFired()
         while (!set.empty() && set.begin()->first + interval <= now + kEps)
         {
             const uint64_t chunk = set.begin()->second;
+            latestSent = std::max(latestSent, set.begin()->first);
             set.erase(set.begin());
             m_pending[chunk].queued = true; // TR: due again; sent when the budget allows
             m_retx.push_back(chunk);
             ++m_stats.timeouts;
         }
         it = set.empty() ? m_due.erase(it) : std::next(it);
+    }
+    if (std::isfinite(latestSent))
+    {
+        m_rto->OnTimeout(Seconds(latestSent), Simulator::Now()); // RFC 6298 rule 5.5, Karn
     }
     TrySend();
     ArmTimer();
@@ -447,17 +459,29 @@ LeotpConsumer::HandleRead(Ptr<Socket> socket)
         {
             continue;
         }
+        int64_t iif = -1;
+        Ipv4PacketInfoTag info;
+        if (p->RemovePacketTag(info))
+        {
+            iif = info.GetRecvIf();
+        }
         LeotpHeader h;
         p->RemoveHeader(h);
         if (h.valid && h.IsData() && h.flowId == m_flowId && h.rangeEnd >= h.rangeStart)
         {
-            OnData(h, p);
+            OnData(h, p, iif);
         }
     }
 }
 
+int64_t
+LeotpConsumer::UpstreamInterface() const
+{
+    return LeotpInterfaceToward(GetNode(), m_local, m_peer);
+}
+
 void
-LeotpConsumer::OnData(const LeotpHeader& h, Ptr<Packet> payload)
+LeotpConsumer::OnData(const LeotpHeader& h, Ptr<Packet> payload, int64_t iif)
 {
     if (!m_running)
     {
@@ -469,13 +493,41 @@ LeotpConsumer::OnData(const LeotpHeader& h, Ptr<Packet> payload)
     const uint32_t len = vph ? 0 : h.rangeEnd - h.rangeStart;
     // Requester half of the last hop (variants C and D: of the whole path).
     const bool late = m_detector->HasState() && h.rangeStart < m_detector->GetLastByte();
-    if (!(m_settings.variant == LeotpVariant::C && late))
+    bool measured = true;
+    const bool hopByHop =
+        m_settings.variant == LeotpVariant::A || m_settings.variant == LeotpVariant::B;
+    if (hopByHop && iif >= 0)
     {
-        // In variant C a late packet may come from a Midnode's cache with the stamp of the
-        // Consumer's own Interest: not an end-to-end sample (cpp/doc/leotp.md).
-        m_ctrl->OnSample(now, LeotpHeader::ElapsedS(nowUs, h.timestamp));
+        // The controller describes the last hop, to the upstream neighbour on the route now;
+        // a new neighbour resets it, and packets a node left off the route still drains toward
+        // here describe no hop of the route (spec section 1.10; as the Midnode's rule).
+        const int64_t up = UpstreamInterface();
+        if (up >= 0 && up != iif)
+        {
+            measured = false;
+            ++m_stats.offRouteDataIn;
+        }
+        else
+        {
+            if (m_upstreamIf >= 0 && m_upstreamIf != iif)
+            {
+                m_ctrl->Reset();
+                ++m_stats.resets;
+            }
+            m_upstreamIf = iif;
+        }
     }
-    m_ctrl->OnReceive(now, LeotpFlowSettings::WireBytes(len, h.type == LeotpType::DATA_BL));
+    if (measured)
+    {
+        if (!(m_settings.variant == LeotpVariant::C && late) &&
+            h.timestamp != LeotpHeader::kNoTimestamp)
+        {
+            // In variant C a late packet may come from a Midnode's cache with the stamp of the
+            // Consumer's own Interest: not an end-to-end sample (cpp/doc/leotp.md).
+            m_ctrl->OnSample(now, LeotpHeader::ElapsedS(nowUs, h.timestamp));
+        }
+        m_ctrl->OnReceive(now, LeotpFlowSettings::WireBytes(len, h.type == LeotpType::DATA_BL));
+    }
     if (h.type == LeotpType::DATA_BL && h.srcBacklog != 0)
     {
         m_backlogBytes = static_cast<double>(h.srcBacklog) * m_settings.WirePacketBytes();
@@ -556,6 +608,7 @@ LeotpConsumer::GetStats() const
                       ? m_rto->GetEstimator().GetSmoothed().GetSeconds()
                       : std::numeric_limits<double>::quiet_NaN();
         s.rtoS = m_rto->GetRto().GetSeconds();
+        s.backoffRounds = m_rto->GetBackoffRounds();
     }
     if (m_pacer)
     {

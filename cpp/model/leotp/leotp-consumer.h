@@ -66,6 +66,9 @@ class LeotpConsumer : public Application
         uint64_t emptyInterests{0};    //!< rate-only Interests
         uint64_t timeouts{0};          //!< TR deadlines that expired
         uint64_t vphs{0};              //!< void headers received
+        uint64_t resets{0};            //!< hop-controller resets (new upstream neighbour)
+        uint64_t offRouteDataIn{0};    //!< Data from a node that is not the route's last hop
+        uint64_t backoffRounds{0};     //!< TR backoff rounds in force now (RFC 6298 rule 5.5)
         uint64_t pending{0};           //!< unsatisfied Interests now
         bool completed{false};
         double completionTimeS{-1};
@@ -109,7 +112,10 @@ class LeotpConsumer : public Application
     void StartApplication() override;
     void StopApplication() override;
     void HandleRead(Ptr<Socket> socket);
-    void OnData(const LeotpHeader& h, Ptr<Packet> payload);
+    /// @p iif: the interface the packet arrived on (-1: unknown)
+    void OnData(const LeotpHeader& h, Ptr<Packet> payload, int64_t iif);
+    /// The interface toward the Producer on the route now (the last hop's upstream end), or -1.
+    int64_t UpstreamInterface() const;
     /// Send Interests while the budget allows.
     void TrySend();
     /// Send one Interest for [start, end) and count it.
@@ -147,6 +153,7 @@ class LeotpConsumer : public Application
     std::unique_ptr<LeotpRto> m_rto;
     double m_backlogBytes{0}; //!< BL_tar - BL_P from the latest non-zero report
     double m_lastInterestS{-1e300};
+    int64_t m_upstreamIf{-1}; //!< the interface of the hop the controller describes
 
     uint64_t m_nextChunk{0};
     std::map<uint64_t, Entry> m_pending;                             //!< unsatisfied Interests

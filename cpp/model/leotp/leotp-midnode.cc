@@ -2,6 +2,7 @@
 
 #include "leotp-midnode.h"
 
+#include "leotp-route-interface.h"
 #include "leotp-trace-tag.h"
 #include "model/link/leo-delay-tag.h"
 #include "model/network/leo-timetable-routing.h"
@@ -38,6 +39,7 @@ struct LeotpMidnode::Flow
     std::unique_ptr<LeotpSendBuffer> buf;
     double lastInterestS{-1e300};
     int64_t upstreamIf{-1};
+    int64_t interestIf{-1}; //!< where the latest Interest with a rate came from (OWD_I's hop)
     double lastActivityS{0};
     EventId holeTimer;
     // time average of the buffer
@@ -198,6 +200,7 @@ LeotpMidnode::State(Flow& f, const Ipv4Header& ip, bool interest)
         [this, fp](LeotpQueued&& q) { Release(*fp, std::move(q)); });
     f.lastInterestS = -1e300;
     f.upstreamIf = -1;
+    f.interestIf = -1;
     const double now = Simulator::Now().GetSeconds();
     f.bufLastS = now;
     f.bufLastBytes = 0;
@@ -284,7 +287,7 @@ LeotpMidnode::Intercept(Ptr<const Packet> packet, const Ipv4Header& ip, uint32_t
     Touch(f);
     if (h.IsInterest())
     {
-        OnInterest(f, h, ttl);
+        OnInterest(f, h, iif, ttl);
     }
     else
     {
@@ -324,6 +327,24 @@ LeotpMidnode::SendUdp(Flow& f, Ptr<Packet> p, bool towardConsumer, uint8_t ttl)
     p->ReplacePacketTag(tt);
     // The endpoints' addresses and the flow's port on both sides (IP_TRANSPARENT).
     m_udp->Send(p, src, dst, f.port, f.port, route);
+}
+
+int64_t
+LeotpMidnode::UpstreamInterface(const Flow& f) const
+{
+    return InterfaceToward(f.client, f.server);
+}
+
+int64_t
+LeotpMidnode::DownstreamInterface(const Flow& f) const
+{
+    return InterfaceToward(f.server, f.client);
+}
+
+int64_t
+LeotpMidnode::InterfaceToward(Ipv4Address src, Ipv4Address dst) const
+{
+    return LeotpInterfaceToward(m_node, src, dst);
 }
 
 void
@@ -371,13 +392,17 @@ LeotpMidnode::RequestHole(Flow& f, uint64_t start, uint64_t end)
 }
 
 void
-LeotpMidnode::OnInterest(Flow& f, const LeotpHeader& h, uint8_t ttl)
+LeotpMidnode::OnInterest(Flow& f, const LeotpHeader& h, uint32_t iif, uint8_t ttl)
 {
     ++f.stats.interestsIn;
     const double now = Simulator::Now().GetSeconds();
     if (f.RateControlled())
     {
         f.buf->OnInterest(h, LeotpHeader::TimestampUs(now)); // OWD_I and Rate_nextHop
+        if (h.rateOrLength > 0)
+        {
+            f.interestIf = iif; // the hop OWD_I was measured on
+        }
     }
     const LeotpHeader* passOn = f.RateControlled() ? nullptr : &h;
     if (h.rangeStart >= h.rangeEnd)
@@ -440,16 +465,31 @@ LeotpMidnode::OnData(Flow& f, const LeotpHeader& h, Ptr<Packet> payload, uint32_
     const uint32_t len = vph ? 0 : h.rangeEnd - h.rangeStart;
     if (f.RateControlled())
     {
-        if (f.upstreamIf >= 0 && f.upstreamIf != static_cast<int64_t>(iif))
+        // The hop this node measures is the one to its upstream neighbour on the route now,
+        // where its Interests go. A node left off the route drains its buffer toward here
+        // (section 1.10 of the spec): those packets are forwarded as usual but describe no hop
+        // of the route, and their arrival changes no neighbour.
+        const int64_t up = UpstreamInterface(f);
+        if (up < 0 || up == static_cast<int64_t>(iif))
         {
-            // A new upstream neighbour: the hop state describes the old hop [REC].
-            f.ctrl->Reset();
-            ++f.stats.resets;
+            if (f.upstreamIf >= 0 && f.upstreamIf != static_cast<int64_t>(iif))
+            {
+                // A new upstream neighbour: the hop state describes the old hop [REC].
+                f.ctrl->Reset();
+                ++f.stats.resets;
+            }
+            f.upstreamIf = iif;
+            if (h.timestamp != LeotpHeader::kNoTimestamp)
+            {
+                f.ctrl->OnSample(now, LeotpHeader::ElapsedS(nowUs, h.timestamp));
+            }
+            f.ctrl->OnReceive(now, LeotpFlowSettings::WireBytes(len, h.type == LeotpType::DATA_BL));
         }
-        f.ctrl->OnSample(now, LeotpHeader::ElapsedS(nowUs, h.timestamp));
-        f.ctrl->OnReceive(now, LeotpFlowSettings::WireBytes(len, h.type == LeotpType::DATA_BL));
+        else
+        {
+            ++f.stats.offRouteDataIn;
+        }
     }
-    f.upstreamIf = iif;
     LeotpHoleDetector::Result r;
     if (f.Repairs())
     {
@@ -523,7 +563,12 @@ LeotpMidnode::Release(Flow& f, LeotpQueued&& q)
     const Time now = Simulator::Now();
     if (f.RateControlled())
     {
-        q.header.timestamp = f.buf->DataTimestamp(LeotpHeader::TimestampUs(now.GetSeconds()));
+        // timestamp = t_send - OWD_I, OWD_I being the latest Interest's "on this hop" (spec
+        // section 1.8): if the Data now leave toward another neighbour than the one that
+        // Interest came from (a route change below this node), there is no OWD_I of the hop.
+        q.header.timestamp = f.interestIf == DownstreamInterface(f)
+                                 ? f.buf->DataTimestamp(LeotpHeader::TimestampUs(now.GetSeconds()))
+                                 : LeotpHeader::kNoTimestamp;
     }
     LeoDelayTag dt;
     if (q.payload->PeekPacketTag(dt))

@@ -73,12 +73,14 @@ class LeotpMidnode : public Object
         uint64_t noRoute{0};       //!< packets dropped for want of a route
         uint64_t bufferDrops{0};
         uint64_t ttlDrops{0};
-        uint64_t states{0};    //!< soft states created
-        uint64_t expiries{0};  //!< soft states expired
-        uint64_t resets{0};    //!< hop-controller resets (new upstream neighbour)
-        bool active{false};    //!< soft state exists now
-        double rateBps{0};     //!< Rate_nextHop (the buffer's release rate)
-        double sendRateBps{0}; //!< the rate it asks of its upstream neighbour
+        uint64_t states{0};         //!< soft states created
+        uint64_t expiries{0};       //!< soft states expired
+        uint64_t resets{0};         //!< hop-controller resets (new upstream neighbour)
+        uint64_t offRouteDataIn{0}; //!< Data and VPHs from a node that is not the route's
+                                    //!< upstream neighbour (one left off the route): no sample
+        bool active{false};         //!< soft state exists now
+        double rateBps{0};          //!< Rate_nextHop (the buffer's release rate)
+        double sendRateBps{0};      //!< the rate it asks of its upstream neighbour
         uint64_t bufferBytes{0};
         uint64_t bufferPackets{0};
         double cwnd{0};
@@ -109,7 +111,7 @@ class LeotpMidnode : public Object
 
     bool Intercept(Ptr<const Packet> packet, const Ipv4Header& ip, uint32_t iif);
     Flow& State(Flow& f, const Ipv4Header& ip, bool interest);
-    void OnInterest(Flow& f, const LeotpHeader& h, uint8_t ttl);
+    void OnInterest(Flow& f, const LeotpHeader& h, uint32_t iif, uint8_t ttl);
     void OnData(Flow& f, const LeotpHeader& h, Ptr<Packet> payload, uint32_t iif, uint8_t ttl);
     /// Send an Interest upstream (own timestamp and rate, or @p passOn's in variant C).
     void SendInterest(Flow& f,
@@ -120,6 +122,14 @@ class LeotpMidnode : public Object
     void RequestHole(Flow& f, uint64_t start, uint64_t end);
     void Release(Flow& f, LeotpQueued&& q);
     void SendUdp(Flow& f, Ptr<Packet> p, bool towardConsumer, uint8_t ttl);
+    /// The interface toward the flow's upstream neighbour on the route now (where this node's
+    /// Interests go), or -1 without a route.
+    int64_t UpstreamInterface(const Flow& f) const;
+    /// The interface toward the flow's downstream neighbour on the route now (where its Data
+    /// go), or -1 without a route.
+    int64_t DownstreamInterface(const Flow& f) const;
+    /// The interface toward @p dst on the route now, or -1.
+    int64_t InterfaceToward(Ipv4Address src, Ipv4Address dst) const;
     double HopRate(const Flow& f) const;
     void ArmHoleTimer(Flow& f);
     void HoleTimerFired(uint16_t port);

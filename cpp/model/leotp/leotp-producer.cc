@@ -2,10 +2,12 @@
 
 #include "leotp-producer.h"
 
+#include "leotp-route-interface.h"
 #include "leotp-trace-tag.h"
 
 #include "ns3/double.h"
 #include "ns3/inet-socket-address.h"
+#include "ns3/ipv4-packet-info-tag.h"
 #include "ns3/simulator.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
@@ -110,6 +112,7 @@ LeotpProducer::StartApplication()
         throw std::runtime_error("LeotpProducer: cannot bind/connect its UDP socket");
     }
     m_socket->SetRecvCallback(MakeCallback(&LeotpProducer::HandleRead, this));
+    m_socket->SetRecvPktInfo(true); // the hop an Interest came up (OWD_I's hop)
     m_buffer =
         std::make_unique<LeotpSendBuffer>(m_settings.hop.initialRateBps,
                                           m_settings.WirePacketBytes(),
@@ -141,10 +144,16 @@ LeotpProducer::HandleRead(Ptr<Socket> socket)
         {
             continue;
         }
+        Ipv4PacketInfoTag info;
+        const bool hasIf = p->RemovePacketTag(info);
         LeotpHeader h;
         p->RemoveHeader(h);
         if (h.valid && h.IsInterest() && h.flowId == m_flowId)
         {
+            if (h.rateOrLength > 0)
+            {
+                m_interestIf = hasIf ? static_cast<int64_t>(info.GetRecvIf()) : -1;
+            }
             OnInterest(h);
         }
     }
@@ -207,7 +216,12 @@ void
 LeotpProducer::Transmit(LeotpQueued&& q)
 {
     const double now = Simulator::Now().GetSeconds();
-    q.header.timestamp = m_buffer->DataTimestamp(LeotpHeader::TimestampUs(now));
+    // OWD_I is the latest Interest's "on this hop" (spec section 1.8): after a route change
+    // that gives the Producer another downstream neighbour, none until that one's Interest.
+    const bool sameHop =
+        m_interestIf < 0 || m_interestIf == LeotpInterfaceToward(GetNode(), m_local, m_peer);
+    q.header.timestamp = sameHop ? m_buffer->DataTimestamp(LeotpHeader::TimestampUs(now))
+                                 : LeotpHeader::kNoTimestamp;
     // srcBacklog: (BL_tar - BL) / packet, rounded, as 16 signed bits (0 reads "no report").
     const double backlog =
         std::round((m_settings.TargetBytes() - static_cast<double>(m_buffer->GetBytes())) /

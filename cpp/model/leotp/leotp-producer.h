@@ -87,6 +87,7 @@ class LeotpProducer : public Application
     std::vector<uint64_t> m_firstSentKey;  //!< ring: chunk + 1 of each slot (0 = empty)
     std::vector<int64_t> m_firstSentTicks; //!< ring: first transmission of that chunk
     Stats m_stats;
+    int64_t m_interestIf{-1}; //!< the interface the latest Interest with a rate came in on
 };
 
 } // namespace ns3

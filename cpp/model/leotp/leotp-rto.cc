@@ -46,10 +46,41 @@ LeotpRto::OnSample(Time rtt, Time now)
 {
     // ACK delay 0: RFC 9002's update reduces to RFC 6298's.
     m_rtt.Update(rtt, Time(0), Time(0), now);
+    // A valid sample recomputes the RTO from SRTT and RTTVAR: the backoff collapses
+    // (RFC 6298 section 5, after rule 5.7).
+    m_rounds = 0;
+    m_hasRound = false;
+}
+
+void
+LeotpRto::OnTimeout(Time sentAt, Time now)
+{
+    if (!m_params.keepBackoff || (m_hasRound && sentAt < m_lastRound))
+    {
+        return; // sent with the shorter timer of before the last round
+    }
+    if (GetRto() < Seconds(m_params.maxRtoS))
+    {
+        ++m_rounds; // RFC 6298 rule 5.5, with the paper's factor
+    }
+    m_hasRound = true;
+    m_lastRound = now;
+}
+
+uint32_t
+LeotpRto::GetBackoffRounds() const
+{
+    return m_rounds;
 }
 
 Time
 LeotpRto::GetRto() const
+{
+    return GetBackoffInterval(0);
+}
+
+Time
+LeotpRto::GetBaseRto() const
 {
     if (!m_rtt.HasSample())
     {
@@ -62,8 +93,9 @@ LeotpRto::GetRto() const
 Time
 LeotpRto::GetBackoffInterval(uint32_t n) const
 {
-    const double f = std::pow(m_params.backoff, n > 0 ? static_cast<double>(n - 1) : 0.0);
-    const double s = std::min(GetRto().GetSeconds() * f, m_params.maxRtoS);
+    const uint32_t own = n > 0 ? n - 1 : 0;
+    const double f = std::pow(m_params.backoff, static_cast<double>(std::max(own, m_rounds)));
+    const double s = std::min(GetBaseRto().GetSeconds() * f, m_params.maxRtoS);
     return Seconds(s);
 }
 

@@ -84,7 +84,13 @@ LeotpSendBuffer::Enqueue(LeotpQueued&& item)
 uint32_t
 LeotpSendBuffer::DataTimestamp(uint32_t nowUs) const
 {
-    return nowUs - m_owdUs; // modulo 2^32; OWD_I = 0 before the first Interest
+    if (!m_hasInterest)
+    {
+        // No Interest has come up this hop yet: half a round trip is no hop-RTT sample.
+        return LeotpHeader::kNoTimestamp;
+    }
+    const uint32_t stamp = nowUs - m_owdUs; // modulo 2^32
+    return stamp == LeotpHeader::kNoTimestamp ? 1 : stamp;
 }
 
 void

@@ -70,7 +70,10 @@ class LeotpSendBuffer
     void OnInterest(const LeotpHeader& interest, uint32_t nowUs);
     /// Queue a packet; false if the buffer is full (the packet is dropped).
     bool Enqueue(LeotpQueued&& item);
-    /// timestamp of Data released at @p nowUs: nowUs - OWD_I (mod 2^32).
+    /**
+     * timestamp of Data released at @p nowUs: nowUs - OWD_I (mod 2^32), never 0; or
+     * LeotpHeader::kNoTimestamp before the first Interest with a rate (no OWD_I of the hop).
+     */
     uint32_t DataTimestamp(uint32_t nowUs) const;
 
     uint64_t GetBytes() const;
