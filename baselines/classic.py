@@ -23,6 +23,15 @@ CLASSIC: dict[str, tuple[str, dict[str, str]]] = {
         "Cardwell, Swett, Beshay, BBR Congestion Control, draft-ietf-ccwg-bbr-04 (BBRv3), 2025",
         {"cc": "bbr3"},
     ),
+    "dctcp": (
+        "RFC 8257: Data Center TCP (DCTCP), over RFC 9002 NewReno; needs transport.ecn",
+        {"cc": "dctcp"},
+    ),
+    "prague": (
+        "De Schepper et al., Prague Congestion Control, "
+        "draft-briscoe-iccrg-prague-congestion-control-04 (L4S, RFC 9331); needs transport.ecn",
+        {"cc": "prague"},
+    ),
     "lia": (
         "RFC 6356: Coupled Congestion Control for Multipath Transport Protocols (LIA)",
         {"cc": "lia"},

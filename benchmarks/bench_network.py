@@ -83,7 +83,7 @@ def bench_queues(testing, n: int = 400_000) -> list[dict]:
     rows = []
     base = None
     testing.probe_link(make_path(2.0), t[: n // 10], 1000)  # warm-up (allocator pools)
-    for disc in ("droptail", "red", "codel", "fq_codel", "pie"):
+    for disc in ("droptail", "red", "codel", "fq_codel", "pie", "dualpi2"):
         path = make_path(float(t[-1]) + 1.0, rate_bps=rate, delay_s=0.02, queue_packets=500)
         path["queue"] = {"discipline": disc}
         c0 = time.process_time()

@@ -39,12 +39,17 @@ class LeoCCEnv(LeoEnv):
     [100 ms] and capacity [100 Mbit/s] after it (omitted with ``handover_features=False``); SNR
     [10 dB] and elevation [90°] (omitted with ``snr_features=False``); with
     ``recovery_features=True``, the timer-based recovery's retransmission timeouts in the step,
-    in RTO recovery [bool] and time to the retransmission timer [1 s]; and an ``active`` mask
+    in RTO recovery [bool] and time to the retransmission timer [1 s]; with
+    ``congestion_features=True``, the fraction of the path's packets reported ECN CE-marked
+    [fraction] and the time its packets spent in link queues (the AQM sojourn over the hops)
+    [100 ms]; and an ``active`` mask
     (0 for padding or a deactivated path). ``env.unwrapped.feature_names`` lists every entry.
 
     ## Rewards
     Pure Python over the step's measurements (:mod:`leogym.envs.rewards`); default
-    ``"aurora"``: ``0.01·(10·goodput[Mbit/s] − 1000·queueing_delay[s] − 2000·loss_rate)``.
+    ``"aurora"``: ``0.01·(10·goodput[Mbit/s] − 1000·queueing_delay[s] − 2000·loss_rate)``;
+    ``"congestion_signals"`` replaces the RTT-based queueing delay with the measured queue
+    sojourn and subtracts ``500·ce_fraction`` (``reward.ce``).
 
     ## Starting State
     An empty connection at the scenario's start time; the first step opens it (slow start under

@@ -46,6 +46,11 @@ class ObservationConfig:
         timeouts in the step, in RTO recovery (0/1) and time left until the retransmission timer
         fires (``env.transport.recovery`` other than ``rfc9002``; all zero under RFC 9002, whose
         probe timeouts the loss rate already reflects). Off by default.
+    :param congestion_features: include the path's congestion signals: the fraction of its
+        data packets the peer reported ECN CE-marked in the step (``ce_packets`` over
+        ``sent_packets``; 0 without ECN, ``env.transport.ecn``) and the mean time its packets
+        spent in link queues (``queue_delay_s``: the AQM sojourn summed over the hops). Off by
+        default; switch on for ECN/AQM studies and ablations.
     :param handover_forecast: what the RTT and capacity after the next handover may reveal
         (:mod:`leogym.scenario.forecast`): ``realistic`` reports the geometric model's values
         (schedule, ephemerides, link budget: what a real sender can compute), ``oracle`` the
@@ -61,6 +66,7 @@ class ObservationConfig:
     handover_features: bool = True
     snr_features: bool = True
     recovery_features: bool = False
+    congestion_features: bool = False
     handover_forecast: str = field(default="realistic", metadata=choice(*FORECAST_MODES))
     handover_jitter_s: float = field(default=0.0, metadata=bounded(0.0))
 
@@ -75,6 +81,7 @@ class RewardConfig:
     delay: float = field(default=RewardWeights.delay, metadata=WEIGHT_RANGE)
     loss: float = field(default=RewardWeights.loss, metadata=WEIGHT_RANGE)
     scale: float = field(default=RewardWeights.scale, metadata=WEIGHT_RANGE)
+    ce: float = field(default=RewardWeights.ce, metadata=WEIGHT_RANGE)
 
 
 @dataclass

@@ -67,6 +67,10 @@ _RECOVERY = (
     Feature("in_loss_state", "bool", 1.0, 0.0, 1.0, "recovery"),
     Feature("time_to_rto", "1 s", 1.0, 0.0, NO_RTO_HORIZON_S, "recovery"),
 )
+_CONGESTION = (
+    Feature("ce_fraction", "fraction", 1.0, 0.0, 1.0, "congestion"),
+    Feature("queue_delay", "100 ms", 0.1, 0.0, 50.0, "congestion"),
+)
 _MASK = Feature("active", "bool", 1.0, 0.0, 1.0, "mask")
 
 
@@ -93,6 +97,8 @@ class PathSignals:
     rto_count: np.ndarray | None = None  #: retransmission timeouts in the step
     in_loss_state: np.ndarray | None = None  #: 0/1
     time_to_rto_s: np.ndarray | None = None  #: inf when no retransmission timer runs
+    ce_fraction: np.ndarray | None = None  #: CE-marked packets / data packets sent, in [0, 1]
+    queue_delay_s: np.ndarray | None = None  #: time in link queues (NaN: no packet arrived)
 
 
 class FeatureTable:
@@ -107,6 +113,8 @@ class FeatureTable:
             per_path += list(_SNR)
         if cfg.recovery_features:
             per_path += list(_RECOVERY)
+        if cfg.congestion_features:
+            per_path += list(_CONGESTION)
         per_path.append(_MASK)
         self.per_path: tuple[Feature, ...] = tuple(per_path)
         self.frame_size = len(self.per_path) * cfg.max_paths
@@ -150,6 +158,12 @@ class FeatureTable:
             loss_state = zero if s.in_loss_state is None else s.in_loss_state
             to_rto = np.full(len(s.active), np.inf) if s.time_to_rto_s is None else s.time_to_rto_s
             columns += [rto, loss_state, np.minimum(to_rto, NO_RTO_HORIZON_S)]
+        if self.cfg.congestion_features:
+            zero = np.zeros(len(s.active))
+            columns += [
+                zero if s.ce_fraction is None else s.ce_fraction,
+                zero if s.queue_delay_s is None else s.queue_delay_s,
+            ]
         columns.append(s.active)
         raw = np.empty((len(s.active), len(self.per_path)), dtype=np.float64)
         for j, c in enumerate(columns):
@@ -195,6 +209,8 @@ def path_frame(
     to_rto: np.ndarray,
     state: np.ndarray,
     rng: np.random.Generator | None,
+    ce: np.ndarray | None = None,
+    queue_delay: np.ndarray | None = None,
 ) -> np.ndarray:
     """One step's normalised per-path frame, from the transport's per-path measurements and the
     timeline oracle: the columns of :attr:`FeatureTable.per_path` in order, written straight
@@ -204,6 +220,10 @@ def path_frame(
     :param rng: draws the handover-prediction jitter (``handover_jitter_s``); drawn whenever
         the jitter is on, used or not, so that the env's random stream does not depend on the
         feature switches.
+    :param ce: packets the peer reported CE-marked in the step (``ce_packets``; the congestion
+        features' CE fraction is ``ce / sent``, clipped to [0, 1]); ``None``: none.
+    :param queue_delay: the mean time the path's packets spent in link queues in the step
+        (``queue_delay_s``, s; NaN without packets, reported as 0); ``None``: unknown, 0.
     """
     cfg = features.cfg
     raw = np.empty((len(cwnd), len(features.per_path)), dtype=np.float64)
@@ -238,5 +258,14 @@ def path_frame(
         raw[:, col + 1] = loss_state
         np.minimum(to_rto, NO_RTO_HORIZON_S, out=raw[:, col + 2])
         col += 3
+    if cfg.congestion_features:
+        if ce is None:
+            raw[:, col] = 0.0
+        else:
+            ce = np.asarray(ce, dtype=np.float64)
+            frac = np.divide(ce, sent, out=np.zeros_like(ce), where=sent > 0)
+            np.clip(frac, 0.0, 1.0, out=raw[:, col])
+        raw[:, col + 1] = 0.0 if queue_delay is None else queue_delay
+        col += 2
     raw[:, col] = np.equal(state, 0)
     return features.frame_from_raw(raw)

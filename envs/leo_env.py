@@ -61,7 +61,7 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         self.scenario = load_scenario(scenario)
         self.config.scenario = self.scenario
         rc = self.config.reward
-        self._weights = RewardWeights(rc.throughput, rc.delay, rc.loss, rc.scale)
+        self._weights = RewardWeights(rc.throughput, rc.delay, rc.loss, rc.scale, rc.ce)
         self.n_paths = connection_path_count(self.scenario)
         if self.n_paths > self.config.observation.max_paths:
             raise ValueError(
@@ -235,6 +235,8 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
             to_rto=m.time_to_rto_s,
             state=m.path_state,
             rng=self.np_random,
+            ce=m.ce_packets,
+            queue_delay=m.queue_delay_s,
         )
 
     def _observation(self) -> np.ndarray:
@@ -255,6 +257,8 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
             capacity_bps=capacity,
             min_rtt_so_far=self._min_rtt,
             rate_scale=self._rate_scale,
+            queue_delay_s=m.queue_delay_s,
+            ce_packets=m.ce_packets,
         )
         return metrics
 
@@ -315,4 +319,5 @@ class _ZeroMeasurements:
         self.rttvar_s = self.delivery_rate_bps = self.lost_packets = self.sent_packets = z
         self.path_state = z
         self.rto_count = self.in_loss_state = z
+        self.ce_packets = self.queue_delay_s = z
         self.time_to_rto_s = np.full(n_paths, np.inf)

@@ -157,7 +157,7 @@ class LeoMultiAgentCCEnv(ParallelEnv[str, np.ndarray, np.ndarray]):  # type: ign
         )
         self._reward_fn = get_reward(self.config.reward.name)
         rc = self.config.reward
-        self._weights = RewardWeights(rc.throughput, rc.delay, rc.loss, rc.scale)
+        self._weights = RewardWeights(rc.throughput, rc.delay, rc.loss, rc.scale, rc.ce)
 
         sc: ScenarioConfig = load_scenario(scenario)
         if n_flows is not None:

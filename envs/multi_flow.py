@@ -233,6 +233,8 @@ class FlowObserver:
             to_rto=m.subflow_time_to_rto_s[idx],
             state=m.subflow_path_state[idx],
             rng=rng,
+            ce=m.subflow_ce_packets[idx],
+            queue_delay=m.subflow_queue_delay_s[idx],
         )
         self._frames.append(frame)
         return self.observation()
@@ -257,6 +259,8 @@ class FlowObserver:
             capacity_bps=capacity,
             min_rtt_so_far=self._min_rtt,
             rate_scale=self._rate_scale,
+            queue_delay_s=m.subflow_queue_delay_s[idx],
+            ce_packets=m.subflow_ce_packets[idx],
         )
         return metrics
 

@@ -31,6 +31,7 @@ __all__ = [
     "aurora_reward",
     "goodput_reward",
     "power_reward",
+    "congestion_signal_reward",
     "get_reward",
     "register_reward",
     "REWARDS",
@@ -49,6 +50,10 @@ class StepMetrics:
     :param capacity_bps: sum of the active paths' link capacities during the step (oracle value,
         from the timeline; used only by normalised rewards).
     :param step_s: step length in seconds.
+    :param queue_delay_s: mean time the delivered packets spent in link queues (the AQM
+        sojourn summed over the hops), weighted by each path's delivered bytes; 0 if unknown.
+    :param ce_fraction: packets the peer reported ECN CE-marked / packets sent during the step
+        (0 without ECN).
     """
 
     goodput_bps: float
@@ -57,6 +62,8 @@ class StepMetrics:
     loss_rate: float
     capacity_bps: float
     step_s: float
+    queue_delay_s: float = 0.0
+    ce_fraction: float = 0.0
 
 
 def step_metrics(
@@ -72,6 +79,8 @@ def step_metrics(
     capacity_bps: float,
     min_rtt_so_far: float,
     rate_scale: float,
+    queue_delay_s: Any = None,
+    ce_packets: Any = None,
 ) -> tuple[StepMetrics, float]:
     """One step's :class:`StepMetrics` from per-path (or per-subflow) measurements.
 
@@ -79,6 +88,9 @@ def step_metrics(
     :param capacity_bps: the step's link capacity, already at the real rates.
     :param min_rtt_so_far: the smallest RTT of the episode before this step (inf: none yet).
     :param rate_scale: the scenario's ``rate_scale``: goodput is scaled back up by it.
+    :param queue_delay_s: per path, the mean time its packets spent in link queues (NaN: no
+        packet); ``None``: not measured.
+    :param ce_packets: per path, packets the peer reported CE-marked; ``None``: none.
     :return: the metrics and the episode's smallest RTT after this step.
     """
     dt = max(t1 - t0, 1e-9)
@@ -103,6 +115,13 @@ def step_metrics(
         min_rtt_so_far = min(min_rtt_so_far, float(min_rtt[positive].min()))
     sent = float(np.asarray(sent_packets).sum())
     lost = float(np.asarray(lost_packets).sum())
+    queue_delay = 0.0
+    if queue_delay_s is not None:
+        q = np.asarray(queue_delay_s, dtype=np.float64)
+        seen = np.isfinite(q) & (delivered > 0)
+        if seen.any():
+            queue_delay = float(np.multiply(q[seen], delivered[seen]).sum() / delivered[seen].sum())
+    ce = 0.0 if ce_packets is None else float(np.asarray(ce_packets).sum())
     metrics = StepMetrics(
         goodput_bps=float(goodput_bytes) * 8.0 / dt * rate_scale,
         delay_s=delay,
@@ -110,6 +129,8 @@ def step_metrics(
         loss_rate=min(lost / sent, 1.0) if sent > 0 else 0.0,
         capacity_bps=capacity_bps,
         step_s=dt,
+        queue_delay_s=queue_delay,
+        ce_fraction=min(ce / sent, 1.0) if sent > 0 else 0.0,
     )
     return metrics, min_rtt_so_far
 
@@ -120,12 +141,20 @@ WEIGHT_RANGE = bounded(-1e9, 1e9)
 
 @dataclass(frozen=True)
 class RewardWeights:
-    """Weights of the reward terms (Aurora's defaults: 10, 1000, 2000) and an overall scale."""
+    """Weights of the reward terms (Aurora's defaults: 10, 1000, 2000) and an overall scale.
+
+    ``ce`` weighs the CE-marked fraction in :func:`congestion_signal_reward` (the others ignore
+    it). Its default, a quarter of the loss weight, is our choice: a mark carries the same
+    congestion signal as a drop without losing the packet, and an L4S queue marks a scalable
+    flow's packets at a steady few percent by design (RFC 9332 section 2.5), so a mark must
+    cost less than a loss or the agent learns to avoid ECN's operating point.
+    """
 
     throughput: float = field(default=10.0, metadata=WEIGHT_RANGE)
     delay: float = field(default=1000.0, metadata=WEIGHT_RANGE)
     loss: float = field(default=2000.0, metadata=WEIGHT_RANGE)
     scale: float = field(default=0.01, metadata=WEIGHT_RANGE)
+    ce: float = field(default=500.0, metadata=WEIGHT_RANGE)
 
     def __post_init__(self) -> None:
         schema.check(self, "reward")
@@ -159,10 +188,29 @@ def power_reward(m: StepMetrics, w: RewardWeights) -> float:
     return math.log(goodput) - math.log(delay) - w.scale * w.loss * m.loss_rate
 
 
+def congestion_signal_reward(m: StepMetrics, w: RewardWeights) -> float:
+    """Aurora's utility over the congestion signals an AQM gives:
+    ``scale · (w_thr·goodput[Mbit/s] − w_delay·queue_delay[s] − w_loss·loss_rate −
+    w_ce·ce_fraction)``.
+
+    The delay term is the measured time in link queues (``queue_delay_s``, the AQM sojourn
+    summed over the hops) instead of Aurora's RTT above the propagation floor, which on a LEO
+    path also moves with every handover's geometry; the CE fraction (``env.transport.ecn``
+    with ``queue.ecn``) counts as a cheaper loss (:class:`RewardWeights`).
+    """
+    return w.scale * (
+        w.throughput * m.goodput_bps / 1e6
+        - w.delay * m.queue_delay_s
+        - w.loss * m.loss_rate
+        - w.ce * m.ce_fraction
+    )
+
+
 REWARDS: dict[str, RewardFn] = {
     "aurora": aurora_reward,
     "goodput": goodput_reward,
     "power": power_reward,
+    "congestion_signals": congestion_signal_reward,
 }
 
 

@@ -147,6 +147,11 @@ LEOTP_PAYLOAD = 1472 - 21
 #: TCP), whose retransmission timer has a 200 ms floor (``TCP_RTO_MIN``); ns-3's default is
 #: RFC 6298's 1 s, which stalls every TCP under 1 s path switching (docs/reproduction.md).
 LINUX_MIN_RTO_S = 0.2
+#: Linux floors the variance term of the timer, not the whole timer: tcp_rtt_estimator keeps
+#: the deviation term at least ``rto_min``, so RTO = SRTT + max(rto_min, 4 RTTVAR)
+#: (net/ipv4/tcp_input.c, tcp_set_rto), where ns-3 computes max(MinRto, SRTT + max(G,
+#: 4 RTTVAR)). ns-3's clock granularity G set to 0.2 s gives Linux's formula.
+LINUX_RTO_GRANULARITY_S = LINUX_MIN_RTO_S
 #: ... and whose receiver delays an ACK by at most 40 ms once it has seen the flow's RTT
 #: (``TCP_DELACK_MIN`` = HZ/25, include/net/tcp.h); ns-3's default is 200 ms, which with a
 #: 0.2 s timer floor (ns-3 clamps the whole RTO, Linux only the variance term) turns every
@@ -160,6 +165,7 @@ def _tcp(cc: str) -> Algorithm:
             "transport": "tcp",
             "cc": cc,
             "min_rto_s": LINUX_MIN_RTO_S,
+            "rto_granularity_s": LINUX_RTO_GRANULARITY_S,
             "delayed_ack_s": LINUX_DELAYED_ACK_S,
         },
         payload_bytes=TCP_PAYLOAD,

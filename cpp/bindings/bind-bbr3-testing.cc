@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //
 // _core.testing (BBRv3 part): congestion controllers driven by hand through the transport's
-// own delivery-rate estimator, and the BBRv3 model and state machine read back.
+// own delivery-rate estimator (with ECN feedback for DCTCP, Prague and BBRv3's ECN response),
+// and the BBRv3 model and state machine read back.
 
 #include "bindings/probe-connection.h"
 #include "bindings/probe-inputs.h"
 #include "bindings/registry.h"
 #include "model/cc/mp-bbr3.h"
 #include "model/cc/mp-congestion-ops.h"
+#include "model/cc/mp-dctcp.h"
+#include "model/cc/mp-prague.h"
 #include "model/transport/mp-delivery-rate.h"
 
 #include <pybind11/stl.h>
@@ -148,6 +151,9 @@ class SampledCongestionProbe : public leogym::ProbeCcDriver<leogym::ProbeConnect
         ev.rate = &rs;
         m_cc[i]->OnAck(Ctx(i), ev);
         Sync(i);
+        path.lastAckBytes = bytesAcked;
+        path.lastAckPackets = packetsAcked;
+        path.lastAckLargestSent = largest.sentTime;
         d["valid"] = rs.valid;
         d["delivery_rate_bps"] = rs.deliveryRateBps;
         d["delivered"] = rs.delivered;
@@ -229,6 +235,36 @@ class SampledCongestionProbe : public leogym::ProbeCcDriver<leogym::ProbeConnect
         Sync(i);
     }
 
+    /**
+     * The ECN feedback of the last ACK frame (OnEcnFeedback after its OnAck): `ce` of its
+     * newly acknowledged packets were CE-marked, the others arrived with the controller's
+     * codepoint (or `ect` of them, if given).
+     */
+    void Ecn(uint32_t i, uint64_t ce, int64_t ect)
+    {
+        Check(i);
+        const Path& path = m_paths[i];
+        MpEcnEvent ev;
+        ev.now = m_now;
+        ev.newlyAckedEct = path.lastAckPackets;
+        uint64_t plain = ect >= 0
+                             ? static_cast<uint64_t>(ect)
+                             : path.lastAckPackets - std::min<uint64_t>(ce, path.lastAckPackets);
+        if (m_cc[i]->GetEcnCodepoint() == MpEcnCodepoint::ECT1)
+        {
+            ev.ect1Increase = plain;
+        }
+        else
+        {
+            ev.ect0Increase = plain;
+        }
+        ev.ceIncrease = ce;
+        ev.bytesAcked = path.lastAckBytes;
+        ev.largestAckedSentTime = path.lastAckLargestSent;
+        m_cc[i]->OnEcnFeedback(Ctx(i), ev);
+        Sync(i);
+    }
+
     Ptr<MpCongestionOps> Cc(uint32_t i) const
     {
         return m_cc[Check(i)];
@@ -272,6 +308,9 @@ class SampledCongestionProbe : public leogym::ProbeCcDriver<leogym::ProbeConnect
         uint64_t pendingLost{0}; //!< lost bytes to report with the next ACK's rate sample
         uint64_t lastPn{0};
         bool any{false};
+        uint64_t lastAckBytes{0};   //!< the last ACK frame's newly acknowledged bytes
+        uint64_t lastAckPackets{0}; //!< ... and packets
+        Time lastAckLargestSent;    //!< send time of its largest acknowledged packet
     };
 
     std::vector<Path> m_paths;
@@ -321,7 +360,69 @@ Bbr3Status(const MpBbr3& b, uint64_t cwnd)
     d["lost_bytes"] = s.lostBytes;
     d["state_transitions"] = s.stateTransitions;
     d["cwnd"] = cwnd;
+    d["ecn_eligible"] = s.ecnEligible;
+    d["ecn_alpha"] = s.ecnAlpha;
+    d["last_ce_ratio"] = s.lastCeRatio;
+    d["delivered_ce"] = s.deliveredCe;
+    d["ecn_in_round"] = s.ecnInRound;
+    d["ecn_in_cycle"] = s.ecnInCycle;
+    d["startup_ecn_rounds"] = s.startupEcnRounds;
+    d["ecn_too_high"] = s.ecnTooHigh;
+    d["ecn_shortterm_cuts"] = s.ecnShorttermCuts;
     return d;
+}
+
+/// The DCTCP / Prague estimator of path i (through wrappers); throws for other controllers.
+py::dict
+EcnCcStatus(Ptr<MpCongestionOps> c, uint32_t i)
+{
+    while (c)
+    {
+        if (Ptr<MpDctcp> d = DynamicCast<MpDctcp>(c))
+        {
+            MpDctcp::EcnStatus s = d->GetEcnStatus();
+            py::dict r;
+            r["alpha"] = s.alpha;
+            r["alpha_updates"] = s.alphaUpdates;
+            r["windows"] = s.windows;
+            r["last_fraction"] = s.lastFraction;
+            r["window_acked"] = s.windowAcked;
+            r["window_marked"] = s.windowMarked;
+            r["ecn_reductions"] = s.ecnReductions;
+            r["marked_bytes"] = s.markedBytes;
+            if (Ptr<MpPrague> p = DynamicCast<MpPrague>(c))
+            {
+                r["rtt_independent"] = p->IsRttIndependent();
+                r["round"] = p->GetRound();
+                r["saw_ce"] = p->SawCe();
+            }
+            return r;
+        }
+        Ptr<MpCongestionOpsWrapper> w = DynamicCast<MpCongestionOpsWrapper>(c);
+        if (!w)
+        {
+            break;
+        }
+        c = w->GetInner();
+    }
+    throw std::invalid_argument("path " + std::to_string(i) + " runs neither dctcp nor prague");
+}
+
+const char*
+CodepointName(MpEcnCodepoint c)
+{
+    switch (c)
+    {
+    case MpEcnCodepoint::NOT_ECT:
+        return "not_ect";
+    case MpEcnCodepoint::ECT1:
+        return "ect1";
+    case MpEcnCodepoint::ECT0:
+        return "ect0";
+    case MpEcnCodepoint::CE:
+        return "ce";
+    }
+    return "unknown";
 }
 
 } // namespace
@@ -378,6 +479,30 @@ LEOGYM_REGISTER_BINDINGS(bbr3_testing)
              py::arg("now_s"),
              py::arg("spurious") = false,
              "The end of the retransmission-timeout episode (MpRtoEnd).")
+        .def("on_ecn",
+             &SampledCongestionProbe::Ecn,
+             py::arg("path"),
+             py::arg("ce"),
+             py::arg("ect") = -1,
+             "ECN feedback of the last ACK frame (OnEcnFeedback): ce of its newly acknowledged "
+             "packets were CE-marked, ect (default: the others) arrived with the controller's "
+             "codepoint.")
+        .def(
+            "ecn_codepoint",
+            [](SampledCongestionProbe& p, uint32_t i) {
+                return CodepointName(p.Cc(i)->GetEcnCodepoint());
+            },
+            py::arg("path"),
+            "The codepoint path i's data carries with ECN on: 'ect0', 'ect1' (or 'not_ect').")
+        .def(
+            "ecn_state",
+            [](SampledCongestionProbe& p, uint32_t i) { return EcnCcStatus(p.Cc(i), i); },
+            py::arg("path"),
+            "The DCTCP / Prague ECN estimator of path i: alpha, alpha_updates, windows, "
+            "last_fraction, window_acked, window_marked, ecn_reductions, marked_bytes "
+            "(Prague also rtt_independent, round, saw_ce).")
+        .def("ssthresh",
+             [](SampledCongestionProbe& p, uint32_t i) { return p.Cc(i)->GetSsthresh(); })
         .def("set_app_limited",
              &SampledCongestionProbe::SetAppLimited,
              py::arg("path"),

@@ -214,6 +214,8 @@ FlowFromDict(py::handle o, const std::string& label)
                                                 "leotp",
                                                 "min_rto_s",
                                                 "delayed_ack_s",
+                                                "rto_granularity_s",
+                                                "ecn",
                                                 "name"};
     ns3::LeoFlowSpec fl;
     bool haveRoutes = false;
@@ -320,6 +322,14 @@ FlowFromDict(py::handle o, const std::string& label)
         {
             fl.delAckS = ToDouble(v, f); // range and transport: checked with the flow
         }
+        else if (key == "rto_granularity_s")
+        {
+            fl.rtoGranularityS = ToDouble(v, f); // range and transport: checked with the flow
+        }
+        else if (key == "ecn")
+        {
+            fl.ecn = ToBool(v, f); // transport: checked with the flow
+        }
     }
     if (!haveRoutes)
     {
@@ -368,6 +378,7 @@ ConfigFromDict(py::handle config)
                                                 "recovery",
                                                 "recovery_params",
                                                 "hystart",
+                                                "ecn",
                                                 "flows",
                                                 "connection",
                                                 "leotp",
@@ -543,6 +554,10 @@ ConfigFromDict(py::handle config)
         {
             hystart = ToBool(v, f) ? 1 : 0;
         }
+        else if (key == "ecn")
+        {
+            c.ecn = ToBool(v, f);
+        }
         else if (key == "connection")
         {
             const std::string t = ToString(v, f);
@@ -579,6 +594,11 @@ ConfigFromDict(py::handle config)
         throw std::invalid_argument("config.packet_bytes: " + std::to_string(c.packetBytes) +
                                     " + 28 bytes of IPv4/UDP headers exceeds mtu " +
                                     std::to_string(c.mtu));
+    }
+    if (c.ecn && c.leotpConnection)
+    {
+        throw std::invalid_argument("config.ecn: applies to the mpquic connection, not to "
+                                    "connection 'leotp'");
     }
     c.recovery = leogym::RecoveryFromPython(recovery, recoveryParams, "config.recovery");
     if (hystart >= 0)
@@ -667,6 +687,18 @@ I64(const std::vector<double>& v)
     for (std::size_t i = 0; i < v.size(); ++i)
     {
         a.mutable_data()[i] = static_cast<int64_t>(v[i]);
+    }
+    return a;
+}
+
+/// A per-path state code (path_state, ecn_state) as int8.
+py::array_t<int8_t>
+I8(const std::vector<double>& v)
+{
+    auto a = NewArray<int8_t>(1, static_cast<py::ssize_t>(v.size()));
+    for (std::size_t i = 0; i < v.size(); ++i)
+    {
+        a.mutable_data()[i] = static_cast<int8_t>(v[i]);
     }
     return a;
 }
@@ -1026,6 +1058,8 @@ class PySimulation
         d[Key("drops_outage")] = I64(m.dropsOutage);
         d[Key("drops_random")] = I64(m.dropsRandom);
         d[Key("drops_overflow")] = I64(m.dropsOverflow);
+        d[Key("drops_aqm")] = I64(m.dropsAqm);
+        d[Key("queue_delay_s")] = F64(m.queueDelayS);
         d[Key("in_outage")] = Bool(m.inOutage);
         {
             auto a = NewArray<int8_t>(1, static_cast<py::ssize_t>(m.pathState.size()));
@@ -1050,6 +1084,9 @@ class PySimulation
         d[Key("rto_count")] = I64(m.rtoCount);
         d[Key("in_loss_state")] = Bool(m.inLossState);
         d[Key("time_to_rto_s")] = F64(m.timeToRtoS);
+        d[Key("ecn_state")] = I8(m.ecnState);
+        d[Key("ect_sent_packets")] = I64(m.ectSentPackets);
+        d[Key("ce_packets")] = I64(m.cePackets);
         d[Key("goodput_bytes")] = Scalar<int64_t>(static_cast<int64_t>(m.goodputBytes));
         d[Key("reorder_buffer_bytes")] =
             Scalar<int64_t>(static_cast<int64_t>(m.reorderBufferBytes));
@@ -1091,12 +1128,19 @@ class PySimulation
         d[Key("subflow_rto_count")] = I64(m.subflowRtoCount);
         d[Key("subflow_in_loss_state")] = Bool(m.subflowInLossState);
         d[Key("subflow_time_to_rto_s")] = F64(m.subflowTimeToRtoS);
+        d[Key("subflow_ecn_state")] = I8(m.subflowEcnState);
+        d[Key("subflow_ect_sent_packets")] = I64(m.subflowEctSentPackets);
+        d[Key("subflow_ce_packets")] = I64(m.subflowCePackets);
+        d[Key("subflow_queue_delay_s")] = F64(m.subflowQueueDelayS);
         d[Key("link_queue_packets")] = Links(I64(m.linkQueuePackets));
         d[Key("link_tx_bytes")] = Links(I64(m.linkTxBytes));
         d[Key("link_utilization")] = Links(F64(m.linkUtilization));
         d[Key("link_drops_outage")] = Links(I64(m.linkDropsOutage));
         d[Key("link_drops_random")] = Links(I64(m.linkDropsRandom));
         d[Key("link_drops_overflow")] = Links(I64(m.linkDropsOverflow));
+        d[Key("link_drops_aqm")] = Links(I64(m.linkDropsAqm));
+        d[Key("link_mark_packets")] = Links(I64(m.linkMarkPackets));
+        d[Key("link_sojourn_s")] = Links(F64(m.linkSojournS));
         d[Key("route_drops_no_route")] = I64(m.routeNoRouteDrops);
         return d;
     }
@@ -1463,7 +1507,9 @@ RuntimeError. ``close()`` (idempotent, also on ``with`` exit) destroys the simul
     of the largest path, receive buffer twice that, for TCP cross traffic), ``recovery`` ("rfc9002"; "tcp", "quic-draft",
     "picoquic": the loss-recovery preset, ``recovery_presets()``), ``recovery_params``
     ({setting: value} overriding the timer preset's values), ``hystart`` (HyStart++, RFC 9406,
-    for cc "cubic" and "newreno"; default off), ``flows`` (flows beside the connection:
+    for cc "cubic" and "newreno"; default off), ``ecn`` (the transport's ECN, RFC 9000
+    section 13.4: ECT data packets, ACK_ECN counts, validation; default off), ``flows`` (flows
+    beside the connection:
     ``transport`` "mpquic" | "tcp" | "udp_onoff" | "leotp", docs/architecture.md; a leotp flow
     takes a ``leotp`` dict: ``variant`` "A".."D", ``target_buffer_packets``, ``cache_blocks``,
     ``midnode_fraction``, cpp/doc/leotp.md)
@@ -1492,11 +1538,14 @@ RuntimeError. ``close()`` (idempotent, also on ``with`` exit) destroys the simul
     (``cwnd_bytes``, ``bytes_in_flight``, ``srtt_s``, ``min_rtt_s``, ``rttvar_s``,
     ``latest_rtt_s``, ``delivered_bytes``, ``sent_bytes``, ``sent_packets``, ``delivery_rate_bps``,
     ``send_rate_bps``, ``lost_packets``, ``retransmitted_packets``, ``drops_outage``,
-    ``drops_random``, ``drops_overflow``, ``in_outage``, ``path_state``, ``handovers``,
+    ``drops_random``, ``drops_overflow``, ``drops_aqm``, ``queue_delay_s`` (the connection's
+    data packets' mean time in link queues, NaN without packets), ``in_outage``,
+    ``path_state``, ``handovers``,
     ``ssthresh_bytes``, ``pacing_rate_bps``, ``pto_count``, ``rate_sample_bps``,
     ``spurious_losses``, ``suppressed_losses``, ``persistent_congestion``,
     ``reinjected_packets``, ``time_to_next_handover_s``, ``snr_db``, ``elevation_deg``,
-    ``rto_count``, ``in_loss_state``, ``time_to_rto_s``) and
+    ``rto_count``, ``in_loss_state``, ``time_to_rto_s``, ``ecn_state`` (0 off, 1 testing,
+    2 unknown, 3 capable, 4 failed), ``ect_sent_packets``, ``ce_packets``) and
     0-d connection arrays (``goodput_bytes``, ``reorder_buffer_bytes``, ``hol_delay_s``,
     ``completed``, ``completion_time_s``, ``time_s``, ``interval_s``), plus
     ``cross_traffic_rx_bytes`` (one entry per cross-traffic flow); per flow (0: the
@@ -1510,9 +1559,12 @@ RuntimeError. ``close()`` (idempotent, also on ``with`` exit) destroys the simul
     ``subflow_srtt_s``, ``subflow_min_rtt_s``, ``subflow_rttvar_s``,
     ``subflow_delivered_bytes``, ``subflow_sent_packets``, ``subflow_lost_packets``,
     ``subflow_pacing_rate_bps``, ``subflow_path_state``, ``subflow_rto_count``,
-    ``subflow_in_loss_state``, ``subflow_time_to_rto_s``; per link ``(n_links, 2)`` arrays (column 0:
+    ``subflow_in_loss_state``, ``subflow_time_to_rto_s``, ``subflow_ecn_state``,
+    ``subflow_ect_sent_packets``, ``subflow_ce_packets``, ``subflow_queue_delay_s``; per link ``(n_links, 2)`` arrays (column 0:
     down = a -> b, 1: up) ``link_queue_packets``, ``link_tx_bytes``, ``link_utilization``,
-    ``link_drops_outage``, ``link_drops_random``, ``link_drops_overflow``; per route (hop
+    ``link_drops_outage``, ``link_drops_random``, ``link_drops_overflow``, ``link_drops_aqm``,
+    ``link_mark_packets`` (ECN CE marks), ``link_sojourn_s`` (mean queue sojourn of the packets
+    sent, NaN if none); per route (hop
     topology) ``route_drops_no_route``)doc")
         .def("measurements",
              &PySimulation::Measurements,

@@ -12,6 +12,7 @@
 #include "model/cc/mp-hystart.h"
 #include "model/cc/mp-new-reno.h"
 #include "model/registry/mp-algorithm-registry.h"
+#include "model/transport/mp-ecn-validator.h"
 #include "model/transport/mp-loss-recovery.h"
 
 #include <pybind11/stl.h>
@@ -271,6 +272,28 @@ class CongestionProbe : public leogym::ProbeCcDriver<leogym::ProbeConnectionView
         DriveLoss(i, packets, persistent);
     }
 
+    /// One ACK frame's validated ECN feedback on path i now (MpCongestionOps::OnEcnFeedback).
+    void OnEcn(uint32_t i,
+               uint64_t ect0,
+               uint64_t ect1,
+               uint64_t ce,
+               uint64_t newlyAckedEct,
+               double largestAckedSentS,
+               double nowS)
+    {
+        Check(i);
+        m_now = SecondsChecked(nowS, "now_s");
+        MpEcnEvent ev;
+        ev.now = m_now;
+        ev.newlyAckedEct = newlyAckedEct;
+        ev.ect0Increase = ect0;
+        ev.ect1Increase = ect1;
+        ev.ceIncrease = ce;
+        ev.largestAckedSentTime = SecondsChecked(largestAckedSentS, "largest_acked_sent_s");
+        m_cc[i]->OnEcnFeedback(Ctx(i), ev);
+        Sync(i);
+    }
+
     Ptr<MpCongestionOps> Cc(uint32_t i) const
     {
         return m_cc[Check(i)];
@@ -280,6 +303,48 @@ class CongestionProbe : public leogym::ProbeCcDriver<leogym::ProbeConnectionView
     {
         return m_info[Check(i)];
     }
+};
+
+/// RFC 9000 Appendix A.4's ECN validation of one path (MpEcnValidator), driven by hand.
+class EcnValidatorProbe
+{
+  public:
+    explicit EcnValidatorProbe(bool enabled)
+    {
+        m_v.Start(enabled);
+    }
+
+    int Send(int codepoint)
+    {
+        if (codepoint < 0 || codepoint > 3)
+        {
+            throw std::invalid_argument("codepoint: must be 0..3");
+        }
+        return static_cast<int>(m_v.OnPacketSent(static_cast<MpEcnCodepoint>(codepoint)));
+    }
+
+    py::dict Ack(uint64_t ackedEct0, uint64_t ackedEct1, py::object counts, bool largestIncreased)
+    {
+        MpEcnCounts c;
+        const bool has = !counts.is_none();
+        if (has)
+        {
+            auto t = counts.cast<std::tuple<uint64_t, uint64_t, uint64_t>>();
+            c.ect0 = std::get<0>(t);
+            c.ect1 = std::get<1>(t);
+            c.ce = std::get<2>(t);
+        }
+        const MpEcnValidator::Feedback fb =
+            m_v.OnAck(ackedEct0, ackedEct1, largestIncreased, has, c);
+        py::dict d;
+        d["accepted"] = fb.accepted;
+        d["ect0_increase"] = fb.ect0Increase;
+        d["ect1_increase"] = fb.ect1Increase;
+        d["ce_increase"] = fb.ceIncrease;
+        return d;
+    }
+
+    MpEcnValidator m_v;
 };
 
 } // namespace
@@ -374,6 +439,37 @@ LEOGYM_REGISTER_BINDINGS(transport_testing)
             return p.Lr().GetPersistentCongestionDuration().GetSeconds();
         });
 
+    py::class_<EcnValidatorProbe>(t,
+                                  "EcnValidatorProbe",
+                                  "ECN validation of one path (RFC 9000 section 13.4.2, Appendix "
+                                  "A.4), driven by hand.")
+        .def(py::init<bool>(), py::arg("enabled") = true)
+        .def("send",
+             &EcnValidatorProbe::Send,
+             py::arg("codepoint") = 2,
+             "A data packet whose controller asks for `codepoint` (2 ECT(0), 1 ECT(1)): the "
+             "codepoint it is sent with.")
+        .def(
+            "pto",
+            [](EcnValidatorProbe& p) { p.m_v.OnPtoExpired(); },
+            "A probe timeout.")
+        .def(
+            "lost",
+            [](EcnValidatorProbe& p, uint64_t n) { p.m_v.OnPacketsLost(n); },
+            py::arg("ect_packets"),
+            "ECN-capable packets declared lost.")
+        .def("ack",
+             &EcnValidatorProbe::Ack,
+             py::arg("acked_ect0") = 0,
+             py::arg("acked_ect1") = 0,
+             py::arg("counts") = py::none(),
+             py::arg("largest_increased") = true,
+             "An ACK frame newly acknowledging packets sent ECT(0) / ECT(1), with ECN counts "
+             "(ect0, ect1, ce) or None (a plain ACK frame): accepted and the increases.")
+        .def_property_readonly("state", [](const EcnValidatorProbe& p) {
+            return std::string(MpEcnStateName(p.m_v.GetState()));
+        });
+
     py::class_<CongestionProbe>(t,
                                 "CongestionProbe",
                                 "Congestion controllers of an n-path connection, driven by hand.")
@@ -407,6 +503,26 @@ LEOGYM_REGISTER_BINDINGS(transport_testing)
              py::arg("packets"),
              py::arg("now_s"),
              py::arg("persistent") = false)
+        .def("on_ecn_feedback",
+             &CongestionProbe::OnEcn,
+             py::arg("path"),
+             py::arg("ect0") = 0,
+             py::arg("ect1") = 0,
+             py::arg("ce") = 0,
+             py::arg("newly_acked_ect") = 0,
+             py::arg("largest_acked_sent_s") = 0.0,
+             py::arg("now_s") = 0.0,
+             "An ACK frame's validated ECN count increases (OnEcnFeedback; RFC 9002 section "
+             "7.1 by default: a CE increase is a congestion event for the largest acked "
+             "packet's send time).")
+        .def(
+            "ecn_codepoint",
+            [](CongestionProbe& p, uint32_t i) {
+                return static_cast<int>(p.Cc(i)->GetEcnCodepoint());
+            },
+            py::arg("path"),
+            "The codepoint of the path's data packets with ECN on (0 Not-ECT, 1 ECT(1), "
+            "2 ECT(0)).")
         .def("cwnd", [](CongestionProbe& p, uint32_t i) { return p.Cc(i)->GetCwnd(); })
         .def("ssthresh", [](CongestionProbe& p, uint32_t i) { return p.Cc(i)->GetSsthresh(); })
         .def("in_slow_start", [](CongestionProbe& p, uint32_t i) { return p.Cc(i)->InSlowStart(); })

@@ -276,21 +276,12 @@ QueueConfigFromDict(py::handle queue, const std::string& label)
     const py::dict d = AsDict(queue, label);
     auto field = [&](const std::string& key) { return label + "." + key; };
     ns3::LeoQueueConfig c;
-    static const char* const kKeys[] = {"discipline",
-                                        "ecn",
-                                        "target_ms",
-                                        "interval_ms",
-                                        "flows",
-                                        "quantum_bytes",
-                                        "t_update_ms",
-                                        "alpha",
-                                        "beta",
-                                        "max_burst_ms",
-                                        "min_th",
-                                        "max_th",
-                                        "max_p",
-                                        "weight",
-                                        "gentle"};
+    static const char* const kKeys[] = {
+        "discipline",  "ecn",           "ecn_handling",  "target_ms",
+        "interval_ms", "flows",         "quantum_bytes", "t_update_ms",
+        "alpha",       "beta",          "max_burst_ms",  "min_th",
+        "max_th",      "max_p",         "weight",        "gentle",
+        "k",           "l4s_min_th_ms", "l4s_range_ms",  "time_shift_ms"};
     for (auto item : d)
     {
         const std::string key = py::str(item.first);
@@ -324,10 +315,15 @@ QueueConfigFromDict(py::handle queue, const std::string& label)
     {
         c.discipline = D::PIE;
     }
+    else if (disc == "dualpi2")
+    {
+        c.discipline = D::DUALPI2;
+    }
     else
     {
         Fail(field("discipline"),
-             "must be 'droptail', 'red', 'codel', 'fq_codel' or 'pie', got '" + disc + "'");
+             "must be 'droptail', 'red', 'codel', 'fq_codel', 'pie' or 'dualpi2', got '" + disc +
+                 "'");
     }
     auto num = [&](const char* key, double& out, double scale) {
         if (!IsMissing(d, key))
@@ -339,7 +335,23 @@ QueueConfigFromDict(py::handle queue, const std::string& label)
     {
         c.ecn = ToBool(d["ecn"], field("ecn"));
     }
-    num("target_ms", c.discipline == D::PIE ? c.pieTargetS : c.codelTargetS, 1e-3);
+    if (!IsMissing(d, "ecn_handling"))
+    {
+        const std::string h = ToString(d["ecn_handling"], field("ecn_handling"));
+        using H = ns3::LeoEcnHandling;
+        if (h == "pass" || h == "bleach" || h == "drop")
+        {
+            c.ecnHandling = h == "pass" ? H::PASS : h == "bleach" ? H::BLEACH : H::DROP;
+        }
+        else
+        {
+            Fail(field("ecn_handling"), "must be 'pass', 'bleach' or 'drop', got '" + h + "'");
+        }
+    }
+    const bool dp = c.discipline == D::DUALPI2;
+    num("target_ms",
+        dp ? c.dpTargetS : (c.discipline == D::PIE ? c.pieTargetS : c.codelTargetS),
+        1e-3);
     num("interval_ms", c.codelIntervalS, 1e-3);
     if (!IsMissing(d, "flows"))
     {
@@ -350,9 +362,13 @@ QueueConfigFromDict(py::handle queue, const std::string& label)
         c.fqQuantumBytes =
             static_cast<uint32_t>(ToInt(d["quantum_bytes"], field("quantum_bytes"), 64, 1 << 20));
     }
-    num("t_update_ms", c.pieTUpdateS, 1e-3);
-    num("alpha", c.pieAlpha, 1.0);
-    num("beta", c.pieBeta, 1.0);
+    num("t_update_ms", dp ? c.dpTUpdateS : c.pieTUpdateS, 1e-3);
+    num("alpha", dp ? c.dpAlpha : c.pieAlpha, 1.0);
+    num("beta", dp ? c.dpBeta : c.pieBeta, 1.0);
+    num("k", c.dpK, 1.0);
+    num("l4s_min_th_ms", c.dpL4sMinThS, 1e-3);
+    num("l4s_range_ms", c.dpL4sRangeS, 1e-3);
+    num("time_shift_ms", c.dpTimeShiftS, 1e-3);
     num("max_burst_ms", c.pieMaxBurstS, 1e-3);
     num("min_th", c.redMinTh, 1.0);
     num("max_th", c.redMaxTh, 1.0);
@@ -513,6 +529,8 @@ CountersToDict(const ns3::LeoDirectionCounters& c)
     d["drop_bytes_overflow"] = c.dropBytes[ns3::LEO_DROP_OVERFLOW];
     d["drops_aqm"] = c.dropPackets[ns3::LEO_DROP_AQM];
     d["drop_bytes_aqm"] = c.dropBytes[ns3::LEO_DROP_AQM];
+    d["drops_ecn"] = c.dropPackets[ns3::LEO_DROP_ECN];
+    d["drop_bytes_ecn"] = c.dropBytes[ns3::LEO_DROP_ECN];
     d["mark_packets"] = c.markPackets;
     d["mark_bytes"] = c.markBytes;
     return d;

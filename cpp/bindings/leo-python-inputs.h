@@ -34,10 +34,11 @@ ns3::LeoPathArrays PathArraysFromDict(pybind11::handle path, const std::string& 
 
 /**
  * Convert a queue dict (docs/scenario.md, "Queue disciplines"): discipline ("droptail", "red",
- * "codel", "fq_codel", "pie") and optionally ecn, target_ms, interval_ms, flows,
+ * "codel", "fq_codel", "pie", "dualpi2") and optionally ecn, target_ms, interval_ms, flows,
  * quantum_bytes, t_update_ms, alpha, beta, max_burst_ms, min_th, max_th, max_p, weight,
- * gentle (target_ms is PIE's QDELAY_REF for "pie", CoDel's TARGET otherwise). Keys that do not
- * apply to the discipline are ignored; unknown keys are errors.
+ * gentle, k, l4s_min_th_ms, l4s_range_ms, time_shift_ms (target_ms, t_update_ms, alpha and
+ * beta are DualPI2's for "dualpi2", PIE's for "pie"; target_ms is CoDel's TARGET otherwise).
+ * Keys that do not apply to the discipline are ignored; unknown keys are errors.
  * @throws std::invalid_argument naming label.field
  */
 ns3::LeoQueueConfig QueueConfigFromDict(pybind11::handle queue, const std::string& label);

@@ -4,11 +4,13 @@
 
 #include "model/apps/leo-tcp-bulk-sender.h"
 
+#include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/onoff-application.h"
 #include "ns3/packet-sink.h"
+#include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/tcp-congestion-ops.h"
 #include "ns3/uinteger.h"
@@ -27,6 +29,21 @@ namespace
 
 constexpr uint16_t kCrossPortBase = 50000;
 constexpr int64_t kCrossStreamOffset = 10000;
+
+/// ECN on a TCP sink's listening socket (the accepted sockets copy it), once the sink has
+/// started; before the first SYN can arrive (the link's serialization time is > 0).
+void
+EnableSinkEcn(Ptr<PacketSink> sink, TypeId congestionTid, uint32_t tries = 4)
+{
+    if (Ptr<Socket> socket = sink->GetListeningSocket())
+    {
+        LeoTcpBulkSender::EnableEcn(socket, congestionTid);
+    }
+    else if (tries > 0)
+    {
+        Simulator::ScheduleNow(&EnableSinkEcn, sink, congestionTid, tries - 1);
+    }
+}
 
 std::string
 Lower(std::string s)
@@ -173,6 +190,7 @@ LeoNetwork::AddCrossTraffic(const LeoCrossTrafficSpec& spec)
         app->SetAttribute("MaxBytes", UintegerValue(spec.maxBytes));
         app->SetAttribute("SndBufSize", UintegerValue(spec.sndBufBytes));
         app->SetAttribute("SegmentSize", UintegerValue(spec.segmentBytes));
+        app->SetAttribute("Ecn", BooleanValue(spec.ecn));
         sender = app;
         factory = "ns3::TcpSocketFactory";
     }
@@ -225,6 +243,16 @@ LeoNetwork::AddCrossTraffic(const LeoCrossTrafficSpec& spec)
     sink->SetAttribute("Local", AddressValue(InetSocketAddress(Ipv4Address::GetAny(), port)));
     dst->AddApplication(sink);
     sink->SetStartTime(Seconds(0));
+    if (spec.kind == LeoCrossTrafficSpec::TCP_BULK && spec.ecn)
+    {
+        // The receiver: UseEcn On, and a DCTCP sender's receiver runs DCTCP's per-packet
+        // CE echo (RFC 8257 section 3.2) instead of RFC 3168's latched ECE.
+        Simulator::Schedule(Seconds(0),
+                            &EnableSinkEcn,
+                            sink,
+                            ResolveTcpVariant(spec.tcpVariant, f + ".tcp_variant"),
+                            4u);
+    }
 
     src->AddApplication(sender);
     sender->SetStartTime(Seconds(spec.startS));

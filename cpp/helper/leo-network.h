@@ -50,6 +50,9 @@ struct LeoCrossTrafficSpec
     uint64_t maxBytes{0};                      //!< 0 = unlimited
     uint32_t segmentBytes{0};                  //!< sender's TCP SegmentSize; 0 = topology default
     uint32_t sndBufBytes{0};                   //!< sender's SndBufSize; 0 = topology default
+    /// ECN: both ends' TcpSocketBase::UseEcn On (RFC 3168; data ECT(0)); with TcpDctcp both
+    /// ends run DCTCP and the data are ECT(1), L4S (RFC 9331). Off: ns-3's default, no ECN.
+    bool ecn{false};
     // UDP_ONOFF
     double rateBps{1e6};        //!< sending rate while on (bit/s), > 0
     uint32_t packetBytes{1200}; //!< UDP payload bytes, 1..(MTU - 28)

@@ -338,6 +338,17 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
             throw std::invalid_argument(ff + ".delayed_ack_s: must be in [0.001, 0.5) s, and "
                                              "only a tcp flow takes it");
         }
+        if (fl.rtoGranularityS != 0.0 &&
+            (fl.transport != LeoFlowSpec::TCP || !std::isfinite(fl.rtoGranularityS) ||
+             fl.rtoGranularityS < 1e-6 || fl.rtoGranularityS > 60.0))
+        {
+            throw std::invalid_argument(ff + ".rto_granularity_s: must be in [1e-6, 60] s, and "
+                                             "only a tcp flow takes it");
+        }
+        if (fl.ecn && fl.transport != LeoFlowSpec::TCP && fl.transport != LeoFlowSpec::MPQUIC)
+        {
+            throw std::invalid_argument(ff + ".ecn: only a tcp or mpquic flow takes it");
+        }
         else if (fl.transport == LeoFlowSpec::LEOTP)
         {
             fl.leotp.Check(ff + ".leotp");
@@ -434,7 +445,7 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
         else
         {
             std::tie(m_sender, m_receiver) =
-                MakeConnection(m_cfg.fileWorkload ? m_cfg.fileBytes : 0, 0);
+                MakeConnection(m_cfg.fileWorkload ? m_cfg.fileBytes : 0, 0, m_cfg.ecn);
         }
         for (uint32_t i = 0; m_sender && i < m_nPaths; ++i)
         {
@@ -494,7 +505,7 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
 }
 
 std::pair<Ptr<MpQuicSender>, Ptr<MpQuicReceiver>>
-LeoSimulation::MakeConnection(uint64_t fileBytes, uint16_t flowId) const
+LeoSimulation::MakeConnection(uint64_t fileBytes, uint16_t flowId, bool ecn) const
 {
     Ptr<MpQuicSender> sender = CreateObject<MpQuicSender>();
     sender->SetAttribute("Carrier", EnumValue(m_cfg.carrier));
@@ -509,7 +520,9 @@ LeoSimulation::MakeConnection(uint64_t fileBytes, uint16_t flowId) const
     sender->SetAttribute("FileBytes", UintegerValue(fileBytes));
     sender->SetAttribute("InitialMaxData", UintegerValue(m_cfg.receiveWindowBytes));
     sender->SetRecovery(m_cfg.recovery);
+    sender->SetAttribute("Ecn", BooleanValue(ecn));
     Ptr<MpQuicReceiver> receiver = CreateObject<MpQuicReceiver>();
+    receiver->SetAttribute("Ecn", BooleanValue(ecn));
     receiver->SetAttribute("Carrier", EnumValue(m_cfg.carrier));
     receiver->SetAttribute("FlowId", UintegerValue(flowId));
     receiver->SetAttribute("AckEvery", UintegerValue(m_cfg.ackEvery));
@@ -547,7 +560,7 @@ LeoSimulation::AddFlow(const LeoFlowSpec& fl, uint32_t index)
     if (fl.transport == LeoFlowSpec::MPQUIC)
     {
         std::tie(flow.sender, flow.receiver) =
-            MakeConnection(fl.fileBytes, static_cast<uint16_t>(flowId));
+            MakeConnection(fl.fileBytes, static_cast<uint16_t>(flowId), fl.ecn);
         flow.subPrev.assign(fl.routes.size(), SubflowPrev());
         for (uint32_t j = 0; j < fl.routes.size(); ++j)
         {
@@ -628,6 +641,7 @@ LeoSimulation::AddFlow(const LeoFlowSpec& fl, uint32_t index)
         spec.startS = fl.startS;
         spec.stopS = fl.stopS;
         spec.tcpVariant = fl.cc;
+        spec.ecn = fl.ecn;
         spec.maxBytes = fl.fileBytes;
         spec.rateBps = fl.rateBps;
         spec.packetBytes = m_cfg.packetBytes;
@@ -640,6 +654,13 @@ LeoSimulation::AddFlow(const LeoFlowSpec& fl, uint32_t index)
             // Linux's 200 ms floor instead of ns-3's 1 s (RFC 6298), where a config asks.
             DynamicCast<LeoTcpBulkSender>(m_topo->GetCrossTrafficSender(k))
                 ->SetAttribute("MinRto", TimeValue(Seconds(fl.minRtoS)));
+        }
+        if (fl.rtoGranularityS > 0)
+        {
+            // RTO = SRTT + max(G, 4 RTTVAR): G = Linux's rto_min gives Linux's timer
+            // (tcp_set_rto: srtt + rttvar, rttvar never below rto_min).
+            DynamicCast<LeoTcpBulkSender>(m_topo->GetCrossTrafficSender(k))
+                ->SetAttribute("ClockGranularity", TimeValue(Seconds(fl.rtoGranularityS)));
         }
         if (fl.delAckS > 0)
         {
@@ -988,6 +1009,8 @@ LeoSimulation::Collect(double dtS)
                     &m.dropsOutage,
                     &m.dropsRandom,
                     &m.dropsOverflow,
+                    &m.dropsAqm,
+                    &m.queueDelayS,
                     &m.inOutage,
                     &m.pathState,
                     &m.handovers,
@@ -1004,7 +1027,10 @@ LeoSimulation::Collect(double dtS)
                     &m.elevationDeg,
                     &m.rtoCount,
                     &m.inLossState,
-                    &m.timeToRtoS})
+                    &m.timeToRtoS,
+                    &m.ecnState,
+                    &m.ectSentPackets,
+                    &m.cePackets})
     {
         resize(*v);
     }
@@ -1036,12 +1062,27 @@ LeoSimulation::Collect(double dtS)
         m.lostPackets[i] = static_cast<double>(p.lostPackets - pr.lost);
         m.retransmittedPackets[i] = static_cast<double>(p.retransmittedPackets - pr.retx);
         const uint32_t route = m_pathRoute[tp];
-        const uint64_t drops[3] = {m_topo->GetRouteDrops(route, LEO_DROP_OUTAGE),
+        const uint64_t drops[4] = {m_topo->GetRouteDrops(route, LEO_DROP_OUTAGE),
                                    m_topo->GetRouteDrops(route, LEO_DROP_RANDOM),
-                                   m_topo->GetRouteDrops(route, LEO_DROP_OVERFLOW)};
+                                   m_topo->GetRouteDrops(route, LEO_DROP_OVERFLOW),
+                                   m_topo->GetRouteDrops(route, LEO_DROP_AQM)};
         m.dropsOutage[i] = static_cast<double>(drops[0] - pr.drops[0]);
         m.dropsRandom[i] = static_cast<double>(drops[1] - pr.drops[1]);
         m.dropsOverflow[i] = static_cast<double>(drops[2] - pr.drops[2]);
+        m.dropsAqm[i] = static_cast<double>(drops[3] - pr.drops[3]);
+        m.queueDelayS[i] = nan;
+        if (m_receiver && i < m_receiver->GetNPaths())
+        {
+            const MpQuicReceiver::PathCounters& rc = m_receiver->GetCounters(i);
+            const uint64_t timed = rc.timedPackets - pr.timedPackets;
+            if (timed > 0)
+            {
+                m.queueDelayS[i] =
+                    Time(rc.queueTicks - pr.queueTicks).GetSeconds() / static_cast<double>(timed);
+            }
+            pr.timedPackets = rc.timedPackets;
+            pr.queueTicks = rc.queueTicks;
+        }
         m.inOutage[i] = o.InOutage(now) ? 1.0 : 0.0;
         m.pathState[i] = static_cast<double>(static_cast<uint8_t>(p.state));
         m.handovers[i] = dtS > 0 ? static_cast<double>(o.CountHandovers(t1, now)) : 0.0;
@@ -1067,6 +1108,9 @@ LeoSimulation::Collect(double dtS)
         Time toRto = m_sender->GetTimeToRetransmissionTimer(i);
         m.timeToRtoS[i] =
             toRto.IsNegative() ? std::numeric_limits<double>::infinity() : toRto.GetSeconds();
+        m.ecnState[i] = static_cast<double>(static_cast<uint8_t>(m_sender->GetEcn(i).GetState()));
+        m.ectSentPackets[i] = static_cast<double>(c.ectSentPackets - pr.ectSent);
+        m.cePackets[i] = static_cast<double>(c.ceReported - pr.ce);
 
         pr.delivered = p.deliveredBytes;
         pr.sent = p.sentBytes;
@@ -1079,9 +1123,9 @@ LeoSimulation::Collect(double dtS)
         pr.pc = c.persistentCongestion;
         pr.reinjected = c.reinjectedChunks;
         pr.rto = c.rtoEvents;
-        pr.drops[0] = drops[0];
-        pr.drops[1] = drops[1];
-        pr.drops[2] = drops[2];
+        pr.ectSent = c.ectSentPackets;
+        pr.ce = c.ceReported;
+        std::copy(std::begin(drops), std::end(drops), std::begin(pr.drops));
     }
     if (m_receiver)
     {
@@ -1128,9 +1172,10 @@ LeoSimulation::CollectLeotpConnection(double dtS)
     const double wire = m_leotp->GetSpec().settings.WirePacketBytes();
     const uint64_t lost = m_leotp->GetRepairRequests() + cs.timeouts;
     const uint32_t route = m_pathRoute[m_cfg.subflowPaths[0]];
-    const uint64_t drops[3] = {m_topo->GetRouteDrops(route, LEO_DROP_OUTAGE),
+    const uint64_t drops[4] = {m_topo->GetRouteDrops(route, LEO_DROP_OUTAGE),
                                m_topo->GetRouteDrops(route, LEO_DROP_RANDOM),
-                               m_topo->GetRouteDrops(route, LEO_DROP_OVERFLOW)};
+                               m_topo->GetRouteDrops(route, LEO_DROP_OVERFLOW),
+                               m_topo->GetRouteDrops(route, LEO_DROP_AQM)};
     LeotpPrev& pr = m_leotpPrev;
     for (uint32_t i = 0; i < m_nPaths; ++i)
     {
@@ -1154,6 +1199,8 @@ LeoSimulation::CollectLeotpConnection(double dtS)
         m.dropsOutage[i] = on ? static_cast<double>(drops[0] - pr.drops[0]) : 0.0;
         m.dropsRandom[i] = on ? static_cast<double>(drops[1] - pr.drops[1]) : 0.0;
         m.dropsOverflow[i] = on ? static_cast<double>(drops[2] - pr.drops[2]) : 0.0;
+        m.dropsAqm[i] = on ? static_cast<double>(drops[3] - pr.drops[3]) : 0.0;
+        m.queueDelayS[i] = nan;
         m.inOutage[i] = o.InOutage(now) ? 1.0 : 0.0;
         m.pathState[i] =
             on ? 0.0 : static_cast<double>(static_cast<uint8_t>(MpPathState::DEACTIVATED));
@@ -1205,7 +1252,11 @@ LeoSimulation::CollectSubflows()
                     &m.subflowPathState,
                     &m.subflowRtoCount,
                     &m.subflowInLossState,
-                    &m.subflowTimeToRtoS})
+                    &m.subflowTimeToRtoS,
+                    &m.subflowEcnState,
+                    &m.subflowEctSentPackets,
+                    &m.subflowCePackets,
+                    &m.subflowQueueDelayS})
     {
         v->resize(n);
     }
@@ -1223,6 +1274,10 @@ LeoSimulation::CollectSubflows()
     std::copy(m.rtoCount.begin(), m.rtoCount.end(), m.subflowRtoCount.begin());
     std::copy(m.inLossState.begin(), m.inLossState.end(), m.subflowInLossState.begin());
     std::copy(m.timeToRtoS.begin(), m.timeToRtoS.end(), m.subflowTimeToRtoS.begin());
+    std::copy(m.ecnState.begin(), m.ecnState.end(), m.subflowEcnState.begin());
+    std::copy(m.ectSentPackets.begin(), m.ectSentPackets.end(), m.subflowEctSentPackets.begin());
+    std::copy(m.cePackets.begin(), m.cePackets.end(), m.subflowCePackets.begin());
+    std::copy(m.queueDelayS.begin(), m.queueDelayS.end(), m.subflowQueueDelayS.begin());
     std::fill(m.subflowFlow.begin(), m.subflowFlow.begin() + m_nPaths, 0.0);
     const double nan = std::numeric_limits<double>::quiet_NaN();
     std::size_t k = m_nPaths;
@@ -1251,10 +1306,29 @@ LeoSimulation::CollectSubflows()
             const Time toRto = fl.sender->GetTimeToRetransmissionTimer(i);
             m.subflowTimeToRtoS[k] =
                 toRto.IsNegative() ? std::numeric_limits<double>::infinity() : toRto.GetSeconds();
+            m.subflowEcnState[k] =
+                static_cast<double>(static_cast<uint8_t>(fl.sender->GetEcn(i).GetState()));
+            m.subflowEctSentPackets[k] = static_cast<double>(c.ectSentPackets - pr.ectSent);
+            m.subflowCePackets[k] = static_cast<double>(c.ceReported - pr.ce);
             pr.delivered = p.deliveredBytes;
             pr.sentPackets = p.sentPackets;
             pr.lost = p.lostPackets;
             pr.rto = c.rtoEvents;
+            pr.ectSent = c.ectSentPackets;
+            pr.ce = c.ceReported;
+            m.subflowQueueDelayS[k] = nan;
+            if (fl.receiver && i < fl.receiver->GetNPaths())
+            {
+                const MpQuicReceiver::PathCounters& rc = fl.receiver->GetCounters(i);
+                const uint64_t timed = rc.timedPackets - pr.timedPackets;
+                if (timed > 0)
+                {
+                    m.subflowQueueDelayS[k] = Time(rc.queueTicks - pr.queueTicks).GetSeconds() /
+                                              static_cast<double>(timed);
+                }
+                pr.timedPackets = rc.timedPackets;
+                pr.queueTicks = rc.queueTicks;
+            }
         }
     }
 }
@@ -1362,7 +1436,10 @@ LeoSimulation::CollectLinks(double dtS)
                     &m.linkUtilization,
                     &m.linkDropsOutage,
                     &m.linkDropsRandom,
-                    &m.linkDropsOverflow})
+                    &m.linkDropsOverflow,
+                    &m.linkDropsAqm,
+                    &m.linkMarkPackets,
+                    &m.linkSojournS})
     {
         v->assign(2 * nLinks, 0.0);
     }
@@ -1387,6 +1464,13 @@ LeoSimulation::CollectLinks(double dtS)
                 static_cast<double>(c.dropPackets[LEO_DROP_RANDOM] - pv.drops[LEO_DROP_RANDOM]);
             m.linkDropsOverflow[k] =
                 static_cast<double>(c.dropPackets[LEO_DROP_OVERFLOW] - pv.drops[LEO_DROP_OVERFLOW]);
+            m.linkDropsAqm[k] =
+                static_cast<double>(c.dropPackets[LEO_DROP_AQM] - pv.drops[LEO_DROP_AQM]);
+            m.linkMarkPackets[k] = static_cast<double>(c.markPackets - pv.marks);
+            const uint64_t started = c.txPackets - pv.txPackets;
+            m.linkSojournS[k] = started > 0 ? Time(c.sojournTicks - pv.sojournTicks).GetSeconds() /
+                                                  static_cast<double>(started)
+                                            : std::numeric_limits<double>::quiet_NaN();
             // Utilisation: bits sent over the capacity offered in the interval (midpoint rule
             // on up to 100 sub-intervals of at most one schedule step each).
             if (dtS > 0)
@@ -1402,6 +1486,9 @@ LeoSimulation::CollectLinks(double dtS)
                     capacityBits > 0 ? 8.0 * m.linkTxBytes[k] / capacityBits : 0.0;
             }
             pv.tx = c.txBytes;
+            pv.txPackets = c.txPackets;
+            pv.marks = c.markPackets;
+            pv.sojournTicks = c.sojournTicks;
             for (std::size_t j = 0; j < LEO_N_DROP_CAUSES; ++j)
             {
                 pv.drops[j] = c.dropPackets[j];

@@ -62,6 +62,13 @@ struct LeoFlowSpec
     LeotpFlowSettings leotp; //!< LEOTP: variant, target buffer, cache, Midnode fraction, ...
     double minRtoS{0.0};     //!< TCP: the socket's MinRto (s); 0 = ns-3's default (1 s)
     double delAckS{0.0};     //!< TCP: the receiver's DelAckTimeout (s); 0 = ns-3's default (0.2 s)
+    /// TCP: RFC 6298's clock granularity G in RTO = SRTT + max(G, 4 RTTVAR) (the socket's
+    /// ClockGranularity, s); 0 = ns-3's default (1 ms). Linux's rto_min floors this term.
+    double rtoGranularityS{0.0};
+    /// ECN (the scenario's traffic.flows[i].ecn). TCP: both ends' TcpSocketBase::UseEcn On,
+    /// data ECT(0), or ECT(1) for TcpDctcp (L4S, both ends DCTCP); MPQUIC: the transport's ECN
+    /// with its controller's codepoint. Refused for UDP_ONOFF and LEOTP.
+    bool ecn{false};
 };
 
 /**
@@ -92,6 +99,8 @@ struct LeoSimulationConfig
     uint64_t sendBufferBytes{4 * 1024 * 1024};
     bool reinjectOnPto{true};
     uint32_t cwndValidation{0}; //!< 0 = RFC 9002, 1 = Linux (MpQuicSender::CwndValidation)
+    /// The connection's ECN (config "ecn"; MpQuicSender / MpQuicReceiver attribute Ecn).
+    bool ecn{false};
     double initialRttS{0.333};
     /// Loss recovery of every leogym connection (the preset and its values).
     MpRecoveryConfig recovery{MpRecoveryConfig::Preset(MpLossRecovery::Recovery::RFC9002)};
@@ -129,6 +138,11 @@ struct LeoSimulationMeasurements
     std::vector<double> deliveredBytes, sentBytes, sentPackets, deliveryRateBps, sendRateBps;
     std::vector<double> lostPackets, retransmittedPackets;
     std::vector<double> dropsOutage, dropsRandom, dropsOverflow;
+    /// Interval: drops by an AQM's own decision on the path's route (LEO_DROP_AQM).
+    std::vector<double> dropsAqm;
+    /// Interval: mean time the connection's data packets that arrived on the path spent in
+    /// link queues, summed over their hops (s; NaN without packets or for a LEOTP connection).
+    std::vector<double> queueDelayS;
     std::vector<double> inOutage, pathState, handovers;
     // per path, additions
     std::vector<double> ssthreshBytes, pacingRateBps, ptoCount, rateSampleBps;
@@ -137,6 +151,10 @@ struct LeoSimulationMeasurements
     /// Timer-based recovery: retransmission timeouts in the interval; in RTO recovery at the
     /// end (0/1); time left until the retransmission timer fires (inf: none runs).
     std::vector<double> rtoCount, inLossState, timeToRtoS;
+    /// ECN (cpp/doc/transport.md, "ECN"): the path's MpEcnState at the end (0 off, 1 testing,
+    /// 2 unknown, 3 capable, 4 failed); interval: data packets sent ECN-capable, and the
+    /// increase of the peer's CE count accepted by validation.
+    std::vector<double> ecnState, ectSentPackets, cePackets;
     // connection
     double goodputBytes{0};
     double reorderBufferBytes{0};
@@ -164,10 +182,15 @@ struct LeoSimulationMeasurements
     std::vector<double> subflowRttvarS, subflowDeliveredBytes, subflowSentPackets;
     std::vector<double> subflowLostPackets, subflowPacingRateBps, subflowPathState;
     std::vector<double> subflowRtoCount, subflowInLossState, subflowTimeToRtoS;
+    std::vector<double> subflowEcnState, subflowEctSentPackets, subflowCePackets;
+    std::vector<double> subflowQueueDelayS; //!< as queueDelayS, per subflow
     // per link and direction, index 2 * link + dir (DOWN = a -> b = 0, UP = 1)
     std::vector<double> linkQueuePackets;             //!< snapshot at the end of the step
     std::vector<double> linkTxBytes, linkUtilization; //!< interval
     std::vector<double> linkDropsOutage, linkDropsRandom, linkDropsOverflow; //!< interval
+    /// Interval: drops by the discipline's own decision, packets marked ECN CE, and the mean
+    /// sojourn in the queue of the packets that started serialization (s; NaN if none did).
+    std::vector<double> linkDropsAqm, linkMarkPackets, linkSojournS;
     std::vector<double> routeNoRouteDrops; //!< hop topology, per route, interval
 };
 
@@ -288,7 +311,8 @@ class LeoSimulation
     void CheckMpquicConnection(const std::string& call) const;
     /// A sender and receiver of the multipath transport with the config's transport options.
     std::pair<Ptr<MpQuicSender>, Ptr<MpQuicReceiver>> MakeConnection(uint64_t fileBytes,
-                                                                     uint16_t flowId) const;
+                                                                     uint16_t flowId,
+                                                                     bool ecn) const;
     /**
      * The sender of flow @p flow for an external action, checked: the flow exists, is an
      * mpquic flow, its cc is "external" and @p n values were given (one per subflow).
@@ -307,6 +331,10 @@ class LeoSimulation
         uint64_t sentPackets{0};
         uint64_t lost{0};
         uint64_t rto{0};
+        uint64_t ectSent{0};
+        uint64_t ce{0};
+        uint64_t timedPackets{0}; //!< the receiver's PathCounters.timedPackets
+        int64_t queueTicks{0};    //!< ... and queueTicks
     };
 
     /// What an extra flow is made of.
@@ -330,6 +358,9 @@ class LeoSimulation
     struct LinkPrev
     {
         uint64_t tx{0};
+        uint64_t txPackets{0};
+        uint64_t marks{0};
+        int64_t sojournTicks{0};
         uint64_t drops[LEO_N_DROP_CAUSES]{};
     };
 
@@ -344,7 +375,7 @@ class LeoSimulation
     struct LeotpPrev
     {
         uint64_t delivered{0}, sent{0}, packets{0}, retx{0}, timeouts{0}, lost{0};
-        uint64_t drops[3]{0, 0, 0};
+        uint64_t drops[4]{0, 0, 0, 0};
     } m_leotpPrev;
 
     uint32_t m_nPaths{0};
@@ -356,7 +387,10 @@ class LeoSimulation
         uint64_t delivered{0}, sent{0}, sentPackets{0}, lost{0}, retx{0}, pto{0}, spurious{0};
         uint64_t suppressed{0};
         uint64_t pc{0}, reinjected{0}, rto{0};
-        uint64_t drops[3]{0, 0, 0};
+        uint64_t ectSent{0}, ce{0};
+        uint64_t drops[4]{0, 0, 0, 0};
+        uint64_t timedPackets{0};
+        int64_t queueTicks{0};
     };
 
     std::vector<Prev> m_prev;

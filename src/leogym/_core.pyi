@@ -34,7 +34,9 @@ class Simulation:
         of the largest path, receive buffer twice that, for TCP cross traffic), ``recovery`` ("rfc9002"; "tcp", "quic-draft",
         "picoquic": the loss-recovery preset, ``recovery_presets()``), ``recovery_params``
         ({setting: value} overriding the timer preset's values), ``hystart`` (HyStart++, RFC 9406,
-        for cc "cubic" and "newreno"; default off), ``flows`` (flows beside the connection:
+        for cc "cubic" and "newreno"; default off), ``ecn`` (the transport's ECN, RFC 9000
+        section 13.4: ECT data packets, ACK_ECN counts, validation; default off), ``flows`` (flows
+        beside the connection:
         ``transport`` "mpquic" | "tcp" | "udp_onoff" | "leotp", docs/architecture.md; a leotp flow
         takes a ``leotp`` dict: ``variant`` "A".."D", ``target_buffer_packets``, ``cache_blocks``,
         ``midnode_fraction``, cpp/doc/leotp.md)
@@ -138,11 +140,14 @@ class Simulation:
             (``cwnd_bytes``, ``bytes_in_flight``, ``srtt_s``, ``min_rtt_s``, ``rttvar_s``,
             ``latest_rtt_s``, ``delivered_bytes``, ``sent_bytes``, ``sent_packets``, ``delivery_rate_bps``,
             ``send_rate_bps``, ``lost_packets``, ``retransmitted_packets``, ``drops_outage``,
-            ``drops_random``, ``drops_overflow``, ``in_outage``, ``path_state``, ``handovers``,
+            ``drops_random``, ``drops_overflow``, ``drops_aqm``, ``queue_delay_s`` (the connection's
+            data packets' mean time in link queues, NaN without packets), ``in_outage``,
+            ``path_state``, ``handovers``,
             ``ssthresh_bytes``, ``pacing_rate_bps``, ``pto_count``, ``rate_sample_bps``,
             ``spurious_losses``, ``suppressed_losses``, ``persistent_congestion``,
             ``reinjected_packets``, ``time_to_next_handover_s``, ``snr_db``, ``elevation_deg``,
-            ``rto_count``, ``in_loss_state``, ``time_to_rto_s``) and
+            ``rto_count``, ``in_loss_state``, ``time_to_rto_s``, ``ecn_state`` (0 off, 1 testing,
+            2 unknown, 3 capable, 4 failed), ``ect_sent_packets``, ``ce_packets``) and
             0-d connection arrays (``goodput_bytes``, ``reorder_buffer_bytes``, ``hol_delay_s``,
             ``completed``, ``completion_time_s``, ``time_s``, ``interval_s``), plus
             ``cross_traffic_rx_bytes`` (one entry per cross-traffic flow); per flow (0: the
@@ -156,9 +161,12 @@ class Simulation:
             ``subflow_srtt_s``, ``subflow_min_rtt_s``, ``subflow_rttvar_s``,
             ``subflow_delivered_bytes``, ``subflow_sent_packets``, ``subflow_lost_packets``,
             ``subflow_pacing_rate_bps``, ``subflow_path_state``, ``subflow_rto_count``,
-            ``subflow_in_loss_state``, ``subflow_time_to_rto_s``; per link ``(n_links, 2)`` arrays (column 0:
+            ``subflow_in_loss_state``, ``subflow_time_to_rto_s``, ``subflow_ecn_state``,
+            ``subflow_ect_sent_packets``, ``subflow_ce_packets``, ``subflow_queue_delay_s``; per link ``(n_links, 2)`` arrays (column 0:
             down = a -> b, 1: up) ``link_queue_packets``, ``link_tx_bytes``, ``link_utilization``,
-            ``link_drops_outage``, ``link_drops_random``, ``link_drops_overflow``; per route (hop
+            ``link_drops_outage``, ``link_drops_random``, ``link_drops_overflow``, ``link_drops_aqm``,
+            ``link_mark_packets`` (ECN CE marks), ``link_sojourn_s`` (mean queue sojourn of the packets
+            sent, NaN if none); per route (hop
             topology) ``route_drops_no_route``
         """
     @property

@@ -80,11 +80,15 @@ def test_fig10_recovery_on_a_short_lossy_chain():
     task = {"group": "chain5", "condition": 0.01, "seed": 0, "duration_s": 4.0, "warmup_s": 1.0}
     runs = [leotp.run_task({**task, "algorithm": lab}) for lab in ("BBR", "LEOTP-A")]
     bbr, lt = (r["flows"][0] for r in runs)
+    clean = PROPAGATION_MS + SERIALISATION_MS  # five hops of propagation and serialisation
     for f in (bbr, lt):
         assert f["first_copies_retransmitted"] >= 10
-        # five hops of propagation and store-and-forward serialisation, little queue
-        clean = PROPAGATION_MS + SERIALISATION_MS
-        assert clean - 1e-6 <= f["clean_owd_median_ms"] <= clean + 10.0
+        assert clean - 1e-6 <= f["clean_owd_median_ms"]
+    # LEOTP's hop controllers keep little queue. BBR (v1, ns-3's) ignores the 5 % loss and
+    # keeps up to cwnd_gain 2 x BDP in flight after its startup overshoot: one BDP or more
+    # queued, which Linux's timer (SRTT + max(0.2 s, 4 RTTVAR)) no longer drains with the
+    # spurious timeouts that ns-3's whole-timer floor caused.
+    assert lt["clean_owd_median_ms"] <= clean + 10.0
     assert bbr["retx_owd_median_ms"] >= bbr["clean_owd_median_ms"] + E2E_RTT_MS
     assert HOP_RTT_MS <= lt["recovery_median_ms"] <= 30.0
     assert leotp.directions(runs)["fig10_recovery_cut_ge_50pct_at_1pct"] is True

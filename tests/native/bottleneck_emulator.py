@@ -10,6 +10,10 @@ section 6.1 does (3 packets, or 9/8 of the RTT, behind the largest acknowledged)
 controller in the transport's order (losses, then the ACK). A ``drop(t, pn)`` hook loses
 chosen packets before the queue. Everything the controller knows is visible through
 ``bbr3_state`` after every event, which a full simulation does not expose.
+
+``ecn_mark_packets = K`` adds a step-marking AQM (DCTCP's, RFC 8257 section 3.1): a packet
+that finds K or more packets waiting is marked CE, and each ACK is followed by the frame's ECN
+feedback (``on_ecn``, CE or not), as the transport delivers it after OnAck.
 """
 
 from __future__ import annotations
@@ -71,6 +75,7 @@ class Bottleneck:
         record: bool = False,
         on_ack: Callable[[float, dict[str, Any]], None] | None = None,
         drop: Callable[[float, int], bool] | None = None,
+        ecn_mark_packets: int | None = None,
     ) -> None:
         self.probe = testing.SampledCongestionProbe(cc, params=params or {}, mss=mss)
         self.rate_bps = rate_bps
@@ -82,6 +87,9 @@ class Bottleneck:
         self.record = record
         self.on_ack = on_ack
         self.drop = drop
+        self.ecn_mark = ecn_mark_packets
+        self._marked: set[int] = set()
+        self._has_bbr3 = cc.split("+")[-1].startswith("bbr3")
         self.trace = Trace()
         self.now = 0.0
         self._events: list[tuple[float, int, str, int]] = []
@@ -106,6 +114,8 @@ class Bottleneck:
         heapq.heappush(self._events, (t, self._seq, kind, pn))
 
     def _note_state(self) -> None:
+        if not self._has_bbr3:
+            return
         s = self.probe.bbr3_state(0)["state"]
         if s != self._state:
             self._state = s
@@ -141,6 +151,8 @@ class Bottleneck:
         if len(self._queue) > self.buffer:
             self.trace.queue_drops += 1
             return
+        if self.ecn_mark is not None and len(self._queue) > self.ecn_mark:
+            self._marked.add(pn)  # K or more waiting behind the one in service
         rate = self.rate_bps(self.now) if callable(self.rate_bps) else self.rate_bps
         dep = max(self.now, self._busy_until) + self.mss * 8.0 / rate
         self._busy_until = dep
@@ -184,8 +196,13 @@ class Bottleneck:
                 lost.append(q)
         self._declare_lost(lost)
         rs = self.probe.on_ack(0, [pn], self.now)
+        if self.ecn_mark is not None:
+            ce = pn in self._marked
+            self._marked.discard(pn)
+            self.probe.on_ecn(0, 1 if ce else 0)
+            rs["ce"] = ce
         self.trace.delivered_bytes.append((self.now, self.mss))
-        if self.record:
+        if self.record and self._has_bbr3:
             st = self.probe.bbr3_state(0)
             st["t"] = self.now
             st["inflight"] = self.probe.bytes_in_flight(0)

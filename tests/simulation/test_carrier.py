@@ -9,6 +9,8 @@ and no events of its own, so every measurement of every step and the number of n
 must be bit-identical, in both topologies, with ns-3 TCP and UDP cross traffic on the same
 devices. The one documented difference (a packet to a closed port: UDP answers with an ICMP
 port unreachable, the shim drops it silently) is kept out of these runs: no leogym flow stops.
+With ECN on (RFC 9000 §13.4) the codepoint travels in the shim header's ECN bits or in the IPv4
+TOS byte (ns-3's ``SocketIpTosTag``), and a CoDel queue marks either: still bit-identical.
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ from leogym.envs.config import EnvConfig
 
 from leogym.native import core
 from leogym.scenario import load_scenario
-from leogym.scenario.config import FlowConfig
+from leogym.scenario.config import FlowConfig, QueueConfig
 from leogym.scenario.timeline_builder import build_timeline
+from leogym.simulation import TransportOptions
 from leogym.simulation.native_config import native_config, native_network, native_paths
 
 pytestmark = pytest.mark.native
@@ -46,9 +49,10 @@ def tiny_with_flows(topology: str):
     return dataclasses.replace(sc, topology=topology, duration_s=4.0, traffic=traffic)
 
 
-def trajectory(sc, carrier: str, steps: int, dt: float, seed: int = 3):
+def trajectory(sc, carrier: str, steps: int, dt: float, seed: int = 3, ecn: bool = False):
     timeline = build_timeline(sc, seed=seed)
-    config = native_config(EnvConfig(cc="cubic"), sc, seed, "env")
+    settings = EnvConfig(cc="cubic", transport=TransportOptions(ecn=ecn or None))
+    config = native_config(settings, sc, seed, "env")
     config["carrier"] = carrier
     sim = core().Simulation(config, native_paths(timeline), native_network(timeline))
     try:
@@ -87,6 +91,21 @@ def test_leo_carrier_equals_udp_on_default() -> None:
     assert_identical(leo, udp)
     assert leo_events == udp_events
     assert sum(float(np.sum(m["delivered_bytes"])) for m in leo) > 0
+
+
+@pytest.mark.parametrize("topology", ["path", "hops"])
+def test_leo_carrier_equals_udp_with_ecn(topology: str) -> None:
+    sc = tiny_with_flows(topology)
+    codel = QueueConfig(size=sc.paths[0].queue.size, discipline="codel", ecn=True)
+    sc = dataclasses.replace(sc, paths=[dataclasses.replace(p, queue=codel) for p in sc.paths])
+    leo, leo_events = trajectory(sc, "leo", 8, 0.5, ecn=True)
+    udp, udp_events = trajectory(sc, "udp", 8, 0.5, ecn=True)
+    assert_identical(leo, udp)
+    assert leo_events == udp_events
+    # ECN was exercised: ECN-capable packets went out, CoDel marked some, validation passed.
+    assert sum(int(np.sum(m["ect_sent_packets"])) for m in leo) > 0
+    assert sum(int(np.sum(m["ce_packets"])) for m in leo) > 0
+    assert np.all(leo[-1]["ecn_state"] == 3)
 
 
 def test_bad_carrier_names_the_field() -> None:

@@ -30,7 +30,7 @@ START_S = 1.0
 OUTAGE = [1.025, 1.026]
 
 
-def _scenario(min_rto_s: float | None, outage: bool, transport: str = "tcp") -> Any:
+def _scenario(min_rto_s: float | None, outage: bool, transport: str = "tcp", **extra: Any) -> Any:
     flow: dict[str, Any] = {
         "transport": transport,
         "cc": "TcpNewReno",
@@ -41,6 +41,7 @@ def _scenario(min_rto_s: float | None, outage: bool, transport: str = "tcp") -> 
     }
     if min_rto_s is not None:
         flow["min_rto_s"] = min_rto_s
+    flow.update(extra)
     link = {"a": "p", "b": "c", "rate_mbps": RATE_BPS / 1e6, "delay_ms": DELAY_S * 1e3}
     if outage:
         link["outages"] = [OUTAGE]
@@ -62,8 +63,9 @@ def _scenario(min_rto_s: float | None, outage: bool, transport: str = "tcp") -> 
     )
 
 
-def _recovery(min_rto_s: float | None, outage: bool) -> dict:
-    with Simulation.open(EnvConfig(cc="cubic"), _scenario(min_rto_s, outage), seed=1) as sim:
+def _recovery(min_rto_s: float | None, outage: bool, **extra: Any) -> dict:
+    sc = _scenario(min_rto_s, outage, **extra)
+    with Simulation.open(EnvConfig(cc="cubic"), sc, seed=1) as sim:
         sim.step(2.5)
         return sim.recovery_stats(1, samples=True)
 
@@ -77,6 +79,23 @@ def test_a_lost_segment_recovers_after_the_timer_floor(min_rto_s, floor_s):
     assert (r["clean"], r["retransmitted"]) == (0, 1)
     expected = floor_s + DELAY_S + SERIALISATION_S  # None: ns-3's default, RFC 6298's 1 s
     np.testing.assert_allclose(r["retransmitted_owd_s"], [expected], atol=1e-6)
+
+
+def test_linux_timer_floors_the_variance_term_not_the_rto():
+    # RFC 6298 section 2.2 after the first sample R = 20 ms: SRTT = R, RTTVAR = R / 2, and
+    # RTO = SRTT + max(G, 4 RTTVAR). Linux keeps RTTVAR at least rto_min (tcp_rtt_estimator's
+    # mdev_max), i.e. G = 0.2 s: RTO = 20 ms + 200 ms, where ns-3's whole-RTO floor gives 200.
+    r = _recovery(0.2, outage=True, rto_granularity_s=0.2)
+    assert (r["clean"], r["retransmitted"]) == (0, 1)
+    expected = 0.020 + 0.2 + DELAY_S + SERIALISATION_S
+    np.testing.assert_allclose(r["retransmitted_owd_s"], [expected], atol=1e-6)
+
+
+def test_rto_granularity_only_for_tcp_flows():
+    with pytest.raises(
+        ValueError, match=r"scenario\.traffic\.flows\[0\]\.rto_granularity_s: only a tcp"
+    ):
+        _scenario(None, False, transport="udp_onoff", rto_granularity_s=0.2)
 
 
 def test_a_segment_never_lost_is_clean():

@@ -2,9 +2,12 @@
 
 #include "leo-tcp-bulk-sender.h"
 
+#include "ns3/boolean.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/nstime.h"
+#include "ns3/object-factory.h"
 #include "ns3/packet.h"
 #include "ns3/tcp-congestion-ops.h"
 #include "ns3/tcp-l4-protocol.h"
@@ -64,7 +67,19 @@ LeoTcpBulkSender::GetTypeId()
                           "TcpSocketBase default (1 s, RFC 6298; Linux uses 200 ms).",
                           TimeValue(Seconds(0)),
                           MakeTimeAccessor(&LeoTcpBulkSender::m_minRto),
-                          MakeTimeChecker(Seconds(0), Seconds(60)));
+                          MakeTimeChecker(Seconds(0), Seconds(60)))
+            .AddAttribute("ClockGranularity",
+                          "Socket ClockGranularity, RFC 6298's G in RTO = SRTT + max(G, 4 "
+                          "RTTVAR); 0 = the TcpSocketBase default (1 ms). Linux's rto_min "
+                          "(200 ms) acts as G.",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&LeoTcpBulkSender::m_clockGranularity),
+                          MakeTimeChecker(Seconds(0), Seconds(60)))
+            .AddAttribute("Ecn",
+                          "ECN on the socket (EnableEcn: UseEcn On; ECT(1) for TcpDctcp).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&LeoTcpBulkSender::m_ecn),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -112,6 +127,14 @@ LeoTcpBulkSender::StartApplication()
     {
         m_socket->SetAttribute("MinRto", TimeValue(m_minRto));
     }
+    if (m_clockGranularity.IsStrictlyPositive())
+    {
+        m_socket->SetAttribute("ClockGranularity", TimeValue(m_clockGranularity));
+    }
+    if (m_ecn)
+    {
+        EnableEcn(m_socket, m_congestionTid);
+    }
     m_socket->Bind();
     m_socket->Connect(m_remote);
     m_socket->ShutdownRecv();
@@ -121,6 +144,26 @@ LeoTcpBulkSender::StartApplication()
     m_socket->TraceConnectWithoutContext("CongestionWindow",
                                          MakeCallback(&LeoTcpBulkSender::OnCwnd, this));
     m_socket->TraceConnectWithoutContext("RTT", MakeCallback(&LeoTcpBulkSender::OnRtt, this));
+}
+
+void
+LeoTcpBulkSender::EnableEcn(Ptr<Socket> socket, TypeId congestionTid)
+{
+    Ptr<TcpSocketBase> base = DynamicCast<TcpSocketBase>(socket);
+    if (!base)
+    {
+        return;
+    }
+    TypeId::AttributeInformation info;
+    if (congestionTid.LookupAttributeByName("UseEct0", &info))
+    {
+        // TcpDctcp::Init (run by SetCongestionControlAlgorithm) turns ECN on in DCTCP mode
+        // and takes the codepoint from UseEct0.
+        ObjectFactory factory(congestionTid.GetName());
+        factory.Set("UseEct0", BooleanValue(false));
+        base->SetCongestionControlAlgorithm(factory.Create<TcpCongestionOps>());
+    }
+    base->SetAttribute("UseEcn", EnumValue(TcpSocketState::On));
 }
 
 void

@@ -27,6 +27,17 @@ class LeoTcpBulkSender : public Application
 {
   public:
     static TypeId GetTypeId();
+
+    /**
+     * Turn ECN on for a TCP socket of either end (before it connects or accepts): its
+     * TcpSocketBase::UseEcn On (RFC 3168: data ECT(0)). If @p congestionTid is ns3::TcpDctcp
+     * (or another controller with a UseEct0 attribute) the socket's controller is replaced
+     * by a fresh one with UseEct0 false, so that its data are ECT(1), L4S (RFC 9331), and a
+     * receiver echoes marks the DCTCP way (RFC 8257 section 3.2).
+     * @param socket an ns3::TcpSocketBase (anything else is left alone)
+     * @param congestionTid the socket's congestion control
+     */
+    static void EnableEcn(Ptr<Socket> socket, TypeId congestionTid);
     LeoTcpBulkSender();
     ~LeoTcpBulkSender() override;
 
@@ -64,7 +75,9 @@ class LeoTcpBulkSender : public Application
     uint32_t m_sendSize{1448};
     uint32_t m_sndBufBytes{0};
     uint32_t m_segmentBytes{0};
-    Time m_minRto; //!< the socket's MinRto; zero: the TcpSocketBase default
+    Time m_minRto;           //!< the socket's MinRto; zero: the TcpSocketBase default
+    bool m_ecn{false};       //!< ECN on the socket (EnableEcn)
+    Time m_clockGranularity; //!< the socket's ClockGranularity; zero: the TcpSocketBase default
     Ptr<Socket> m_socket;
     uint64_t m_totalTx{0};
     uint32_t m_maxBuffered{0};

@@ -430,4 +430,10 @@ MpBbr::OnPersistentCongestion(const MpCcContext& ctx)
     m_cwnd = MinimumWindow(m_mss);
 }
 
+MpEcnCodepoint
+MpBbr::GetEcnCodepoint() const
+{
+    return MpEcnCodepoint::NOT_ECT;
+}
+
 } // namespace ns3

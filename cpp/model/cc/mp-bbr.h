@@ -55,6 +55,9 @@ class MpBbr : public MpCongestionOps
     void Init(const MpCcContext& ctx) override;
     void OnAck(const MpCcContext& ctx, const MpAckEvent& ev) override;
     void OnPacketsLost(const MpCcContext& ctx, const MpLossEvent& ev) override;
+    /// BBR v1 has no ECN response (Cardwell et al. 2016): its packets go Not-ECT, so
+    /// an AQM drops them rather than marking a flow that would not slow down (RFC 3168).
+    MpEcnCodepoint GetEcnCodepoint() const override;
     void OnPersistentCongestion(const MpCcContext& ctx) override;
     bool RequiresPacing() const override;
     bool InSlowStart() const override;

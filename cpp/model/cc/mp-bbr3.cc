@@ -6,6 +6,7 @@
 #include "mp-bbr3.h"
 
 #include "model/registry/mp-algorithm-registry.h"
+#include "mp-ecn-marks.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -177,6 +178,55 @@ MpBbr3::AddAttributes(TypeId tid, const Defaults& d)
                       BooleanValue(d.startupOnRtoEnd),
                       MakeBooleanAccessor(&MpBbr3::m_startupOnRtoEnd),
                       MakeBooleanChecker())
+        .AddAttribute("Ecn",
+                      "Linux BBRv3's ECN response (bbr_can_use_ecn: a route with ecn_low). "
+                      "Off by default, as in Linux: CE marks are then ignored.",
+                      BooleanValue(false),
+                      MakeBooleanAccessor(&MpBbr3::m_ecn),
+                      MakeBooleanChecker())
+        .AddAttribute("EcnMaxRtt",
+                      "The flow uses ECN once min_rtt is at most this (Linux bbr_ecn_max_rtt_us: "
+                      "5 ms); 0: at any RTT.",
+                      TimeValue(MilliSeconds(5)),
+                      MakeTimeAccessor(&MpBbr3::m_ecnMaxRtt),
+                      MakeTimeChecker(Time(0), Seconds(100)))
+        .AddAttribute("EcnAlphaGain",
+                      "Gain of the per-round EWMA of the CE ratio (Linux bbr_ecn_alpha_gain: "
+                      "1/16).",
+                      DoubleValue(1.0 / 16.0),
+                      MakeDoubleAccessor(&MpBbr3::m_ecnAlphaGain),
+                      MakeDoubleChecker<double>(1.0 / 1024.0, 1.0))
+        .AddAttribute("EcnAlphaInit",
+                      "Initial ecn_alpha (Linux bbr_ecn_alpha_init: 1).",
+                      DoubleValue(1.0),
+                      MakeDoubleAccessor(&MpBbr3::m_ecnAlphaInit),
+                      MakeDoubleChecker<double>(0.0, 1.0))
+        .AddAttribute("EcnFactor",
+                      "A round with CE cuts inflight_shortterm to (1 - EcnFactor ecn_alpha) "
+                      "(Linux bbr_ecn_factor: 1/3); 0: no ECN response at all.",
+                      DoubleValue(1.0 / 3.0),
+                      MakeDoubleAccessor(&MpBbr3::m_ecnFactor),
+                      MakeDoubleChecker<double>(0.0, 1.0))
+        .AddAttribute("EcnThresh",
+                      "CE ratio above which bandwidth probing went too far, and at or above "
+                      "which a Startup round counts towards the ECN exit (Linux bbr_ecn_thresh: "
+                      "0.5); 0: neither.",
+                      DoubleValue(0.5),
+                      MakeDoubleAccessor(&MpBbr3::m_ecnThresh),
+                      MakeDoubleChecker<double>(0.0, 1.0))
+        .AddAttribute("EcnFullCount",
+                      "Rounds in a row with a high CE ratio that end Startup (Linux "
+                      "bbr_full_ecn_cnt: 2); 0: no ECN exit.",
+                      UintegerValue(2),
+                      MakeUintegerAccessor(&MpBbr3::m_ecnFullCount),
+                      MakeUintegerChecker<uint32_t>(0, 1000))
+        .AddAttribute("EcnReprobeGain",
+                      "After a cycle with CE and no loss, probe again at once with "
+                      "inflight_longterm growing from this fraction of it (Linux "
+                      "bbr_ecn_reprobe_gain: 1/2); 0: no early probe.",
+                      DoubleValue(0.5),
+                      MakeDoubleAccessor(&MpBbr3::m_ecnReprobeGain),
+                      MakeDoubleChecker<double>(0.0, 1.0))
         .AddTraceSource("StateTransition",
                         "BBR changed state: the old and the new State.",
                         MakeTraceSourceAccessor(&MpBbr3::m_stateTrace),
@@ -224,7 +274,15 @@ MpBbr3::MpBbr3()
       m_probeWaitRange(Seconds(1)),
       m_renoRoundsMax(63),
       m_minLostPackets(1),
-      m_startupOnRtoEnd(false)
+      m_startupOnRtoEnd(false),
+      m_ecn(false),
+      m_ecnMaxRtt(MilliSeconds(5)),
+      m_ecnAlphaGain(1.0 / 16.0),
+      m_ecnAlphaInit(1.0),
+      m_ecnFactor(1.0 / 3.0),
+      m_ecnThresh(0.5),
+      m_ecnFullCount(2),
+      m_ecnReprobeGain(0.5)
 {
     m_uv = CreateObject<UniformRandomVariable>();
 }
@@ -331,6 +389,15 @@ MpBbr3::GetStatus() const
     s.priorCwnd = m_priorCwnd;
     s.lostBytes = m_lostBytes;
     s.stateTransitions = m_transitions;
+    s.ecnEligible = m_ecnEligible;
+    s.ecnAlpha = m_ecnAlpha;
+    s.lastCeRatio = m_lastCeRatio;
+    s.deliveredCe = m_deliveredCe;
+    s.ecnInRound = m_ecnInRound;
+    s.ecnInCycle = m_ecnInCycle;
+    s.startupEcnRounds = m_startupEcnRounds;
+    s.ecnTooHigh = m_ecnTooHigh;
+    s.ecnShorttermCuts = m_ecnShorttermCuts;
     return s;
 }
 
@@ -530,6 +597,18 @@ MpBbr3::Init(const MpCcContext& ctx)
     m_cwndLimitedSeen = false;
     m_records.clear();
     m_recordBase = 0;
+    m_ecnEligible = false;
+    m_ecnAlpha = m_ecnAlphaInit;
+    m_lastCeRatio = -1;
+    m_deliveredCe = 0;
+    m_alphaLastDelivered = 0;
+    m_alphaLastDeliveredCe = 0;
+    m_startupEcnRounds = 0;
+    m_ecnRoundPending = false;
+    m_ecnLossRoundPending = false;
+    m_ecnSampleValid = false;
+    m_ecnTooHigh = 0;
+    m_ecnShorttermCuts = 0;
     ResetCongestionSignals();
     ResetShortTermModel();
     // InitRoundCounting
@@ -616,10 +695,10 @@ MpBbr3::StartProbeBwCruise()
 
 /// BBRStartProbeBW_REFILL (5.3.3.6): forget the short-term model, refill the pipe one round.
 void
-MpBbr3::StartProbeBwRefill()
+MpBbr3::StartProbeBwRefill(uint32_t probeUpRounds)
 {
     ResetShortTermModel();
-    m_bwProbeUpRounds = 0;
+    m_bwProbeUpRounds = probeUpRounds;
     m_bwProbeUpAcked = 0;
     m_prevProbePrecautionary = false;
     m_ackPhase = AckPhase::REFILLING;
@@ -698,11 +777,12 @@ MpBbr3::OnPacketSent(const MpCcContext& ctx, const MpSentPacket& p)
     {
         while (m_recordBase + m_records.size() < p.pn)
         {
-            m_records.push_back(SentRecord{m_lostBytes, false, true});
+            m_records.push_back(SentRecord{m_lostBytes, false, true, m_deliveredCe});
         }
         if (m_recordBase + m_records.size() == p.pn)
         {
-            m_records.push_back(SentRecord{m_lostBytes, m_appLimitedUntil != 0, false});
+            m_records.push_back(
+                SentRecord{m_lostBytes, m_appLimitedUntil != 0, false, m_deliveredCe});
         }
     }
     if (m_records.size() > kMaxRecords)
@@ -767,6 +847,11 @@ MpBbr3::TrimRecords(uint64_t largestAcked)
 void
 MpBbr3::OnAck(const MpCcContext& ctx, const MpAckEvent& ev)
 {
+    if (m_ecn)
+    {
+        ResolveEcnRound(); // the last frame's, if no ECN feedback came with it
+        m_ecnSampleValid = false;
+    }
     m_now = ev.now;
     const MpPathInfo& path = ctx.Path();
     m_inflight = static_cast<double>(path.bytesInFlight);
@@ -796,7 +881,8 @@ MpBbr3::OnAck(const MpCcContext& ctx, const MpAckEvent& ev)
     }
     Sample rs;
     const SentRecord* newestRec = newest ? Record(newest->pn) : nullptr;
-    SentRecord newestCopy = newestRec ? *newestRec : SentRecord{m_lostBytes, false, false};
+    SentRecord newestCopy =
+        newestRec ? *newestRec : SentRecord{m_lostBytes, false, false, m_deliveredCe};
     for (std::size_t i = 0; i < ev.nAcked; ++i)
     {
         if (SentRecord* r = Record(ev.acked[i].pn))
@@ -838,6 +924,16 @@ MpBbr3::OnAck(const MpCcContext& ctx, const MpAckEvent& ev)
     {
         rs.rtt = ev.latestRtt;
         rs.hasRtt = true;
+    }
+
+    if (m_ecn)
+    {
+        // RS.delivered and P.delivered_ce for the frame's ECN feedback (CheckEcnTooHigh).
+        m_ecnSampleValid = true;
+        m_ecnSampleDelivered = rs.delivered;
+        m_ecnSampleTxInFlight = rs.txInFlight;
+        m_ecnSampleAppLimited = rs.isAppLimited;
+        m_ecnSampleCeAtSend = newestCopy.deliveredCe;
     }
 
     // BBRUpdateModelAndState
@@ -888,9 +984,21 @@ void
 MpBbr3::UpdateCongestionSignals(const Sample& rs)
 {
     UpdateMaxBw(rs);
+    if (m_ecn && m_roundStart)
+    {
+        m_ecnRoundPending = true; // bbr_update_ecn_alpha, with this frame's CE counts
+    }
     if (!m_lossRoundStart)
     {
         return; // wait for the end of the round trip
+    }
+    if (m_ecn)
+    {
+        // The ECN cut starts from inflight_shortterm before this round's loss cut.
+        m_ecnLossRoundPending = true;
+        m_ecnLossRoundProbing = IsProbingBw();
+        m_ecnShorttermBase =
+            m_inflightShortterm == kInf ? static_cast<double>(m_cwnd) : m_inflightShortterm;
     }
     AdaptLowerBoundsFromCongestion();
     m_isLossInRound = false;
@@ -1178,6 +1286,19 @@ MpBbr3::AdaptLongTermModel(const Sample& rs)
 bool
 MpBbr3::IsTimeToProbeBw()
 {
+    // Linux bbr_check_time_to_probe_bw: CE but no loss in this cycle, probe again at once.
+    if (m_ecnReprobeGain > 0 && m_ecnEligible && m_ecnInCycle && !m_lossInCycle &&
+        !InLossRecovery())
+    {
+        uint32_t n = kMaxProbeUpRounds;
+        if (m_inflightLongterm != kInf)
+        {
+            double packets = m_ecnReprobeGain * m_inflightLongterm / Smss();
+            n = packets >= 1.0 ? static_cast<uint32_t>(std::floor(std::log2(packets))) : 0;
+        }
+        StartProbeBwRefill(std::min(n, kMaxProbeUpRounds));
+        return true;
+    }
     if (m_now > m_cycleStamp + m_bwProbeWait || IsRenoCoexistenceProbeTime())
     {
         StartProbeBwRefill();
@@ -1378,6 +1499,9 @@ MpBbr3::ResetCongestionSignals()
     m_lostPacketsInRound = 0;
     m_bwLatest = 0;
     m_inflightLatest = 0;
+    m_ecnInRound = false;
+    m_ecnInCycle = false;
+    m_lossInCycle = false;
 }
 
 /// BBRResetShortTermModel (5.5.10.3).
@@ -1536,6 +1660,7 @@ MpBbr3::NoteLoss()
         SaveStateUponLoss();
     }
     m_isLossInRound = true;
+    m_lossInCycle = true;
 }
 
 /// BBRHandleLostPacket (5.5.10.2): while probing, a loss rate above LossThresh since P was
@@ -1700,6 +1825,151 @@ MpBbr3::OnRtoEpisodeEnd(const MpCcContext& ctx, const MpRtoEnd& ev)
 void
 MpBbr3::OnIdleRestart(const MpCcContext&, Time, Time)
 {
+}
+
+// ---- ECN (Linux BBRv3, tcp_bbr.c; the draft has none) ---------------------------------------
+
+void
+MpBbr3::OnEcnFeedback(const MpCcContext& ctx, const MpEcnEvent& ev)
+{
+    if (!m_ecn)
+    {
+        return; // Linux without ecn_low: CE changes nothing
+    }
+    m_now = ev.now;
+    uint64_t marked = MpEcnMarkedBytes(ev, m_mss);
+    m_deliveredCe += marked;
+    if (ev.ceIncrease > 0)
+    {
+        m_ecnInCycle = true;
+        if (m_ecnEligible)
+        {
+            m_ecnInRound = true;
+        }
+    }
+    bool changed = m_ecnRoundPending || m_ecnLossRoundPending;
+    ResolveEcnRound();
+    uint64_t tooHigh = m_ecnTooHigh;
+    CheckEcnTooHigh();
+    if (changed || m_ecnTooHigh != tooHigh)
+    {
+        m_inflight = static_cast<double>(ctx.Path().bytesInFlight);
+        ApplyEcnControl();
+    }
+}
+
+MpEcnCodepoint
+MpBbr3::GetEcnCodepoint() const
+{
+    return m_ecn ? MpEcnCodepoint::ECT0 : MpEcnCodepoint::NOT_ECT;
+}
+
+void
+MpBbr3::ResolveEcnRound()
+{
+    if (m_ecnRoundPending)
+    {
+        m_ecnRoundPending = false;
+        UpdateEcnAlpha();
+        if (m_state == State::STARTUP && m_fullBwReached)
+        {
+            EnterDrain(); // BBRCheckStartupDone, for the ECN exit
+        }
+    }
+    if (m_ecnLossRoundPending)
+    {
+        m_ecnLossRoundPending = false;
+        EcnLowerBounds();
+        m_ecnInRound = false;
+    }
+}
+
+/// bbr_update_ecn_alpha: eligibility (sticky), then the per-round EWMA of the CE ratio.
+void
+MpBbr3::UpdateEcnAlpha()
+{
+    if (!m_ecnEligible && m_ecnFactor > 0 && HasMinRtt() &&
+        (m_ecnMaxRtt.IsZero() || m_minRtt <= m_ecnMaxRtt))
+    {
+        m_ecnEligible = true;
+    }
+    if (!m_ecnEligible)
+    {
+        return;
+    }
+    uint64_t delivered = m_delivered - std::min(m_delivered, m_alphaLastDelivered);
+    uint64_t ce = m_deliveredCe - std::min(m_deliveredCe, m_alphaLastDeliveredCe);
+    if (delivered == 0)
+    {
+        return;
+    }
+    double ratio = std::min(1.0, static_cast<double>(ce) / static_cast<double>(delivered));
+    m_ecnAlpha = std::min(1.0, (1.0 - m_ecnAlphaGain) * m_ecnAlpha + m_ecnAlphaGain * ratio);
+    m_alphaLastDelivered = m_delivered;
+    m_alphaLastDeliveredCe = m_deliveredCe;
+    m_lastCeRatio = ratio;
+    // bbr_check_ecn_too_high_in_startup
+    if (m_fullBwReached || m_ecnFullCount == 0 || m_ecnThresh <= 0)
+    {
+        return;
+    }
+    m_startupEcnRounds = ratio >= m_ecnThresh ? m_startupEcnRounds + 1 : 0;
+    if (m_startupEcnRounds >= m_ecnFullCount)
+    {
+        HandleQueueTooHighInStartup();
+    }
+}
+
+/// bbr_ecn_lower_bounds: once per loss round with CE, when not probing,
+/// inflight_shortterm = min(its loss cut, base (1 - EcnFactor ecn_alpha)).
+void
+MpBbr3::EcnLowerBounds()
+{
+    if (m_ecnLossRoundProbing || !m_ecnInRound || m_ecnFactor <= 0)
+    {
+        return;
+    }
+    if (m_inflightShortterm == kInf)
+    {
+        m_inflightShortterm = m_ecnShorttermBase; // bbr_init_lower_bounds
+    }
+    double cut = m_ecnShorttermBase * (1.0 - m_ecnFactor * m_ecnAlpha);
+    m_inflightShortterm = std::min(m_inflightShortterm, cut);
+    ++m_ecnShorttermCuts;
+}
+
+/// The ECN clause of bbr_is_inflight_too_high on the frame's rate sample: while the ACKs are
+/// samples of a bandwidth probe, RS.delivered_ce > EcnThresh RS.delivered is too high.
+void
+MpBbr3::CheckEcnTooHigh()
+{
+    if (!m_ecnEligible || m_ecnThresh <= 0 || !m_ecnSampleValid || !m_fullBwReached ||
+        !m_isBwProbeSample)
+    {
+        return;
+    }
+    double ce = static_cast<double>(m_deliveredCe - std::min(m_deliveredCe, m_ecnSampleCeAtSend));
+    if (ce <= 0 || m_ecnSampleDelivered <= 0 || ce <= m_ecnThresh * m_ecnSampleDelivered)
+    {
+        return;
+    }
+    Sample rs;
+    rs.txInFlight = m_ecnSampleTxInFlight;
+    rs.isAppLimited = m_ecnSampleAppLimited;
+    ++m_ecnTooHigh;
+    HandleInflightTooHigh(rs);
+}
+
+void
+MpBbr3::ApplyEcnControl()
+{
+    BoundBwForModel();
+    SetPacingRateWithGain(m_pacingGain);
+    SetSendQuantum();
+    UpdateMaxInflight();
+    BoundCwndForProbeRtt();
+    BoundCwndForModel();
+    Publish();
 }
 
 } // namespace ns3

@@ -58,6 +58,28 @@ namespace ns3
  * (MpDeliveryRate).
  *
  * BBR requires pacing; the transport paces it whatever the connection's Pacing setting.
+ *
+ * ECN (OnEcnFeedback): the draft has no ECN response; this is Linux BBRv3's (google/bbr v3,
+ * tcp_bbr.c), off by default as there (attribute Ecn; Linux needs the route's ecn_low flag).
+ * With Ecn off, packets go Not-ECT and CE marks (if any arrive) are ignored: no alpha, no cut,
+ * and not the base class's loss-like reaction (Linux BBR sets cwnd in cong_control, so the TCP
+ * stack's CWR does not cut it).
+ * With Ecn on, once min_rtt <= EcnMaxRtt (5 ms; 0: any RTT) the flow is ECN-eligible for good:
+ *
+ *   per round:  ecn_alpha = (1 - EcnAlphaGain) ecn_alpha + EcnAlphaGain ce_ratio, ce_ratio =
+ *               CE-marked bytes / delivered bytes of the round (alpha starts at EcnAlphaInit 1);
+ *               in Startup, EcnFullCount (2) rounds in a row with ce_ratio >= EcnThresh end it
+ *               (inflight_longterm = max(bdp, inflight_latest))
+ *   per loss round with CE, when not probing: inflight_shortterm = min(its loss cut,
+ *               inflight_shortterm (1 - EcnFactor ecn_alpha)), EcnFactor = 1/3
+ *   per ACK while probing (the ACKs of a bandwidth probe, pipe full): RS.delivered_ce >
+ *               EcnThresh (0.5) RS.delivered is IsInflightTooHigh: inflight_longterm =
+ *               max(RS.tx_in_flight, Beta * min(bdp, cwnd)), UP -> DOWN
+ *   in DOWN / CRUISE: CE but no loss in this cycle -> REFILL at once, with inflight_longterm
+ *               growing from 2^floor(log2(EcnReprobeGain * inflight_longterm / SMSS)) SMSS
+ *
+ * The transport delivers a frame's ECN counts after its OnAck, so the per-round steps of a
+ * frame that starts a round run in its OnEcnFeedback (or at the next OnAck if none comes).
  */
 class MpBbr3 : public MpCongestionOps
 {
@@ -127,6 +149,16 @@ class MpBbr3 : public MpCongestionOps
         uint64_t priorCwnd{0};
         uint64_t lostBytes{0}; //!< C.lost as this controller counts it
         uint64_t stateTransitions{0};
+        // ECN (Linux BBRv3)
+        bool ecnEligible{false};
+        double ecnAlpha{1};
+        double lastCeRatio{-1};  //!< ce_ratio of the last round (-1: none yet)
+        uint64_t deliveredCe{0}; //!< C.delivered_ce, CE-marked bytes
+        bool ecnInRound{false};
+        bool ecnInCycle{false};
+        uint32_t startupEcnRounds{0};
+        uint64_t ecnTooHigh{0};       //!< IsInflightTooHigh from CE, cumulative
+        uint64_t ecnShorttermCuts{0}; //!< inflight_shortterm cuts from CE, cumulative
     };
 
     std::string GetName() const override;
@@ -139,6 +171,11 @@ class MpBbr3 : public MpCongestionOps
     void OnRtoEpisodeEnd(const MpCcContext& ctx, const MpRtoEnd& ev) override;
     /// BBR keeps its window after idle (draft section 5.4): no slow start after idle.
     void OnIdleRestart(const MpCcContext& ctx, Time idle, Time rto) override;
+    /// Linux BBRv3's ECN response when attribute Ecn is on; otherwise CE is ignored.
+    void OnEcnFeedback(const MpCcContext& ctx, const MpEcnEvent& ev) override;
+    /// ECT(0) with Ecn on (Linux: TCP_ECN_ECT_PERMANENT on ecn_low routes); Not-ECT otherwise,
+    /// so that an ECN AQM drops, rather than marks, a flow that ignores CE (RFC 3168 5).
+    MpEcnCodepoint GetEcnCodepoint() const override;
     bool RequiresPacing() const override;
     bool InSlowStart() const override;
     int64_t AssignStreams(int64_t stream) override;
@@ -184,9 +221,10 @@ class MpBbr3 : public MpCongestionOps
     /// What this controller remembers of a packet at send time.
     struct SentRecord
     {
-        uint64_t lost{0};       //!< P.lost (C.lost as counted here)
-        bool appLimited{false}; //!< sent while BBR marked the connection app-limited
-        bool done{false};       //!< acknowledged, lost, or old enough to forget
+        uint64_t lost{0};        //!< P.lost (C.lost as counted here)
+        bool appLimited{false};  //!< sent while BBR marked the connection app-limited
+        bool done{false};        //!< acknowledged, lost, or old enough to forget
+        uint64_t deliveredCe{0}; //!< P.delivered_ce (C.delivered_ce when sent, bytes)
     };
 
     static constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -217,7 +255,8 @@ class MpBbr3 : public MpCongestionOps
     void EnterProbeBw();
     void StartProbeBwDown();
     void StartProbeBwCruise();
-    void StartProbeBwRefill();
+    /// REFILL; `probeUpRounds` starts UP's inflight_longterm slope at 2^it SMSS per round.
+    void StartProbeBwRefill(uint32_t probeUpRounds = 0);
     void StartProbeBwUp(const Sample& rs);
     void EnterProbeRtt();
     void ExitProbeRtt();
@@ -275,6 +314,18 @@ class MpBbr3 : public MpCongestionOps
     void MarkConnectionAppLimited();
     void HandleRestartFromIdle(const MpSentPacket& p);
 
+    // --- ECN (Linux BBRv3, tcp_bbr.c) ---
+    /// The per-round ECN steps a frame's OnAck left for its ECN feedback.
+    void ResolveEcnRound();
+    /// bbr_update_ecn_alpha and bbr_check_ecn_too_high_in_startup.
+    void UpdateEcnAlpha();
+    /// The ECN part of bbr_adapt_lower_bounds (bbr_ecn_lower_bounds).
+    void EcnLowerBounds();
+    /// The ECN part of bbr_is_inflight_too_high on this frame's rate sample.
+    void CheckEcnTooHigh();
+    /// Apply the caps and the pacing rate again after an ECN step changed the model.
+    void ApplyEcnControl();
+
     // --- per-packet records ---
     SentRecord* Record(uint64_t pn);
     void TrimRecords(uint64_t largestAcked);
@@ -306,6 +357,14 @@ class MpBbr3 : public MpCongestionOps
     uint32_t m_renoRoundsMax;
     uint32_t m_minLostPackets;
     bool m_startupOnRtoEnd;
+    bool m_ecn;
+    Time m_ecnMaxRtt;
+    double m_ecnAlphaGain;
+    double m_ecnAlphaInit;
+    double m_ecnFactor;
+    double m_ecnThresh;
+    uint32_t m_ecnFullCount;
+    double m_ecnReprobeGain;
 
     Ptr<UniformRandomVariable> m_uv;
     TracedCallback<uint8_t, uint8_t> m_stateTrace;
@@ -402,6 +461,29 @@ class MpBbr3 : public MpCongestionOps
     uint64_t m_appLimitedUntil{0}; //!< BBR's own C.app_limited mark (ProbeRTT)
     uint64_t m_cwndLimitedRound{0};
     bool m_cwndLimitedSeen{false};
+
+    // ECN (Linux BBRv3)
+    bool m_ecnEligible{false};
+    double m_ecnAlpha{1};
+    double m_lastCeRatio{-1};
+    uint64_t m_deliveredCe{0}; //!< C.delivered_ce (bytes)
+    uint64_t m_alphaLastDelivered{0};
+    uint64_t m_alphaLastDeliveredCe{0};
+    bool m_ecnInRound{false};
+    bool m_ecnInCycle{false};
+    bool m_lossInCycle{false};
+    uint32_t m_startupEcnRounds{0};
+    bool m_ecnRoundPending{false};     //!< a round started in the last OnAck
+    bool m_ecnLossRoundPending{false}; //!< a loss round started in the last OnAck
+    bool m_ecnLossRoundProbing{false}; //!< ... while probing bandwidth
+    double m_ecnShorttermBase{0};      //!< inflight_shortterm before that round's loss cut
+    bool m_ecnSampleValid{false};      //!< the last OnAck's rate sample, for CheckEcnTooHigh
+    double m_ecnSampleDelivered{0};
+    double m_ecnSampleTxInFlight{0};
+    bool m_ecnSampleAppLimited{false};
+    uint64_t m_ecnSampleCeAtSend{0};
+    uint64_t m_ecnTooHigh{0};
+    uint64_t m_ecnShorttermCuts{0};
 
     // per-packet records, indexed by packet number from m_recordBase
     std::deque<SentRecord> m_records;

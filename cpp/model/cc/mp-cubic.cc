@@ -198,7 +198,9 @@ MpCubic::OnAck(const MpCcContext& ctx, const MpAckEvent& ev)
 void
 MpCubic::OnPacketsLost(const MpCcContext&, const MpLossEvent& ev)
 {
-    if (ev.nLost == 0 || m_recovery.Covers(ev.largestLostSentTime))
+    // nLost == 0: an ECN CE increase (RFC 9002 section 7.1; RFC 9438 section 4.6 reduces the
+    // same way on ECN-Echo), a congestion event all the same.
+    if (m_recovery.Covers(ev.largestLostSentTime))
     {
         return;
     }

@@ -171,8 +171,9 @@ MpFreeze::IsFrozen(const MpCcContext& ctx, Time sentTime) const
 void
 MpFreeze::OnPacketsLost(const MpCcContext& ctx, const MpLossEvent& ev)
 {
-    if (!m_enabled)
+    if (!m_enabled || ev.nLost == 0)
     {
+        // nLost == 0 is a congestion signal without lost packets (ECN CE): nothing to freeze.
         m_acted += ev.nLost;
         m_inner->OnPacketsLost(ctx, ev);
         return;

@@ -950,4 +950,10 @@ MpMaco::GetQuickStarts() const
     return m_quickStarts;
 }
 
+MpEcnCodepoint
+MpMaco::GetEcnCodepoint() const
+{
+    return MpEcnCodepoint::NOT_ECT;
+}
+
 } // namespace ns3

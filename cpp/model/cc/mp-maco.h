@@ -72,6 +72,9 @@ class MpMaco : public MpCongestionOps
     void OnPacketSent(const MpCcContext& ctx, const MpSentPacket& p) override;
     void OnAck(const MpCcContext& ctx, const MpAckEvent& ev) override;
     void OnPacketsLost(const MpCcContext& ctx, const MpLossEvent& ev) override;
+    /// MACO reacts to losses through its congestion model and has no ECN response: its
+    /// packets go Not-ECT, so an AQM drops them rather than marking them (RFC 3168).
+    MpEcnCodepoint GetEcnCodepoint() const override;
     void OnPersistentCongestion(const MpCcContext& ctx) override;
     void OnPtoExpired(const MpCcContext& ctx, uint32_t ptoCount) override;
     /// A retransmission timeout (timer presets) re-enters quick start like a probe timeout

@@ -190,7 +190,8 @@ MpNewReno::OnAck(const MpCcContext& ctx, const MpAckEvent& ev)
 void
 MpNewReno::OnPacketsLost(const MpCcContext& ctx, const MpLossEvent& ev)
 {
-    if (ev.nLost == 0 || InRecovery(ev.largestLostSentTime))
+    // nLost == 0: an ECN CE increase (RFC 9002 section 7.1), a congestion event all the same.
+    if (InRecovery(ev.largestLostSentTime))
     {
         return;
     }

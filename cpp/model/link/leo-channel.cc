@@ -27,6 +27,8 @@ LeoDropCauseName(uint8_t cause)
         return "OVERFLOW";
     case LEO_DROP_AQM:
         return "AQM";
+    case LEO_DROP_ECN:
+        return "ECN";
     default:
         return "UNKNOWN";
     }

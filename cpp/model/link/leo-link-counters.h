@@ -22,12 +22,13 @@ enum LeoDropCause : uint8_t
     LEO_DROP_RANDOM = 1,   //!< Bernoulli random loss (LossAt)
     LEO_DROP_OVERFLOW = 2, //!< queue full (drop-tail, or an AQM's limit)
     LEO_DROP_AQM = 3,      //!< an AQM's own decision (RED early/forced, CoDel, PIE)
+    LEO_DROP_ECN = 4,      //!< an ECN-capable packet on a link whose ecn_handling is "drop"
 };
 
 /// Number of drop causes.
-constexpr std::size_t LEO_N_DROP_CAUSES = 4;
+constexpr std::size_t LEO_N_DROP_CAUSES = 5;
 
-/// "OUTAGE", "RANDOM", "OVERFLOW" or "AQM" ("UNKNOWN" otherwise).
+/// "OUTAGE", "RANDOM", "OVERFLOW", "AQM" or "ECN" ("UNKNOWN" otherwise).
 const char* LeoDropCauseName(uint8_t cause);
 
 /**
@@ -48,6 +49,10 @@ struct LeoDirectionCounters
     uint64_t dropBytes[LEO_N_DROP_CAUSES]{};
     uint64_t markPackets{0}; //!< packets an AQM marked ECN CE instead of dropping them
     uint64_t markBytes{0};
+    /// Summed time in the queue (the device's FIFO or its queue disc) of the packets that
+    /// started serialization (counted in txPackets), in ns-3 time steps: the mean sojourn of
+    /// an interval is its increase over txPackets' increase.
+    int64_t sojournTicks{0};
 
     uint64_t TotalDropPackets() const
     {

@@ -4,6 +4,7 @@
 
 #include "leo-channel.h"
 #include "leo-delay-tag.h"
+#include "leo-ecn.h"
 #include "model/queue/leo-queue-disc-item.h"
 
 #include "ns3/drop-tail-queue.h"
@@ -74,7 +75,7 @@ LeoNetDevice::GetTypeId()
                             "ns3::Packet::TracedCallback")
             .AddTraceSource("Drop",
                             "A packet sent by this device was dropped; the second argument is "
-                            "the LeoDropCause (0 OUTAGE, 1 RANDOM, 2 OVERFLOW).",
+                            "the LeoDropCause (0 OUTAGE, 1 RANDOM, 2 OVERFLOW, 3 AQM, 4 ECN).",
                             MakeTraceSourceAccessor(&LeoNetDevice::m_dropTrace),
                             "ns3::LeoNetDevice::DropTracedCallback");
     return tid;
@@ -218,6 +219,7 @@ LeoNetDevice::Attach(Ptr<LeoChannel> channel, LeoDirection dir)
     const LeoDirection rxDir = dir == LeoDirection::DOWN ? LeoDirection::UP : LeoDirection::DOWN;
     m_rxCounters = &channel->MutableCounters(rxDir);
     const LeoQueueConfig& qc = m_schedule->GetQueueConfig();
+    m_ecnHandling = qc.ecnHandling;
     if (qc.discipline != LeoQueueDiscipline::DROPTAIL)
     {
         m_discipline = qc.discipline;
@@ -308,6 +310,16 @@ LeoNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNum
         DropNow(packet, LEO_DROP_OUTAGE);
         return false;
     }
+    if (m_ecnHandling != LeoEcnHandling::PASS && LeoPacketEcn(packet, protocolNumber) != 0)
+    {
+        // A link that cannot carry ECN (queue.ecn_handling): drop or bleach ECT/CE packets.
+        if (m_ecnHandling == LeoEcnHandling::DROP)
+        {
+            DropNow(packet, LEO_DROP_ECN);
+            return false;
+        }
+        LeoClearEcn(packet, protocolNumber);
+    }
     if (m_disc)
     {
         return SendToDisc(packet, protocolNumber);
@@ -358,6 +370,7 @@ LeoNetDevice::StartFromDisc()
     Ptr<Packet> next = item->GetPacket();
     LeoDelayTag tag;
     const int64_t wait = Simulator::Now().GetTimeStep() - item->GetTimeStamp().GetTimeStep();
+    m_txCounters->sojournTicks += wait;
     if (wait > 0 && next->PeekPacketTag(tag))
     {
         tag.queueTicks += wait;
@@ -455,6 +468,7 @@ LeoNetDevice::TransmitComplete()
         m_queueMeta.pop_front();
         LeoDelayTag tag;
         const int64_t wait = Simulator::Now().GetTimeStep() - meta.enqueued;
+        m_txCounters->sojournTicks += wait;
         if (wait > 0 && next->PeekPacketTag(tag))
         {
             tag.queueTicks += wait;

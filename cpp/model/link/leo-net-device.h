@@ -48,6 +48,9 @@ class LeoChannel;
  *     instant of overlap; else with probability LossAt(dir, tE) it is dropped
  *     (LEO_DROP_RANDOM) at tR; else it is delivered to the peer at tR;
  *  6. at each outage start the queue is flushed (LEO_DROP_OUTAGE).
+ * A link whose LeoQueueConfig::ecnHandling is BLEACH clears the ECN field of every packet
+ * handed to Send() (IPv4 TOS or shim header); DROP drops every ECN-capable one there
+ * (LEO_DROP_ECN), after the outage check and before the queue.
  *
  * No framing is added: the wire size is the size of the packet given to Send() (e.g. the
  * IPv4 datagram). The protocol number travels beside the packet, so IPv4/IPv6 over the device
@@ -166,6 +169,8 @@ class LeoNetDevice : public NetDevice
     std::deque<QueuedMeta> m_queueMeta; //!< parallel to m_queue
     Ptr<QueueDisc> m_disc;              //!< AQM (replaces m_queue when set)
     LeoQueueDiscipline m_discipline{LeoQueueDiscipline::DROPTAIL};
+    /// The link's ECN field handling (queue.ecn_handling).
+    LeoEcnHandling m_ecnHandling{LeoEcnHandling::PASS};
     Ptr<Packet> m_current; //!< packet being serialized
     bool m_txBusy{false};
     double m_lastArrivalS{0.0}; //!< FIFO guard

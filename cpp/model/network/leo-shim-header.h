@@ -20,8 +20,8 @@ namespace ns3
  * replaces, so serialization times, queue occupancy in bytes and every rate are unchanged.
  *
  *   byte 0      version (high 4 bits, = 1; an IPv4 header starts with 4) | reserved (2 bits, 0)
- *               | ECN (low 2 bits, the RFC 3168 codepoint, as in IPv4's TOS byte; sent 0 =
- *               Not-ECT; reserved for AQM marking, issue 21)
+ *               | ECN (low 2 bits, the RFC 3168 codepoint, as in IPv4's TOS byte: the
+ *               transport's ECT codepoint when its ECN is on, else 0 = Not-ECT; an AQM sets CE)
  *   byte 1      TTL (64 at the source; a forwarding node decrements it and drops at 0, as IPv4)
  *   bytes 2-3   payload length (bytes after this header)
  *   bytes 4-7   source address (the sending end's path or route address)

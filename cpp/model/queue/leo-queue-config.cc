@@ -2,6 +2,8 @@
 
 #include "leo-queue-config.h"
 
+#include "leo-dual-pi2-queue-disc.h"
+
 #include "ns3/boolean.h"
 #include "ns3/codel-queue-disc.h"
 #include "ns3/data-rate.h"
@@ -38,6 +40,23 @@ LeoQueueDisciplineName(LeoQueueDiscipline d)
         return "fq_codel";
     case LeoQueueDiscipline::PIE:
         return "pie";
+    case LeoQueueDiscipline::DUALPI2:
+        return "dualpi2";
+    }
+    return "unknown";
+}
+
+const char*
+LeoEcnHandlingName(LeoEcnHandling h)
+{
+    switch (h)
+    {
+    case LeoEcnHandling::PASS:
+        return "pass";
+    case LeoEcnHandling::BLEACH:
+        return "bleach";
+    case LeoEcnHandling::DROP:
+        return "drop";
     }
     return "unknown";
 }
@@ -75,13 +94,23 @@ void
 LeoQueueConfig::Validate(const std::string& label) const
 {
     const std::string q = label + ".";
-    if (static_cast<uint8_t>(discipline) > static_cast<uint8_t>(LeoQueueDiscipline::PIE))
+    if (static_cast<uint8_t>(discipline) > static_cast<uint8_t>(LeoQueueDiscipline::DUALPI2))
     {
         Fail(q + "discipline", "unknown discipline", static_cast<double>(discipline));
     }
     if (ecn && discipline == LeoQueueDiscipline::DROPTAIL)
     {
         throw std::invalid_argument(q + "ecn: drop-tail cannot mark; choose an AQM discipline");
+    }
+    if (static_cast<uint8_t>(ecnHandling) > static_cast<uint8_t>(LeoEcnHandling::DROP))
+    {
+        Fail(q + "ecn_handling", "unknown ECN handling", static_cast<double>(ecnHandling));
+    }
+    if (ecn && ecnHandling != LeoEcnHandling::PASS)
+    {
+        throw std::invalid_argument(q + "ecn_handling: a link that cannot carry ECN cannot mark (" +
+                                    LeoEcnHandlingName(ecnHandling) +
+                                    " with ecn on); use 'pass' or turn ecn off");
     }
     Positive(q + "target_ms", codelTargetS);
     Positive(q + "interval_ms", codelIntervalS);
@@ -121,6 +150,30 @@ LeoQueueConfig::Validate(const std::string& label) const
     {
         Fail(q + "weight", "must be in (0, 1]", redWeight);
     }
+    if (discipline != LeoQueueDiscipline::DUALPI2)
+    {
+        return;
+    }
+    auto within = [&](const char* key, double v, double lo, double hi, double scale) {
+        if (!std::isfinite(v) || v < lo || v > hi)
+        {
+            std::ostringstream why;
+            why << "must be in [" << lo * scale << ", " << hi * scale << "]";
+            Fail(q + key, why.str(), v * scale);
+        }
+    };
+    Positive(q + "target_ms", dpTargetS);
+    within("target_ms", dpTargetS, 0.0, 10.0, 1e3);
+    Positive(q + "t_update_ms", dpTUpdateS);
+    within("t_update_ms", dpTUpdateS, 0.0, 10.0, 1e3);
+    Positive(q + "alpha", dpAlpha);
+    within("alpha", dpAlpha, 0.0, 100.0, 1.0);
+    Positive(q + "beta", dpBeta);
+    within("beta", dpBeta, 0.0, 100.0, 1.0);
+    within("k", dpK, 1.0, 64.0, 1.0);
+    within("l4s_min_th_ms", dpL4sMinThS, 0.0, 0.010, 1e3);
+    within("l4s_range_ms", dpL4sRangeS, 0.0, 0.010, 1e3);
+    within("time_shift_ms", dpTimeShiftS, 0.0, 10.0, 1e3);
 }
 
 Ptr<QueueDisc>
@@ -177,6 +230,19 @@ MakeLeoQueueDisc(const LeoQueueConfig& c,
         f.Set("MaxBurstAllowance", TimeString(c.pieMaxBurstS));
         // RFC 8033 section 5.1: the queue delay from per-packet timestamps (sojourn time).
         f.Set("UseDequeueRateEstimator", BooleanValue(false));
+        f.Set("UseEcn", BooleanValue(c.ecn));
+        break;
+    case LeoQueueDiscipline::DUALPI2:
+        f.SetTypeId(LeoDualPi2QueueDisc::GetTypeId());
+        f.Set("MaxSize", limit);
+        f.Set("Target", TimeString(c.dpTargetS));
+        f.Set("Tupdate", TimeString(c.dpTUpdateS));
+        f.Set("Alpha", DoubleValue(c.dpAlpha));
+        f.Set("Beta", DoubleValue(c.dpBeta));
+        f.Set("CouplingFactor", DoubleValue(c.dpK));
+        f.Set("MinTh", TimeString(c.dpL4sMinThS));
+        f.Set("Range", TimeString(c.dpL4sRangeS));
+        f.Set("TimeShift", TimeString(c.dpTimeShiftS));
         f.Set("UseEcn", BooleanValue(c.ecn));
         break;
     case LeoQueueDiscipline::DROPTAIL:

@@ -27,9 +27,26 @@ enum class LeoQueueDiscipline : uint8_t
     CODEL = 2,    //!< CoDel (RFC 8289), ns3::CoDelQueueDisc
     FQ_CODEL = 3, //!< FQ-CoDel (RFC 8290), ns3::FqCoDelQueueDisc
     PIE = 4,      //!< PIE (RFC 8033), ns3::PieQueueDisc
+    DUALPI2 = 5,  //!< DualQ Coupled PI2 (RFC 9332), ns3::LeoDualPi2QueueDisc (our own)
 };
 
-/// "droptail", "red", "codel", "fq_codel" or "pie".
+/**
+ * @ingroup leo-link
+ * What a link does with the ECN field of the packets it sends (both directions): carry it
+ * (PASS), clear it to Not-ECT (BLEACH) or drop every ECN-capable packet, ECT or CE (DROP,
+ * counted as LEO_DROP_ECN), as the middleboxes RFC 9000 section 13.4.2 guards against do.
+ */
+enum class LeoEcnHandling : uint8_t
+{
+    PASS = 0,
+    BLEACH = 1,
+    DROP = 2,
+};
+
+/// "pass", "bleach" or "drop".
+const char* LeoEcnHandlingName(LeoEcnHandling h);
+
+/// "droptail", "red", "codel", "fq_codel", "pie" or "dualpi2".
 const char* LeoQueueDisciplineName(LeoQueueDiscipline d);
 
 /**
@@ -41,7 +58,11 @@ const char* LeoQueueDisciplineName(LeoQueueDiscipline d);
 struct LeoQueueConfig
 {
     LeoQueueDiscipline discipline{LeoQueueDiscipline::DROPTAIL};
-    bool ecn{false}; //!< mark ECN-capable packets instead of dropping them (AQMs only)
+    /// Mark ECN-capable packets instead of dropping them (AQMs only). DualPI2: the C queue's
+    /// ECT(0) packets (its L4S packets are marked whatever this says).
+    bool ecn{false};
+    /// The link's ECN field handling (a link that cannot carry ECN cannot mark: ecn needs PASS).
+    LeoEcnHandling ecnHandling{LeoEcnHandling::PASS};
     // CoDel and FQ-CoDel (RFC 8289 section 4.3 / RFC 8290 section 5.2 defaults)
     double codelTargetS{0.005};    //!< acceptable standing queue delay
     double codelIntervalS{0.100};  //!< sliding-minimum window
@@ -59,6 +80,15 @@ struct LeoQueueConfig
     double redMaxP{0.1};     //!< max_p
     double redWeight{0.002}; //!< w_q (EWMA weight of the average queue)
     bool redGentle{true};    //!< gentle RED: p rises to 1 between max_th and 2 max_th
+    // DualPI2 (RFC 9332 Appendix A; docs/scenario.md gives each default's source)
+    double dpTargetS{0.015};    //!< the PI2 controller's queue-delay target
+    double dpTUpdateS{0.016};   //!< Tupdate
+    double dpAlpha{0.16};       //!< alpha (Hz)
+    double dpBeta{3.2};         //!< beta (Hz)
+    double dpK{2.0};            //!< coupling factor k
+    double dpL4sMinThS{0.0008}; //!< start of the native L4S ramp (sojourn time)
+    double dpL4sRangeS{0.0004}; //!< width of the native L4S ramp (0: a step at the start)
+    double dpTimeShiftS{0.040}; //!< the time-shifted FIFO's shift in favour of the L queue
 
     /**
      * Check ranges.

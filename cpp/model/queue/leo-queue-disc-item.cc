@@ -19,6 +19,23 @@ LeoQueueDiscItem::LeoQueueDiscItem(Ptr<Packet> packet, uint16_t protocol)
 {
 }
 
+uint8_t
+LeoQueueDiscItem::GetEcnCodepoint() const
+{
+    // IPv4: the low two bits of byte 1 (TOS); the shim: the low two bits of byte 0.
+    uint8_t head[2];
+    const uint32_t n = GetPacket()->CopyData(head, sizeof(head));
+    if (GetProtocol() == kIpv4Protocol && n >= 2 && (head[0] >> 4) == 4)
+    {
+        return head[1] & 0x03;
+    }
+    if (GetProtocol() == kShimProtocol && n >= 1 && LeoShimHeader::IsShim(head[0]))
+    {
+        return head[0] & 0x03;
+    }
+    return 0;
+}
+
 void
 LeoQueueDiscItem::AddHeader()
 {

@@ -17,7 +17,8 @@ namespace ns3
  * an IPv4 header, or a LeoShimHeader for protocol 0x88B5). Hash() covers the flow's
  * addresses and ports read from the header bytes (FQ-CoDel's flow classification without
  * packet filters); Mark() sets ECN CE on ECN-capable packets (IPv4 ECN field, or the shim's
- * two ECN bits). AddHeader() has nothing to do (the header is in the packet).
+ * two ECN bits), GetEcnCodepoint() reads them (DualPI2's classification). AddHeader() has nothing
+ * to do (the header is in the packet).
  */
 class LeoQueueDiscItem : public QueueDiscItem
 {
@@ -28,6 +29,12 @@ class LeoQueueDiscItem : public QueueDiscItem
     static constexpr uint16_t kIpv4Protocol = 0x0800;
 
     LeoQueueDiscItem(Ptr<Packet> packet, uint16_t protocol);
+
+    /**
+     * The packet's ECN codepoint (RFC 3168: 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE): the IPv4
+     * header's ECN field or the shim's two ECN bits; 0 for other protocols.
+     */
+    uint8_t GetEcnCodepoint() const;
 
     void AddHeader() override;
     bool Mark() override;

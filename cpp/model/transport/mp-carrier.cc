@@ -46,10 +46,11 @@ class LeoCarrier : public MpCarrier
         LeoCarrier::Close();
     }
 
-    void Send(Ptr<Packet> packet) override
+    void Send(Ptr<Packet> packet, uint8_t ecn) override
     {
         if (m_shim)
         {
+            m_header.ecn = ecn & 3;
             m_shim->Send(packet, m_header);
         }
     }
@@ -66,7 +67,7 @@ class LeoCarrier : public MpCarrier
   private:
     void Receive(Ptr<Packet> packet, const LeoShimHeader& header)
     {
-        m_cb(m_index, packet);
+        m_cb(m_index, packet, header.ecn);
     }
 
     Ptr<LeoShimProtocol> m_shim;
@@ -85,9 +86,11 @@ class UdpCarrier : public MpCarrier
                Ipv4Address local,
                Ipv4Address peer,
                uint16_t port,
-               ReceiveCallback cb)
+               ReceiveCallback cb,
+               bool readEcn)
         : m_index(index),
-          m_cb(cb)
+          m_cb(cb),
+          m_readEcn(readEcn)
     {
         m_socket = Socket::CreateSocket(node, UdpSocketFactory::GetTypeId());
         if (m_socket->Bind(InetSocketAddress(local, port)) != 0 ||
@@ -97,6 +100,10 @@ class UdpCarrier : public MpCarrier
                                      std::to_string(index));
         }
         m_socket->SetRecvCallback(MakeCallback(&UdpCarrier::HandleRead, this));
+        if (m_readEcn)
+        {
+            m_socket->SetIpRecvTos(true); // the socket tags each packet with its TOS byte
+        }
     }
 
     ~UdpCarrier() override
@@ -104,10 +111,17 @@ class UdpCarrier : public MpCarrier
         UdpCarrier::Close();
     }
 
-    void Send(Ptr<Packet> packet) override
+    void Send(Ptr<Packet> packet, uint8_t ecn) override
     {
         if (m_socket)
         {
+            if (ecn != 0)
+            {
+                // Ipv4L3Protocol takes the TOS byte of the header from this tag.
+                SocketIpTosTag tos;
+                tos.SetTos(ecn & 3);
+                packet->ReplacePacketTag(tos);
+            }
             m_socket->Send(packet);
         }
     }
@@ -128,13 +142,20 @@ class UdpCarrier : public MpCarrier
         Ptr<Packet> packet;
         while ((packet = socket->Recv()))
         {
-            m_cb(m_index, packet);
+            uint8_t ecn = 0;
+            SocketIpTosTag tos;
+            if (m_readEcn && packet->RemovePacketTag(tos))
+            {
+                ecn = tos.GetTos() & 3;
+            }
+            m_cb(m_index, packet, ecn);
         }
     }
 
     Ptr<Socket> m_socket;
     uint32_t m_index;
     ReceiveCallback m_cb;
+    bool m_readEcn;
 };
 
 } // namespace
@@ -149,11 +170,12 @@ MpCarrier::Open(MpCarrierKind kind,
                 Ipv4Address peer,
                 uint16_t port,
                 uint16_t flow,
-                ReceiveCallback cb)
+                ReceiveCallback cb,
+                bool readEcn)
 {
     if (kind == MpCarrierKind::UDP)
     {
-        return Ptr<MpCarrier>(new UdpCarrier(node, index, local, peer, port, cb), false);
+        return Ptr<MpCarrier>(new UdpCarrier(node, index, local, peer, port, cb, readEcn), false);
     }
     Ptr<LeoShimProtocol> shim = node->GetObject<LeoShimProtocol>();
     if (!shim)

@@ -53,12 +53,16 @@ MakeMpCarrierChecker()
 class MpCarrier : public SimpleRefCount<MpCarrier>
 {
   public:
-    /// Receiver: the path index given to Open and the packet (transport header first).
-    typedef Callback<void, uint32_t, Ptr<Packet>> ReceiveCallback;
+    /// Receiver: the path index given to Open, the packet (transport header first) and the
+    /// ECN codepoint it arrived with (RFC 3168's two bits; 0 unless Open was asked for them).
+    typedef Callback<void, uint32_t, Ptr<Packet>, uint8_t> ReceiveCallback;
 
     /**
      * Open the endpoint of path @p index on @p node: @p local and @p peer are the path's
      * addresses, @p port the port on both ends, @p flow the flow id the LEO header carries.
+     * With @p readEcn the receive callback gets each packet's ECN codepoint (LEO: the shim
+     * header's ECN bits, always available; UDP: the IPv4 TOS byte through
+     * Socket::SetIpRecvTos and SocketIpTosTag); without it UDP reports 0.
      * @throws std::runtime_error if the port cannot be bound (or, LEO, the node has no
      *         LeoShimProtocol)
      */
@@ -69,11 +73,16 @@ class MpCarrier : public SimpleRefCount<MpCarrier>
                                Ipv4Address peer,
                                uint16_t port,
                                uint16_t flow,
-                               ReceiveCallback cb);
+                               ReceiveCallback cb,
+                               bool readEcn = false);
 
     virtual ~MpCarrier();
-    /// Send a packet to the peer (a packet without a route is dropped, as by a socket).
-    virtual void Send(Ptr<Packet> packet) = 0;
+    /**
+     * Send a packet to the peer (a packet without a route is dropped, as by a socket) with
+     * ECN codepoint @p ecn (0 Not-ECT; LEO: the shim header's ECN bits, UDP: the IPv4 TOS
+     * byte's, through a SocketIpTosTag).
+     */
+    virtual void Send(Ptr<Packet> packet, uint8_t ecn = 0) = 0;
     /// Stop receiving (later packets are dropped); idempotent.
     virtual void Close() = 0;
 };

@@ -80,14 +80,14 @@ uint32_t
 MpQuicAckHeader::GetSerializedSize() const
 {
     uint32_t n = nRanges == 0 ? 1 : nRanges;
-    return 23 + 8 * (n - 1);
+    return 23 + 8 * (n - 1) + (hasEcn ? kEcnCountsSize : 0);
 }
 
 void
 MpQuicAckHeader::Serialize(Buffer::Iterator i) const
 {
     uint8_t n = nRanges == 0 ? 1 : nRanges;
-    i.WriteU8(static_cast<uint8_t>(MpQuicPacketType::ACK));
+    i.WriteU8(static_cast<uint8_t>(hasEcn ? MpQuicPacketType::ACK_ECN : MpQuicPacketType::ACK));
     i.WriteU8(path);
     i.WriteU8(n);
     i.WriteHtonU32(ackDelayUs);
@@ -96,22 +96,33 @@ MpQuicAckHeader::Serialize(Buffer::Iterator i) const
     {
         i.WriteHtonU32(0);
         i.WriteHtonU32(0);
-        return;
     }
-    i.WriteHtonU32(static_cast<uint32_t>(ranges[0].largest));
-    i.WriteHtonU32(static_cast<uint32_t>(ranges[0].largest - ranges[0].smallest));
-    for (uint8_t k = 1; k < n; ++k)
+    else
     {
-        uint64_t gap = ranges[k - 1].smallest - ranges[k].largest - 2;
-        i.WriteHtonU32(static_cast<uint32_t>(gap));
-        i.WriteHtonU32(static_cast<uint32_t>(ranges[k].largest - ranges[k].smallest));
+        i.WriteHtonU32(static_cast<uint32_t>(ranges[0].largest));
+        i.WriteHtonU32(static_cast<uint32_t>(ranges[0].largest - ranges[0].smallest));
+        for (uint8_t k = 1; k < n; ++k)
+        {
+            uint64_t gap = ranges[k - 1].smallest - ranges[k].largest - 2;
+            i.WriteHtonU32(static_cast<uint32_t>(gap));
+            i.WriteHtonU32(static_cast<uint32_t>(ranges[k].largest - ranges[k].smallest));
+        }
+    }
+    if (hasEcn)
+    {
+        i.WriteHtonU32(static_cast<uint32_t>(ect0));
+        i.WriteHtonU32(static_cast<uint32_t>(ect1));
+        i.WriteHtonU32(static_cast<uint32_t>(ce));
     }
 }
 
 uint32_t
 MpQuicAckHeader::Deserialize(Buffer::Iterator i)
 {
-    valid = i.ReadU8() == static_cast<uint8_t>(MpQuicPacketType::ACK);
+    const uint8_t type = i.ReadU8();
+    hasEcn = type == static_cast<uint8_t>(MpQuicPacketType::ACK_ECN);
+    valid = hasEcn || type == static_cast<uint8_t>(MpQuicPacketType::ACK);
+    ect0 = ect1 = ce = 0;
     path = i.ReadU8();
     uint8_t n = i.ReadU8();
     ackDelayUs = i.ReadNtohU32();
@@ -120,6 +131,7 @@ MpQuicAckHeader::Deserialize(Buffer::Iterator i)
     {
         valid = false;
         nRanges = 0;
+        hasEcn = false;
         return 23;
     }
     nRanges = n;
@@ -146,10 +158,18 @@ MpQuicAckHeader::Deserialize(Buffer::Iterator i)
                 i.ReadNtohU32();
                 i.ReadNtohU32();
             }
+            hasEcn = false; // the counts are not read: the frame is dropped
             return 23 + 8 * (n - 1);
         }
         ranges[k].largest = prevSmall - gap - 2;
         ranges[k].smallest = ranges[k].largest - rlen;
+    }
+    if (hasEcn)
+    {
+        ect0 = i.ReadNtohU32();
+        ect1 = i.ReadNtohU32();
+        ce = i.ReadNtohU32();
+        return 23 + 8 * (n - 1) + kEcnCountsSize;
     }
     return 23 + 8 * (n - 1);
 }
@@ -157,7 +177,12 @@ MpQuicAckHeader::Deserialize(Buffer::Iterator i)
 void
 MpQuicAckHeader::Print(std::ostream& os) const
 {
-    os << "ACK path=" << +path << " delay_us=" << ackDelayUs << " max_data=" << maxData;
+    os << (hasEcn ? "ACK_ECN" : "ACK") << " path=" << +path << " delay_us=" << ackDelayUs
+       << " max_data=" << maxData;
+    if (hasEcn)
+    {
+        os << " ect0=" << ect0 << " ect1=" << ect1 << " ce=" << ce;
+    }
     for (uint8_t k = 0; k < nRanges; ++k)
     {
         os << " [" << ranges[k].smallest << "," << ranges[k].largest << "]";

@@ -21,6 +21,7 @@ enum class MpQuicPacketType : uint8_t
 {
     DATA = 0,
     ACK = 1,
+    ACK_ECN = 2, //!< an ACK frame with ECN counts (RFC 9000 section 19.3.2)
 };
 
 /**
@@ -64,10 +65,13 @@ class MpQuicDataHeader : public Header
  *   | max data (8) | largest acknowledged (4) | first range length (4)
  *   | (gap (4), range length (4)) x (n - 1)
  *
- * 23 + 8 (n - 1) bytes. As in RFC 9000 section 19.3, ranges go from the largest packet number
- * down: the first range is [largest - first_len, largest]; each further range starts
- * gap + 2 below the smallest number of the previous one. max data is the connection-level
- * flow-control limit (RFC 9000 MAX_DATA): the sender may send stream bytes below it.
+ * 23 + 8 (n - 1) bytes. The ACK_ECN variant (type 2, RFC 9000 section 19.3.2's type 0x03)
+ * appends the path's ECN counts: ECT(0) (4) | ECT(1) (4) | CE (4), 12 more bytes; the
+ * receiver sends it only when the connection's ECN is on and one of its counts is non-zero. As in
+ * RFC 9000 section 19.3, ranges go from the largest packet number down: the first range is [largest
+ * - first_len, largest]; each further range starts gap + 2 below the smallest number of the
+ * previous one. max data is the connection-level flow-control limit (RFC 9000 MAX_DATA): the sender
+ * may send stream bytes below it.
  */
 class MpQuicAckHeader : public Header
 {
@@ -81,13 +85,20 @@ class MpQuicAckHeader : public Header
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;
 
+    /// Bytes the ACK_ECN variant adds (three 32-bit counts).
+    static constexpr uint32_t kEcnCountsSize = 12;
+
     uint8_t path{0};
     uint8_t nRanges{0};
     uint32_t ackDelayUs{0};
     uint64_t maxData{0};
     /// Ranges, largest first, disjoint and descending.
     std::array<MpAckRange, kMaxRanges> ranges{};
-    bool valid{true}; //!< false after Deserialize() read a malformed frame
+    bool hasEcn{false}; //!< an ACK_ECN frame: the counts below are on the wire
+    uint64_t ect0{0};   //!< packets of the path received with ECT(0), cumulative
+    uint64_t ect1{0};   //!< ... with ECT(1)
+    uint64_t ce{0};     //!< ... with CE
+    bool valid{true};   //!< false after Deserialize() read a malformed frame
 };
 
 } // namespace ns3

@@ -2,6 +2,9 @@
 
 #include "mp-quic-receiver.h"
 
+#include "model/link/leo-delay-tag.h"
+
+#include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
@@ -51,7 +54,13 @@ MpQuicReceiver::GetTypeId()
                           "Flow id carried in the leo carrier's header (0: the connection).",
                           UintegerValue(0),
                           MakeUintegerAccessor(&MpQuicReceiver::m_flowId),
-                          MakeUintegerChecker<uint16_t>());
+                          MakeUintegerChecker<uint16_t>())
+            .AddAttribute("Ecn",
+                          "The connection's ECN (RFC 9000 section 13.4): report each path's "
+                          "ECN counts in ACK_ECN frames once one is non-zero.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&MpQuicReceiver::m_ecn),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -150,7 +159,8 @@ MpQuicReceiver::StartApplication()
                                            path.peer,
                                            path.port,
                                            m_flowId,
-                                           MakeCallback(&MpQuicReceiver::HandlePacket, this));
+                                           MakeCallback(&MpQuicReceiver::HandlePacket, this),
+                                           m_ecn);
         }
         catch (const std::runtime_error& e)
         {
@@ -175,7 +185,7 @@ MpQuicReceiver::StopApplication()
 }
 
 void
-MpQuicReceiver::HandlePacket(uint32_t i, Ptr<Packet> pkt)
+MpQuicReceiver::HandlePacket(uint32_t i, Ptr<Packet> pkt, uint8_t ecn)
 {
     MpQuicDataHeader h;
     Time now = Simulator::Now();
@@ -192,7 +202,21 @@ MpQuicReceiver::HandlePacket(uint32_t i, Ptr<Packet> pkt)
     Path& path = *m_paths[h.path];
     ++path.counters.dataPackets;
     path.counters.dataBytes += size;
+    LeoDelayTag delay;
+    if (pkt->PeekPacketTag(delay))
+    {
+        ++path.counters.timedPackets;
+        path.counters.queueTicks += delay.queueTicks;
+    }
     bool isNew = path.tracker.OnPacketReceived(h.pn, true, now);
+    if (isNew && ecn != 0)
+    {
+        // RFC 9000 13.4.1: the counts of the packet-number space (duplicates not counted).
+        uint64_t& count = ecn == 3   ? path.counters.cePackets
+                          : ecn == 2 ? path.counters.ect0Packets
+                                     : path.counters.ect1Packets;
+        ++count;
+    }
     if (!isNew)
     {
         ++path.counters.duplicatePackets;
@@ -247,6 +271,12 @@ MpQuicReceiver::SendAck(uint32_t i)
     h.path = static_cast<uint8_t>(i);
     h.maxData = m_reasm->GetMaxData();
     path.tracker.FillAck(h, Simulator::Now());
+    const PathCounters& c = path.counters;
+    // ACK_ECN (RFC 9000 19.3.2) once there is something to report; a plain ACK otherwise.
+    h.hasEcn = m_ecn && (c.ect0Packets | c.ect1Packets | c.cePackets) != 0;
+    h.ect0 = c.ect0Packets;
+    h.ect1 = c.ect1Packets;
+    h.ce = c.cePackets;
     Ptr<Packet> pkt = Create<Packet>(0);
     pkt->AddHeader(h);
     path.carrier->Send(pkt);

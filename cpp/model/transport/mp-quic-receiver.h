@@ -47,6 +47,15 @@ class MpQuicReceiver : public Application
         uint64_t dataBytes{0}; //!< transport bytes received (header + stream data)
         uint64_t duplicatePackets{0};
         uint64_t ackFrames{0};
+        /// ECN counts of the path's packet-number space (RFC 9000 section 13.4.1): new
+        /// packets received with ECT(0), ECT(1), CE (duplicates are not counted).
+        uint64_t ect0Packets{0};
+        uint64_t ect1Packets{0};
+        uint64_t cePackets{0};
+        /// Data packets that carried a LeoDelayTag (the flow monitor's), and the time they
+        /// spent in link queues, summed over their hops (time steps).
+        uint64_t timedPackets{0};
+        int64_t queueTicks{0};
     };
 
     const PathCounters& GetCounters(uint32_t i) const;
@@ -84,7 +93,7 @@ class MpQuicReceiver : public Application
 
     void StartApplication() override;
     void StopApplication() override;
-    void HandlePacket(uint32_t i, Ptr<Packet> packet);
+    void HandlePacket(uint32_t i, Ptr<Packet> packet, uint8_t ecn);
     void SendAck(uint32_t i);
     void OnAckTimer(uint32_t i);
 
@@ -93,6 +102,7 @@ class MpQuicReceiver : public Application
     uint64_t m_receiveWindow;
     MpCarrierKind m_carrier{MpCarrierKind::LEO};
     uint16_t m_flowId{0};
+    bool m_ecn{false}; //!< attribute Ecn: report ECN counts (ACK_ECN frames)
 
     std::vector<std::unique_ptr<Path>> m_paths;
     std::unique_ptr<MpReassembly> m_reasm;

@@ -38,6 +38,7 @@ struct MpQuicSender::Path
     MpPathInfo info;
     MpLossRecovery lr;
     MpDeliveryRate rate;
+    MpEcnValidator ecn;
     Ptr<MpCongestionOps> cc;
     MpCcContext ctx;
     Ptr<MpCarrier> carrier;
@@ -146,7 +147,14 @@ MpQuicSender::GetTypeId()
                           "Flow id carried in the leo carrier's header (0: the connection).",
                           UintegerValue(0),
                           MakeUintegerAccessor(&MpQuicSender::m_flowId),
-                          MakeUintegerChecker<uint16_t>());
+                          MakeUintegerChecker<uint16_t>())
+            .AddAttribute("Ecn",
+                          "ECN (RFC 9000 section 13.4, RFC 9002 section 7.1): data packets carry "
+                          "the controller's ECT codepoint while the path's ECN validation allows "
+                          "it; validated CE feedback reaches the controller.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&MpQuicSender::m_ecn),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -248,6 +256,12 @@ MpQuicSender::GetCounters(uint32_t i) const
     return m_paths.at(i)->counters;
 }
 
+const MpEcnValidator&
+MpQuicSender::GetEcn(uint32_t i) const
+{
+    return m_paths.at(i)->ecn;
+}
+
 void
 MpQuicSender::DoDispose()
 {
@@ -299,6 +313,8 @@ MpQuicSender::StartApplication()
             throw std::runtime_error(std::string("MpQuicSender: ") + e.what());
         }
         path->cc->Init(path->ctx);
+        // A controller without an ECN response sends Not-ECT: its path stays off.
+        path->ecn.Start(m_ecn && path->cc->GetEcnCodepoint() != MpEcnCodepoint::NOT_ECT);
         SyncCc(*path);
         ScheduleHandover(path->info.index);
         ScheduleOutage(path->info.index);
@@ -813,7 +829,14 @@ MpQuicSender::SendPacket(Path& path, int64_t chunk, bool retx, bool probe)
         h.flags |= MpQuicDataHeader::kFlagPing;
     }
     pkt->AddHeader(h);
-    path.carrier->Send(pkt);
+    const MpEcnCodepoint ecn = path.ecn.GetState() == MpEcnState::OFF
+                                   ? MpEcnCodepoint::NOT_ECT
+                                   : path.ecn.OnPacketSent(path.cc->GetEcnCodepoint());
+    path.carrier->Send(pkt, static_cast<uint8_t>(ecn));
+    if (ecn != MpEcnCodepoint::NOT_ECT)
+    {
+        ++path.counters.ectSentPackets;
+    }
 
     MpSentPacket& sp = path.scratch;
     sp.pn = h.pn;
@@ -824,6 +847,7 @@ MpQuicSender::SendPacket(Path& path, int64_t chunk, bool retx, bool probe)
     sp.inFlight = true;
     sp.retransmission = retx;
     sp.probe = probe;
+    sp.ecn = static_cast<uint8_t>(ecn);
     path.rate.OnPacketSent(sp, path.lr.GetBytesInFlight(), now);
     path.lr.OnPacketSent(sp);
     if (chunk >= 0)
@@ -923,10 +947,12 @@ MpQuicSender::OnLossTimer(uint32_t i)
     }
     else if (kind == MpLossRecovery::TimerKind::RTO)
     {
+        path.ecn.OnPtoExpired(); // RFC 9000 A.4's probe timeouts, for the timer presets
         HandleRto(path);
     }
     else
     {
+        path.ecn.OnPtoExpired();
         ++path.counters.ptoEvents;
         path.info.ptoCount = path.lr.GetPtoCount();
         path.cc->OnPtoExpired(path.ctx, path.info.ptoCount);
@@ -1145,7 +1171,7 @@ MpQuicSender::Reinject(Path& path)
 // ---- receiving ACKs ----------------------------------------------------------------------
 
 void
-MpQuicSender::HandlePacket(uint32_t i, Ptr<Packet> pkt)
+MpQuicSender::HandlePacket(uint32_t i, Ptr<Packet> pkt, uint8_t)
 {
     if (!m_running || pkt->GetSize() < 23)
     {
@@ -1169,12 +1195,18 @@ MpQuicSender::HandleLost(Path& path)
         return;
     }
     const auto& out = path.lr.Outcome();
+    uint64_t ectLost = 0;
     for (const auto& p : lost)
     {
         if (p.chunk >= 0)
         {
             OnChunkLost(p.chunk);
         }
+        ectLost += p.ecn != 0 ? 1 : 0;
+    }
+    if (ectLost > 0)
+    {
+        path.ecn.OnPacketsLost(ectLost);
     }
     path.info.lostPackets += lost.size();
     MpLossEvent le;
@@ -1204,6 +1236,7 @@ MpQuicSender::OnAckFrame(Path& path, const MpQuicAckHeader& h)
         m_maxData = h.maxData;
     }
     uint64_t priorInFlight = path.lr.GetBytesInFlight();
+    const int64_t largestBefore = path.lr.GetLargestAcked();
     const auto& out =
         path.lr.OnAckReceived(h.ranges.data(), h.nRanges, MicroSeconds(h.ackDelayUs), now);
     MpPathInfo& info = path.info;
@@ -1332,6 +1365,10 @@ MpQuicSender::OnAckFrame(Path& path, const MpQuicAckHeader& h)
         path.cc->OnAck(path.ctx, ae);
         m_scheduler->OnAck(*this, info.index, ae);
     }
+    if (path.ecn.GetState() != MpEcnState::OFF)
+    {
+        ProcessEcn(path, h, path.lr.GetLargestAcked() > largestBefore);
+    }
     if (path.prrActive)
     {
         UpdatePrr(path, out.ackedInFlightBytes);
@@ -1339,6 +1376,56 @@ MpQuicSender::OnAckFrame(Path& path, const MpQuicAckHeader& h)
     SyncCc(path);
     ArmLossTimer(path);
     TrySend();
+}
+
+void
+MpQuicSender::ProcessEcn(Path& path, const MpQuicAckHeader& h, bool largestIncreased)
+{
+    uint64_t ackedEct0 = 0;
+    uint64_t ackedEct1 = 0;
+    const MpSentPacket* largest = nullptr;
+    for (const auto& p : path.lr.NewlyAcked())
+    {
+        // Late ACKs of packets declared lost count too: the peer counted them on arrival.
+        ackedEct0 += p.ecn == static_cast<uint8_t>(MpEcnCodepoint::ECT0) ? 1 : 0;
+        ackedEct1 += p.ecn == static_cast<uint8_t>(MpEcnCodepoint::ECT1) ? 1 : 0;
+        if (!largest || p.pn > largest->pn)
+        {
+            largest = &p;
+        }
+    }
+    MpEcnCounts counts;
+    counts.ect0 = h.ect0;
+    counts.ect1 = h.ect1;
+    counts.ce = h.ce;
+    const MpEcnValidator::Feedback fb =
+        path.ecn.OnAck(ackedEct0, ackedEct1, largestIncreased, h.hasEcn, counts);
+    if (!fb.accepted)
+    {
+        return;
+    }
+    path.counters.ceReported = path.ecn.GetPeerCounts().ce;
+    if (fb.ect0Increase + fb.ect1Increase + fb.ceIncrease == 0 || !largest)
+    {
+        return;
+    }
+    // RFC 9002 section 7.1 / B.7: the controller decides (default: a CE increase is a
+    // congestion event for the send time of the largest acknowledged packet).
+    MpEcnEvent ev;
+    ev.now = Simulator::Now();
+    ev.newlyAckedEct = fb.newlyAckedEct;
+    ev.ect0Increase = fb.ect0Increase;
+    ev.ect1Increase = fb.ect1Increase;
+    ev.ceIncrease = fb.ceIncrease;
+    ev.bytesAcked = 0;
+    for (const auto& p : path.lr.NewlyAcked())
+    {
+        ev.bytesAcked += p.inFlight && !p.wasLost ? p.bytes : 0;
+    }
+    ev.largestAckedSentTime = largest->sentTime;
+    path.info.bytesInFlight = path.lr.GetBytesInFlight();
+    ++path.counters.ecnFeedbacks;
+    path.cc->OnEcnFeedback(path.ctx, ev);
 }
 
 void

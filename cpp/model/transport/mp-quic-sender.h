@@ -10,6 +10,7 @@
 #include "mp-carrier.h"
 #include "mp-connection-view.h"
 #include "mp-delivery-rate.h"
+#include "mp-ecn-validator.h"
 #include "mp-loss-recovery.h"
 #include "mp-quic-header.h"
 #include "mp-recovery-preset.h"
@@ -82,6 +83,9 @@ class MpQuicSender : public Application, public MpConnectionView
         uint64_t spuriousRtos{0};    //!< timeout episodes ended by an ACK of an older packet
         uint64_t idleRestarts{0};    //!< slow-start-after-idle restarts
         uint64_t fastRetransmits{0}; //!< lost packets re-sent at once (fast retransmit)
+        uint64_t ectSentPackets{0};  //!< data packets sent ECN-capable (ECT(0) or ECT(1))
+        uint64_t ceReported{0};      //!< the peer's CE count, as last accepted (validated)
+        uint64_t ecnFeedbacks{0};    //!< OnEcnFeedback calls
     };
 
     /**
@@ -104,6 +108,8 @@ class MpQuicSender : public Application, public MpConnectionView
     Ptr<MpScheduler> GetScheduler() const;
     Ptr<MpCongestionOps> GetCc(uint32_t i) const;
     const PathCounters& GetCounters(uint32_t i) const;
+    /// The path's ECN validation (its state, the peer's counts; cpp/doc/transport.md, "ECN").
+    const MpEcnValidator& GetEcn(uint32_t i) const;
 
     /// Set a controller's window from outside (external controllers).
     void SetExternalCwnd(uint32_t i, uint64_t bytes);
@@ -155,8 +161,10 @@ class MpQuicSender : public Application, public MpConnectionView
     void StartApplication() override;
     void StopApplication() override;
 
-    void HandlePacket(uint32_t i, Ptr<Packet> packet);
+    void HandlePacket(uint32_t i, Ptr<Packet> packet, uint8_t ecn);
     void OnAckFrame(Path& path, const MpQuicAckHeader& h);
+    /// ECN validation of an ACK frame's counts and the controller's ECN feedback.
+    void ProcessEcn(Path& path, const MpQuicAckHeader& h, bool largestIncreased);
     void HandleLost(Path& path);
     void OnLossTimer(uint32_t i);
     void ArmLossTimer(Path& path);
@@ -201,6 +209,7 @@ class MpQuicSender : public Application, public MpConnectionView
     uint64_t m_initialMaxData;
     MpCarrierKind m_carrier{MpCarrierKind::LEO};
     uint16_t m_flowId{0};
+    bool m_ecn{false}; //!< attribute Ecn (RFC 9000 section 13.4)
     Time m_initialRtt;
     MpRecoveryConfig m_recovery{MpRecoveryConfig::Preset(MpLossRecovery::Recovery::RFC9002)};
     uint32_t m_pathsInLossState{0};

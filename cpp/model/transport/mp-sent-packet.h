@@ -38,6 +38,7 @@ struct MpSentPacket
     State state{OUTSTANDING};
     bool wasLost{false}; //!< set on a late ACK of a packet already declared lost
     uint8_t lossKind{0}; //!< an MpLossKind, valid when state == LOST
+    uint8_t ecn{0};      //!< ECN codepoint it was sent with (an MpEcnCodepoint; 0 Not-ECT)
     // Delivery-rate estimator snapshot taken at send time.
     uint64_t delivered{0};    //!< P.delivered
     Time deliveredTime;       //!< P.delivered_time

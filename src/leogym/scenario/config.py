@@ -50,6 +50,7 @@ __all__ = [
     "MAX_PATHS",
     "MAX_QUEUE_PACKETS",
     "QUEUE_DISCIPLINES",
+    "QUEUE_PI_DEFAULTS",
     "QUEUE_TARGET_MS",
 ]
 
@@ -225,10 +226,22 @@ class RainConfig:
 
 
 #: Queue disciplines of a link's transmitters (``docs/scenario.md``, "Queue disciplines").
-QUEUE_DISCIPLINES = ("droptail", "red", "codel", "fq_codel", "pie")
+#: A link's handling of the ECN field (``QueueConfig.ecn_handling``); the first is the default.
+ECN_HANDLINGS = ("pass", "bleach", "drop")
+QUEUE_DISCIPLINES = ("droptail", "red", "codel", "fq_codel", "pie", "dualpi2")
 #: Default ``target_ms`` per discipline: CoDel's TARGET (RFC 8289 section 4.4, also FQ-CoDel's,
-#: RFC 8290 section 5.2.1) and PIE's QDELAY_REF (RFC 8033 section 5.1).
-QUEUE_TARGET_MS = {"codel": 5.0, "fq_codel": 5.0, "pie": 15.0}
+#: RFC 8290 section 5.2.1), PIE's QDELAY_REF (RFC 8033 section 5.1) and DualPI2's classic
+#: target (RFC 9332 Appendix A.1).
+QUEUE_TARGET_MS = {"codel": 5.0, "fq_codel": 5.0, "pie": 15.0, "dualpi2": 15.0}
+#: Default update period and gains of the PI controllers: PIE's T_UPDATE, alpha and beta
+#: (RFC 8033 section 5.1) and DualPI2's Tupdate, alpha and beta (Linux sch_dualpi2's
+#: defaults; RFC 9332 Appendix A.1 derives alpha = 0.1 Tupdate / RTT_max^2 = 0.16 Hz for
+#: Tupdate 16 ms and RTT_max 100 ms, and beta = 0.3 / RTT_max = 3 Hz, which Linux rounds up to
+#: 3.2; docs/scenario.md).
+QUEUE_PI_DEFAULTS = {
+    "pie": {"t_update_ms": 15.0, "alpha": 0.125, "beta": 1.25},
+    "dualpi2": {"t_update_ms": 16.0, "alpha": 0.16, "beta": 3.2},
+}
 
 
 @dataclass
@@ -243,11 +256,20 @@ class QueueConfig:
     #: Lower bound after resolution.
     min_packets: int = field(default=4, metadata=bounded(1, MAX_QUEUE_PACKETS))
     #: ``droptail`` (FIFO), ``red`` (Floyd & Jacobson 1993), ``codel`` (RFC 8289),
-    #: ``fq_codel`` (RFC 8290) or ``pie`` (RFC 8033); ns-3's traffic-control implementations.
+    #: ``fq_codel`` (RFC 8290) or ``pie`` (RFC 8033), ns-3's traffic-control implementations,
+    #: or ``dualpi2`` (RFC 9332, L4S; our own, cpp/doc/link.md).
     discipline: str = field(default="droptail", metadata=choice(*QUEUE_DISCIPLINES))
-    #: Mark ECN-capable packets (CE) instead of dropping them (an AQM discipline only).
+    #: Mark ECN-capable packets (CE) instead of dropping them (an AQM discipline only). For
+    #: ``dualpi2`` this is about its classic queue's ECT(0) packets; its L4S queue (ECT(1), CE)
+    #: always marks.
     ecn: bool = False
-    #: CoDel / FQ-CoDel TARGET or PIE QDELAY_REF (ms); ``None``: 5 (CoDel) or 15 (PIE).
+    #: What the link does with the ECN field of the packets it sends: ``pass`` (carry it),
+    #: ``bleach`` (clear it to Not-ECT) or ``drop`` (discard every ECN-capable packet, ECT or
+    #: CE), as the middleboxes of RFC 9000 §13.4.2 do; a link that cannot carry ECN cannot
+    #: mark (``ecn`` needs ``pass``).
+    ecn_handling: str = field(default="pass", metadata=choice(*ECN_HANDLINGS))
+    #: CoDel / FQ-CoDel TARGET, PIE QDELAY_REF or DualPI2's classic target (ms); ``None``:
+    #: ``QUEUE_TARGET_MS`` (5 CoDel, 15 PIE and DualPI2).
     target_ms: float | None = field(default=None, metadata=bounded(0.0, 10_000.0, lo_open=True))
     #: CoDel / FQ-CoDel INTERVAL (ms), RFC 8289 section 4.3.
     interval_ms: float = field(default=100.0, metadata=bounded(0.0, 100_000.0, lo_open=True))
@@ -255,12 +277,13 @@ class QueueConfig:
     flows: int = field(default=1024, metadata=bounded(1, 65_536))
     #: FQ-CoDel: deficit round-robin quantum (bytes; RFC 8290 section 5.2.4: one MTU).
     quantum_bytes: int = field(default=1500, metadata=bounded(64, 1 << 20))
-    #: PIE: T_UPDATE, the drop-probability update period (ms; RFC 8033 section 5.1).
-    t_update_ms: float = field(default=15.0, metadata=bounded(0.0, 10_000.0, lo_open=True))
-    #: PIE: alpha (Hz; RFC 8033 section 5.1: 0.125).
-    alpha: float = field(default=0.125, metadata=bounded(0.0, 100.0, lo_open=True))
-    #: PIE: beta (Hz; RFC 8033 section 5.1: 1.25).
-    beta: float = field(default=1.25, metadata=bounded(0.0, 100.0, lo_open=True))
+    #: PIE / DualPI2: the probability's update period (ms); ``None``: ``QUEUE_PI_DEFAULTS``
+    #: (PIE's T_UPDATE 15, RFC 8033 section 5.1; DualPI2's Tupdate 16).
+    t_update_ms: float | None = field(default=None, metadata=bounded(0.0, 10_000.0, lo_open=True))
+    #: PIE / DualPI2: integral gain alpha (Hz); ``None``: 0.125 (PIE) or 0.16 (DualPI2).
+    alpha: float | None = field(default=None, metadata=bounded(0.0, 100.0, lo_open=True))
+    #: PIE / DualPI2: proportional gain beta (Hz); ``None``: 1.25 (PIE) or 3.2 (DualPI2).
+    beta: float | None = field(default=None, metadata=bounded(0.0, 100.0, lo_open=True))
     #: PIE: MAX_BURST, the burst allowed after an idle period (ms; RFC 8033: 150).
     max_burst_ms: float = field(default=150.0, metadata=bounded(0.0, 100_000.0))
     #: RED: min_th as a fraction of the queue limit.
@@ -274,10 +297,23 @@ class QueueConfig:
     #: RED: gentle mode (the probability rises from max_p to 1 between max_th and 2 max_th;
     #: off: every arrival above max_th is dropped).
     gentle: bool = True
+    #: DualPI2: coupling factor k, p_CL = k p' (RFC 9332 section 2.1, Appendix C: 2).
+    k: float = field(default=2.0, metadata=bounded(1.0, 64.0))
+    #: DualPI2: start of the native L4S marking ramp, in L-queue sojourn time (ms; RFC 9332
+    #: Appendix A.1's minTh: 0.8).
+    l4s_min_th_ms: float = field(default=0.8, metadata=bounded(0.0, 10.0))
+    #: DualPI2: width of that ramp (ms; RFC 9332 Appendix A.1's range: 0.4; 0 = a step at
+    #: ``l4s_min_th_ms``, as Linux's 1 ms step_thresh).
+    l4s_range_ms: float = field(default=0.4, metadata=bounded(0.0, 10.0))
+    #: DualPI2: the time-shifted FIFO scheduler serves the classic queue first once its head
+    #: has waited this much longer than the L4S head (ms).
+    time_shift_ms: float = field(default=40.0, metadata=bounded(0.0, 10_000.0))
 
     def native(self) -> dict[str, object]:
         """The queue dict of the native core (the discipline and its parameters)."""
         d: dict[str, object] = {"discipline": self.discipline, "ecn": bool(self.ecn)}
+        if self.ecn_handling != ECN_HANDLINGS[0]:
+            d["ecn_handling"] = self.ecn_handling
         if self.discipline in ("codel", "fq_codel"):
             d["interval_ms"] = float(self.interval_ms)
         if self.discipline == "fq_codel":
@@ -286,11 +322,17 @@ class QueueConfig:
         if self.discipline in QUEUE_TARGET_MS:
             target = QUEUE_TARGET_MS[self.discipline] if self.target_ms is None else self.target_ms
             d["target_ms"] = float(target)
+        if self.discipline in QUEUE_PI_DEFAULTS:
+            for key, default in QUEUE_PI_DEFAULTS[self.discipline].items():
+                value = getattr(self, key)
+                d[key] = float(default if value is None else value)
         if self.discipline == "pie":
-            d["t_update_ms"] = float(self.t_update_ms)
-            d["alpha"] = float(self.alpha)
-            d["beta"] = float(self.beta)
             d["max_burst_ms"] = float(self.max_burst_ms)
+        if self.discipline == "dualpi2":
+            d["k"] = float(self.k)
+            d["l4s_min_th_ms"] = float(self.l4s_min_th_ms)
+            d["l4s_range_ms"] = float(self.l4s_range_ms)
+            d["time_shift_ms"] = float(self.time_shift_ms)
         if self.discipline == "red":
             d["min_th"] = float(self.min_th)
             d["max_th"] = float(self.max_th)
@@ -459,6 +501,16 @@ class FlowConfig:
     #: s; RFC 1122 asks for less than 0.5 s); ``None`` = ns-3's default, 0.2 s (Linux's
     #: minimum is 0.04 s, ``TCP_DELACK_MIN``).
     delayed_ack_s: float | None = field(default=None, metadata=bounded(0.001, 0.5, hi_open=True))
+    #: ECN. ``tcp`` flows: ns-3's ``TcpSocketBase::UseEcn`` On at both ends, data ECT(0), or
+    #: ECT(1) when ``cc`` is ``TcpDctcp`` (L4S; both ends then run DCTCP). ``mpquic`` flows: the
+    #: transport's ECN, with the codepoint of the flow's controller. Refused for ``udp_onoff``
+    #: and ``leotp`` (``traffic.flows[i].ecn``).
+    ecn: bool = False
+    #: ``tcp`` flows: RFC 6298's clock granularity G in RTO = SRTT + max(G, 4 RTTVAR) (ns-3's
+    #: ``TcpSocketBase::ClockGranularity``, s); ``None`` = ns-3's default, 1 ms. Linux floors
+    #: this term (not the whole RTO) at ``rto_min`` (0.2 s): G = 0.2 s with ``min_rto_s`` 0.2
+    #: gives Linux's timer (docs/scenario.md, "Flows").
+    rto_granularity_s: float | None = field(default=None, metadata=bounded(1e-6, 60.0))
 
 
 @dataclass

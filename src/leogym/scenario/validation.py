@@ -405,6 +405,12 @@ def _queue_discipline(qp: str, q: QueueConfig) -> None:
     """Relations between a queue's discipline parameters (ranges are on the fields)."""
     if q.ecn and q.discipline == "droptail":
         raise field_error(f"{qp}.ecn", "drop-tail cannot mark; choose an AQM discipline", True)
+    if q.ecn and q.ecn_handling != "pass":
+        raise field_error(
+            f"{qp}.ecn_handling",
+            "a link that cannot carry ECN cannot mark: use 'pass' or turn ecn off",
+            q.ecn_handling,
+        )
     native = q.native()
     if q.discipline in ("codel", "fq_codel") and native["target_ms"] >= q.interval_ms:  # type: ignore[operator]
         raise field_error(
@@ -486,17 +492,15 @@ def _flows(cfg: ScenarioConfig, controlled: bool) -> None:
                 f"a leotp flow needs more than its {LEOTP_DATA_HEADER_BYTES}-byte header",
                 cfg.traffic.packet_bytes,
             )
-        if fl.min_rto_s is not None and fl.transport != "tcp":
+        for name in ("min_rto_s", "delayed_ack_s", "rto_granularity_s"):
+            value = getattr(fl, name)
+            if value is not None and fl.transport != "tcp":
+                raise field_error(
+                    f"{p}.{name}", f"only a tcp flow takes it (this one is {fl.transport})", value
+                )
+        if fl.ecn and fl.transport not in ("tcp", "mpquic"):
             raise field_error(
-                f"{p}.min_rto_s",
-                f"only a tcp flow takes it (this one is {fl.transport})",
-                fl.min_rto_s,
-            )
-        if fl.delayed_ack_s is not None and fl.transport != "tcp":
-            raise field_error(
-                f"{p}.delayed_ack_s",
-                f"only a tcp flow takes it (this one is {fl.transport})",
-                fl.delayed_ack_s,
+                f"{p}.ecn", f"only a tcp or mpquic flow takes it (this one is {fl.transport})", True
             )
         if fl.transport == "mpquic":
             if not fl.routes:

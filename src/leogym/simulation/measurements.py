@@ -49,6 +49,12 @@ class Measurements:
     drops_outage: np.ndarray
     drops_random: np.ndarray
     drops_overflow: np.ndarray
+    #: Drops by an AQM's own decision (RED, CoDel, PIE, ...) on the path's route.
+    drops_aqm: np.ndarray
+    #: Mean time the connection's data packets that arrived on the path spent in link queues,
+    #: summed over their hops (s; NaN without packets or for a LEOTP connection): the AQM
+    #: sojourn the path's traffic saw.
+    queue_delay_s: np.ndarray
     #: bool: the path's link is in an outage at the end of the interval.
     in_outage: np.ndarray
     #: int8: 0 active, 1 standby, 2 deactivated.
@@ -75,6 +81,14 @@ class Measurements:
     #: Seconds until the path's tail-loss-probe or retransmission timer fires (timer-based
     #: recoveries; inf while neither is armed, and always under ``rfc9002``).
     time_to_rto_s: np.ndarray
+    #: int8: the path's ECN validation (RFC 9000 §13.4.2): 0 off (``transport.ecn`` off, or a
+    #: controller without an ECN response), 1 testing, 2 unknown, 3 capable, 4 failed.
+    ecn_state: np.ndarray
+    #: Data packets sent ECN-capable (ECT(0), or ECT(1) for an L4S controller) in the interval.
+    ect_sent_packets: np.ndarray
+    #: Increase of the peer's CE count (packets an AQM marked) in the interval, from ACK frames
+    #: whose counts passed validation.
+    ce_packets: np.ndarray
     # ---- per connection
     #: In-order bytes delivered to the application in the interval.
     goodput_bytes: int
@@ -135,6 +149,12 @@ class Measurements:
     #: bool
     subflow_in_loss_state: np.ndarray
     subflow_time_to_rto_s: np.ndarray
+    #: int8, as ``ecn_state``.
+    subflow_ecn_state: np.ndarray
+    subflow_ect_sent_packets: np.ndarray
+    subflow_ce_packets: np.ndarray
+    #: As ``queue_delay_s`` (s; NaN without packets).
+    subflow_queue_delay_s: np.ndarray
     # ---- per link, shape (n_links, 2): column 0 the link's down direction (a -> b), 1 up.
     # Path topology: one link per path (down = server -> client).
     #: Packets in the transmitter's drop-tail queue at the end of the interval.
@@ -145,6 +165,13 @@ class Measurements:
     link_drops_outage: np.ndarray
     link_drops_random: np.ndarray
     link_drops_overflow: np.ndarray
+    #: Drops by the discipline's own decision (``queue.discipline`` other than drop-tail).
+    link_drops_aqm: np.ndarray
+    #: Packets an AQM marked ECN CE instead of dropping them (``queue.ecn``).
+    link_mark_packets: np.ndarray
+    #: Mean time in the queue of the packets that started transmission in the interval (s;
+    #: NaN if none did).
+    link_sojourn_s: np.ndarray
     #: Hop topology, per route: transit packets without a next hop (empty in path mode).
     route_drops_no_route: np.ndarray
 

@@ -106,10 +106,11 @@ def native_queues(scenario: ScenarioConfig) -> dict[str, Any]:
     per path) and, in hop mode, ``links`` (one per ``hops.links`` entry of a controlled
     network) or ``every_link`` (a network built from the geometry: its links are shared by the
     paths, whose queues validation requires to agree). Empty when every queue is drop-tail,
-    the core's default (so drop-tail runs marshal exactly what they did before)."""
+    the core's default, and every link carries ECN (so drop-tail runs marshal exactly what
+    they did before)."""
     paths = [p.queue.native() for p in scenario.paths]
     links = [ln.queue.native() for ln in scenario.hops.links] if scenario.hops.nodes else []
-    if all(q["discipline"] == "droptail" for q in paths + links):
+    if all(q["discipline"] == "droptail" and "ecn_handling" not in q for q in paths + links):
         return {}
     out: dict[str, Any] = {}
     if paths:
@@ -170,10 +171,12 @@ def native_flows(scenario: ScenarioConfig) -> list[dict[str, Any]]:
             )
         if fc.transport == "leotp":
             spec["leotp"] = native_leotp(fc.leotp)
-        if fc.min_rto_s is not None:
-            spec["min_rto_s"] = float(fc.min_rto_s)
-        if fc.delayed_ack_s is not None:
-            spec["delayed_ack_s"] = float(fc.delayed_ack_s)
+        for name in ("min_rto_s", "delayed_ack_s", "rto_granularity_s"):
+            value = getattr(fc, name)
+            if value is not None:
+                spec[name] = float(value)
+        if fc.ecn:
+            spec["ecn"] = True
         out.append(spec)
     return out
 

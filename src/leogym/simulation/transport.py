@@ -134,6 +134,9 @@ class TransportOptions:
         with a timer-based ``recovery``.
     :param hystart: HyStart++ (RFC 9406) slow-start exit, for ``cc`` ``cubic`` and ``newreno``
         (and their wrappers); the core's default is off.
+    :param ecn: ECN (RFC 9000 §13.4, RFC 9002 §7.1): data packets carry the controller's ECT
+        codepoint while the path's ECN validation allows it, ACKs carry ECN counts, and a CE
+        increase is a congestion event; the core's default is off.
     """
 
     subflow_paths: list[int] | None = field(default=None, metadata=bounded(0, 253))
@@ -150,6 +153,7 @@ class TransportOptions:
     recovery: str | None = field(default=None, metadata=choice(*RECOVERIES))
     recovery_params: RecoveryParams = field(default_factory=RecoveryParams)
     hystart: bool | None = None
+    ecn: bool | None = None
 
     def __post_init__(self) -> None:
         # A mapping (a dict, an OmegaConf DictConfig) or None, as gymnasium.make kwargs and
