@@ -500,7 +500,7 @@ LeotpConsumer::OnData(const LeotpHeader& h, Ptr<Packet> payload, int64_t iif)
     {
         // The controller describes the last hop, to the upstream neighbour on the route now;
         // a new neighbour resets it, and packets a node left off the route still drains toward
-        // here describe no hop of the route (spec section 1.10; as the Midnode's rule).
+        // here describe no hop of the route (cpp/doc/leotp.md, "Midnode": the Midnode's rule).
         const int64_t up = UpstreamInterface();
         if (up >= 0 && up != iif)
         {

@@ -60,9 +60,9 @@ class LeotpHeader : public Header
     static constexpr double kRateUnitBps = 1e4;
     /**
      * A Data timestamp of 0 means "no stamp" [REC]: the Responder has no Interest OWD of the
-     * hop the packet goes down (spec section 1.8 computes the sample only for a valid stamp,
-     * `d.ts_valid`), and the Requester takes no hop-RTT sample from it. A valid stamp that
-     * would read 0 is written as 1 (1 us off, once in 71.6 min).
+     * hop the packet goes down (cpp/doc/leotp.md, "Hop-by-hop congestion control", computes the
+     * sample only for a valid stamp, `d.ts_valid`), and the Requester takes no hop-RTT sample from
+     * it. A valid stamp that would read 0 is written as 1 (1 us off, once in 71.6 min).
      */
     static constexpr uint32_t kNoTimestamp = 0;
 

@@ -216,8 +216,9 @@ void
 LeotpProducer::Transmit(LeotpQueued&& q)
 {
     const double now = Simulator::Now().GetSeconds();
-    // OWD_I is the latest Interest's "on this hop" (spec section 1.8): after a route change
-    // that gives the Producer another downstream neighbour, none until that one's Interest.
+    // OWD_I is the latest Interest's "on this hop" (cpp/doc/leotp.md, "Hop-by-hop congestion
+    // control"): after a route change that gives the Producer another downstream neighbour, none
+    // until that one's Interest.
     const bool sameHop =
         m_interestIf < 0 || m_interestIf == LeotpInterfaceToward(GetNode(), m_local, m_peer);
     q.header.timestamp = sameHop ? m_buffer->DataTimestamp(LeotpHeader::TimestampUs(now))
