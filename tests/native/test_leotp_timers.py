@@ -66,7 +66,8 @@ def test_backoff_is_kept_for_new_interests_until_a_valid_sample(testing: ModuleT
 
 def test_kept_backoff_leaves_a_lone_interest_schedule_unchanged(testing: ModuleType) -> None:
     # One Interest never answered: each of its timeouts is a round, and its n-th re-send is
-    # due RTO x 1.5^(n - 1) after the previous one, as without the kept backoff (RFC 6298 section 5.5).
+    # due RTO x 1.5^(n - 1) after the previous one, as without the kept backoff (RFC 6298
+    # section 5.5).
     rto = testing.LeotpRtoProbe()
     rto.on_sample(0.100)
     rto.on_sample(0.120)

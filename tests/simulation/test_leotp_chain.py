@@ -288,7 +288,8 @@ def test_fixed_point_delay_and_buffers(fixed_point: Run) -> None:
         [[m["mean_buffer_bytes"] for m in s["midnodes"]] for s in fixed_point.stats[10:]]
     ).mean(axis=0)
     # Node 1 (upstream of the bottleneck) is the only one that holds a backlog, BL_tar +- 1
-    # packet (eq. (9)'s fixed point, cpp/doc/leotp.md, "Hop-by-hop congestion control"); the nodes downstream hold < 1 packet on
+    # packet (eq. (9)'s fixed point, cpp/doc/leotp.md, "Hop-by-hop congestion control"); the
+    # nodes downstream hold < 1 packet on
     # average. (Before the Consumer kept its backed-off RTO, spurious timeouts drained node 1
     # to 2.35 packets: cpp/doc/leotp.md, "Fixes from the issue 18 audit".)
     assert abs(per_node[0] - target) <= WIRE, per_node[0]
