@@ -52,6 +52,7 @@ __all__ = [
     "QUEUE_DISCIPLINES",
     "QUEUE_PI_DEFAULTS",
     "QUEUE_TARGET_MS",
+    "TCP_TIMER_FIELDS",
 ]
 
 #: Largest UDP payload of a data packet: a 9000-byte jumbo-frame IP MTU less the IPv4 (20 B)
@@ -511,6 +512,11 @@ class FlowConfig:
     #: this term (not the whole RTO) at ``rto_min`` (0.2 s): G = 0.2 s with ``min_rto_s`` 0.2
     #: gives Linux's timer (docs/scenario.md, "Flows").
     rto_granularity_s: float | None = field(default=None, metadata=bounded(1e-6, 60.0))
+
+
+#: The ``FlowConfig`` fields that only a ``tcp`` flow takes (ns-3 socket timers), each passed
+#: to the core under its own name when set.
+TCP_TIMER_FIELDS = ("min_rto_s", "delayed_ack_s", "rto_granularity_s")
 
 
 @dataclass

@@ -27,6 +27,7 @@ from leogym.scenario.config import (
     MAX_FLOWS,
     MAX_PATHS,
     MAX_QUEUE_PACKETS,
+    TCP_TIMER_FIELDS,
     HopLinkConfig,
     HopRouteConfig,
     HopsConfig,
@@ -492,7 +493,7 @@ def _flows(cfg: ScenarioConfig, controlled: bool) -> None:
                 f"a leotp flow needs more than its {LEOTP_DATA_HEADER_BYTES}-byte header",
                 cfg.traffic.packet_bytes,
             )
-        for name in ("min_rto_s", "delayed_ack_s", "rto_granularity_s"):
+        for name in TCP_TIMER_FIELDS:
             value = getattr(fl, name)
             if value is not None and fl.transport != "tcp":
                 raise field_error(

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from leogym.scenario.config import LeotpFlowConfig, ScenarioConfig
+from leogym.scenario.config import TCP_TIMER_FIELDS, LeotpFlowConfig, ScenarioConfig
 from leogym.scenario.flows import expanded_flows, route_index
 from leogym.scenario.network import HopNetwork
 from leogym.scenario.timeline import NATIVE_ARRAYS, PathTimeline, Timeline
@@ -171,7 +171,7 @@ def native_flows(scenario: ScenarioConfig) -> list[dict[str, Any]]:
             )
         if fc.transport == "leotp":
             spec["leotp"] = native_leotp(fc.leotp)
-        for name in ("min_rto_s", "delayed_ack_s", "rto_granularity_s"):
+        for name in TCP_TIMER_FIELDS:
             value = getattr(fc, name)
             if value is not None:
                 spec[name] = float(value)
