@@ -136,6 +136,34 @@ def test_isl_route_splits_delay_and_loss_per_hop():
     assert gsl.rate_down_bps[j] < 12e6 and gsl.serving_sat[j] == tl.paths[0].serving_sat[j]
 
 
+def test_gateway_bottleneck_moves_rate_and_half_the_loss_to_the_feeder():
+    """``bottleneck_gsl: gateway`` (LEOTP's Producer-side GSL uplink, 1 % per GSL): the feeder
+    holds the access rate the terminal's link held, each GSL 1 - sqrt(1 - p) of the GSL loss
+    p = 1 - 0.99^2 (so exactly 1 %), the access link is unlimited; the collapse is unchanged."""
+    cfg = _cfg("leotp_starlink", SCENARIOS["leotp_starlink"])
+    sat = dataclasses.replace(cfg.paths[0].satellite, bottleneck_gsl="gateway")
+    cfg = dataclasses.replace(cfg, paths=[dataclasses.replace(cfg.paths[0], satellite=sat)])
+    moved, kept = build_timeline(cfg, 7), _timeline("leotp_starlink")
+    _assert_collapse_equal(moved, 0)
+    net, ref = moved.network, kept.network
+    assert net is not None and ref is not None
+    assert cfg.paths[0].loss_down == pytest.approx(1 - 0.99**2)
+    for t in (3.0, 10.0, 25.0):
+        j = moved.index_at(t)
+        links = [net.links[li] for li in _route_links(net, 0, t)]
+        ref_links = [ref.links[li] for li in _route_links(ref, 0, t)]
+        assert [ln.name for ln in links] == [ln.name for ln in ref_links]
+        feeder, access = links[1].arrays, links[-1].arrays
+        assert links[1].kind == "gsl" and net.nodes[links[1].a].name.startswith("gs:")
+        for name in ("rate_down_bps", "rate_up_bps"):
+            assert getattr(feeder, name)[j] == getattr(ref_links[-1].arrays, name)[j] < 12e6
+            assert getattr(access, name)[j] >= 1e11
+        for name in ("loss_down", "loss_up"):
+            assert getattr(feeder, name)[j] == pytest.approx(0.01, abs=1e-12)
+            assert getattr(access, name)[j] == pytest.approx(0.01, abs=1e-12)
+            assert getattr(ref_links[1].arrays, name)[j] == 0.0
+
+
 def test_paths_on_one_satellite_share_its_access_link():
     tl = _timeline("maco")
     net = tl.network

@@ -129,6 +129,20 @@ def test_starlink_routes_follow_the_shell(name: str) -> None:
     # least that Table II's 7.91 Mbit/s of goodput needs, and the GSL's nominal rate)
     assert 8.25e6 <= p.rate_down_bps.mean() <= 10e6
     assert p.outages.size == 0  # make before break
+    # the bottleneck is the Producer-side GSL uplink (spec A19): the far city's feeder, the
+    # first satellite hop, holds the path's rate and 1 % loss; Beijing's access link 1 % and
+    # no rate limit
+    net = tl.network
+    for j in range(0, tl.n, 97):
+        nodes = route.nodes[route.step_at(float(tl.times[j]))].tolist()
+        pairs = zip(nodes[:-1], nodes[1:], strict=True)
+        hops = [net.links[net.link_between(u, v)] for u, v in pairs]
+        feeder, access = hops[1], hops[-1]
+        assert net.nodes[feeder.a].name.startswith("gs:") and feeder.kind == "gsl"
+        assert feeder.arrays.rate_down_bps[j] == p.rate_down_bps[j] <= 10.5e6
+        assert access.arrays.rate_down_bps[j] >= 1e11
+        assert feeder.arrays.loss_down[j] == pytest.approx(0.01, abs=1e-12)
+        assert access.arrays.loss_down[j] == pytest.approx(0.01, abs=1e-12)
 
 
 @pytest.mark.native

@@ -377,6 +377,13 @@ class SatellitePathConfig:
     #: One-way terrestrial delay from the gateway to the server (ms).
     backhaul_delay_ms: float = field(default=0.0, metadata=NON_NEGATIVE)
     backhaul_rate_mbps: float | None = field(default=None, metadata=POSITIVE)
+    #: Hop topology: the GSL that carries the access rate (link budget or fixed, V-curve,
+    #: noise) and the GSLs' loss. ``terminal``: the terminal's access link holds both, the
+    #: feeder is lossless and unlimited. ``gateway``: the gateway's feeder holds the rate, the
+    #: access link is unlimited, and the GSLs' loss is split evenly between the two (LEOTP's
+    #: "GSL uplink" bottleneck on the Producer side, 1 % per GSL). Path mode is the same either
+    #: way (the collapse of the route).
+    bottleneck_gsl: str = field(default="terminal", metadata=choice("terminal", "gateway"))
     #: Handover times for ``handover.mode == "scripted"`` (s).
     scripted_handovers_s: list[float] = field(default_factory=list)
     #: Per-slot Starlink dynamics on top of the geometric model (``preset: "off"`` = none).

@@ -61,7 +61,10 @@ the GSL has the access rate before the ISL and backhaul caps (link budget or fix
 noise, ``min_rate_mbps`` floor), each ISL ``max(isl.rate_mbps, floor)``, the backhaul
 ``max(backhaul_rate_mbps, floor)`` (the floor keeps the path's ``max(min(rate, caps), floor)``
 exact). Losses: each ISL has ``loss_per_hop``, the feeder and the backhaul 0, and the GSL the
-rest (path loss, rain, handover window), so ``1 - prod(1 - p)`` is the path's loss. The GSL's
+rest (path loss, rain, handover window), so ``1 - prod(1 - p)`` is the path's loss. With
+``satellite.bottleneck_gsl: gateway`` the feeder takes the GSL's rates (the GSL gets
+:data:`UNLIMITED_BPS`) and the GSL's loss ``p`` is split into ``1 - sqrt(1 - p)`` on each of the
+two (LEOTP's Producer-side uplink bottleneck, 1 % per GSL); the product is unchanged. The GSL's
 delay and loss are computed as that rest (the path's value less the other links'), which keeps
 the collapse exact at every sample, held ones included (a rest below 0 is clipped to 0: only
 possible while a held node list is in an outage). Where no satellite serves, the GSL takes the
@@ -426,6 +429,8 @@ class _Builder:
             "loss_down": np.clip(1.0 - (1.0 - pt.loss_down[sl]) / keep["loss_down"], 0.0, 1.0),
             "loss_up": np.clip(1.0 - (1.0 - pt.loss_up[sl]) / keep["loss_up"], 0.0, 1.0),
         }
+        if s.bottleneck_gsl == "gateway":
+            _move_bottleneck_to_feeder(legs[1].values, gsl, UNLIMITED_BPS / k)
         legs.append(_Leg(s_nodes[-1], self.client, "gsl", gsl, sat=sats[-1]))
         return legs
 
@@ -655,6 +660,21 @@ class _Builder:
             )
             links.append(HopLink(f"{a}-{b}", ln.kind, ln.a, ln.b, arrays))
         return links
+
+
+def _move_bottleneck_to_feeder(
+    feeder: dict[str, np.ndarray], access: dict[str, np.ndarray], unlimited_bps: float
+) -> None:
+    """``bottleneck_gsl: gateway``: the access link's rates go to the (lossless, unlimited)
+    feeder, the access link becomes unlimited, and the access link's loss ``p`` (the rest of
+    the path's) is split into ``1 - sqrt(1 - p)`` on each, so the product is unchanged."""
+    for name in ("rate_down_bps", "rate_up_bps"):
+        feeder[name] = access[name]
+        access[name] = np.full(len(access[name]), unlimited_bps)
+    for name in ("loss_down", "loss_up"):
+        each = 1.0 - np.sqrt(1.0 - access[name])
+        feeder[name] = each
+        access[name] = each.copy()
 
 
 def _swap(name: str) -> str:
