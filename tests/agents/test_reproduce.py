@@ -161,6 +161,27 @@ def test_leotp_algorithm_the_build_lacks_is_skipped_with_its_reason(monkeypatch)
         leotp.unavailable.cache_clear()
 
 
+def test_leotp_headline_needs_the_throughput_too():
+    """Row 12 (the abstract's +8-12 % throughput and -40-60 % delay on Beijing-New York) holds
+    only with rows 8 and 9's parts: a delay cut alone (LEOTP at 0.3 x BBR's OWD, 0.9 x its
+    throughput) is not the headline."""
+    from leogym.agents.reproduce import leotp
+
+    def run(label: str, mbps: float, owd: float, queueing: float) -> dict:
+        flow = {"goodput_mbps": mbps, "owd_ms": owd, "queueing_ms": queueing}
+        flow |= {"owd_p99_ms": owd, "route_links": 17.0}
+        return {"group": "starlink", "condition": "ny", "algorithm": label, "flows": [flow]}
+
+    bbr = run("BBR", 8.8, 230.0, 176.0)
+    for mbps, holds in ((7.9, "NO"), (9.2, "yes")):
+        _, checks = leotp._row12(
+            [bbr, run("PCC", 5.6, 95.0, 41.0), run("LEOTP-A", mbps, 73.0, 19.0)]
+        )
+        assert checks["headline_leotp_owd_le_0.6x_bbr"] is True
+        assert checks["fig17_leotp_ge_1.03x_bbr_1.05x_pcc_queueing_le_0.4x_bbr"] is (holds == "yes")
+        assert leotp._holds(checks).startswith(holds)
+
+
 @pytest.mark.native
 def test_leotp_one_small_row_runs_natively():
     """One run of the 5-hop chain (1 % loss per hop) with leogym's BBR as the connection under

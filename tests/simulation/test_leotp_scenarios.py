@@ -129,9 +129,9 @@ def test_starlink_routes_follow_the_shell(name: str) -> None:
     # least that Table II's 7.91 Mbit/s of goodput needs, and the GSL's nominal rate)
     assert 8.25e6 <= p.rate_down_bps.mean() <= 10e6
     assert p.outages.size == 0  # make before break
-    # the bottleneck is the Producer-side GSL uplink (spec A19): the far city's feeder, the
-    # first satellite hop, holds the path's rate and 1 % loss; Beijing's access link 1 % and
-    # no rate limit
+    # the bottleneck is the GSL uplink (section V.C), on the Producer's side: the far city's
+    # feeder, the first satellite hop, holds the path's rate and 1 % loss; Beijing's access
+    # link 1 % and no rate limit
     net = tl.network
     for j in range(0, tl.n, 97):
         nodes = route.nodes[route.step_at(float(tl.times[j]))].tolist()
