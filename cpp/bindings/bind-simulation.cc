@@ -1139,6 +1139,7 @@ class PySimulation
         d[Key("link_drops_random")] = Links(I64(m.linkDropsRandom));
         d[Key("link_drops_overflow")] = Links(I64(m.linkDropsOverflow));
         d[Key("link_drops_aqm")] = Links(I64(m.linkDropsAqm));
+        d[Key("link_drops_ecn")] = Links(I64(m.linkDropsEcn));
         d[Key("link_mark_packets")] = Links(I64(m.linkMarkPackets));
         d[Key("link_sojourn_s")] = Links(F64(m.linkSojournS));
         d[Key("route_drops_no_route")] = I64(m.routeNoRouteDrops);
@@ -1563,6 +1564,7 @@ RuntimeError. ``close()`` (idempotent, also on ``with`` exit) destroys the simul
     ``subflow_ect_sent_packets``, ``subflow_ce_packets``, ``subflow_queue_delay_s``; per link ``(n_links, 2)`` arrays (column 0:
     down = a -> b, 1: up) ``link_queue_packets``, ``link_tx_bytes``, ``link_utilization``,
     ``link_drops_outage``, ``link_drops_random``, ``link_drops_overflow``, ``link_drops_aqm``,
+    ``link_drops_ecn`` (ECN-capable packets a link drops, ``ecn_handling: drop``),
     ``link_mark_packets`` (ECN CE marks), ``link_sojourn_s`` (mean queue sojourn of the packets
     sent, NaN if none); per route (hop
     topology) ``route_drops_no_route``)doc")

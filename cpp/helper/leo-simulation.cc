@@ -1438,6 +1438,7 @@ LeoSimulation::CollectLinks(double dtS)
                     &m.linkDropsRandom,
                     &m.linkDropsOverflow,
                     &m.linkDropsAqm,
+                    &m.linkDropsEcn,
                     &m.linkMarkPackets,
                     &m.linkSojournS})
     {
@@ -1466,6 +1467,8 @@ LeoSimulation::CollectLinks(double dtS)
                 static_cast<double>(c.dropPackets[LEO_DROP_OVERFLOW] - pv.drops[LEO_DROP_OVERFLOW]);
             m.linkDropsAqm[k] =
                 static_cast<double>(c.dropPackets[LEO_DROP_AQM] - pv.drops[LEO_DROP_AQM]);
+            m.linkDropsEcn[k] =
+                static_cast<double>(c.dropPackets[LEO_DROP_ECN] - pv.drops[LEO_DROP_ECN]);
             m.linkMarkPackets[k] = static_cast<double>(c.markPackets - pv.marks);
             const uint64_t started = c.txPackets - pv.txPackets;
             m.linkSojournS[k] = started > 0 ? Time(c.sojournTicks - pv.sojournTicks).GetSeconds() /

@@ -191,6 +191,8 @@ struct LeoSimulationMeasurements
     /// Interval: drops by the discipline's own decision, packets marked ECN CE, and the mean
     /// sojourn in the queue of the packets that started serialization (s; NaN if none did).
     std::vector<double> linkDropsAqm, linkMarkPackets, linkSojournS;
+    /// Interval: ECN-capable packets dropped by a link that drops them (`ecn_handling: drop`).
+    std::vector<double> linkDropsEcn;
     std::vector<double> routeNoRouteDrops; //!< hop topology, per route, interval
 };
 

@@ -165,6 +165,7 @@ class Simulation:
             ``subflow_ect_sent_packets``, ``subflow_ce_packets``, ``subflow_queue_delay_s``; per link ``(n_links, 2)`` arrays (column 0:
             down = a -> b, 1: up) ``link_queue_packets``, ``link_tx_bytes``, ``link_utilization``,
             ``link_drops_outage``, ``link_drops_random``, ``link_drops_overflow``, ``link_drops_aqm``,
+            ``link_drops_ecn`` (ECN-capable packets a link drops, ``ecn_handling: drop``),
             ``link_mark_packets`` (ECN CE marks), ``link_sojourn_s`` (mean queue sojourn of the packets
             sent, NaN if none); per route (hop
             topology) ``route_drops_no_route``

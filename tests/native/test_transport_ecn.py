@@ -260,6 +260,12 @@ def test_a_link_dropping_ect_packets_falls_back_to_not_ect(core: Any) -> None:
     assert total(out, "lost_packets") >= 10
     assert int(out[-1]["ecn_state"][0]) == FAILED
     assert bool(out[-1]["completed"])
+    # the link counts them, as ECN drops of its data direction and of no other cause
+    assert [int(m["link_drops_ecn"][0, 0]) for m in out][0] == 10
+    assert total(out, "link_drops_ecn") == 10
+    assert total(out, "link_drops_aqm") == 0
+    bleach = _path_run(core, "bleach", ecn=True)
+    assert total(bleach, "link_drops_ecn") == 0
 
 
 # ---- (e) bad input names the field -------------------------------------------------------------

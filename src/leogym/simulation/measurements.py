@@ -167,6 +167,8 @@ class Measurements:
     link_drops_overflow: np.ndarray
     #: Drops by the discipline's own decision (``queue.discipline`` other than drop-tail).
     link_drops_aqm: np.ndarray
+    #: ECN-capable packets dropped by a link that drops them (``queue.ecn_handling: drop``).
+    link_drops_ecn: np.ndarray
     #: Packets an AQM marked ECN CE instead of dropping them (``queue.ecn``).
     link_mark_packets: np.ndarray
     #: Mean time in the queue of the packets that started transmission in the interval (s;
