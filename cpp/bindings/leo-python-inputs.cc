@@ -414,7 +414,8 @@ CrossTrafficFromDict(py::handle spec, const std::string& label)
                                                 "rate_bps",
                                                 "packet_bytes",
                                                 "on_s",
-                                                "off_s"};
+                                                "off_s",
+                                                "ecn"};
     for (auto item : d)
     {
         const std::string key = py::str(item.first);
@@ -496,6 +497,14 @@ CrossTrafficFromDict(py::handle spec, const std::string& label)
     if (!IsMissing(d, "off_s"))
     {
         s.offS = ToDouble(d["off_s"], field("off_s"));
+    }
+    if (!IsMissing(d, "ecn"))
+    {
+        s.ecn = ToBool(d["ecn"], field("ecn"));
+        if (s.ecn && s.kind != ns3::LeoCrossTrafficSpec::TCP_BULK)
+        {
+            Fail(field("ecn"), "only a 'tcp_bulk' flow negotiates ECN");
+        }
     }
     return s;
 }

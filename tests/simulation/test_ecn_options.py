@@ -99,3 +99,31 @@ def test_an_mpquic_flow_takes_its_own_ecn() -> None:
     assert np.all(last.subflow_ecn_state[flow_sub] == CAPABLE)
     assert np.all(last.subflow_ecn_state[last.flow_subflows(0)] == 0)
     assert sum(int(np.sum(m.subflow_ect_sent_packets[flow_sub])) for m in out) > 0
+
+
+def test_cross_traffic_ecn_is_tcp_only() -> None:
+    d = dataclasses.asdict(load_scenario("tiny"))
+    d["traffic"]["cross_traffic"] = [{"kind": "udp_onoff", "ecn": True}]
+    with pytest.raises(ScenarioConfigError, match=r"cross_traffic\[0\]\.ecn: only a 'tcp_bulk'"):
+        load_scenario(d)
+
+
+def test_tcp_cross_traffic_with_ecn_is_marked_not_dropped() -> None:
+    """A CoDel queue with ECN marking: an ECN-capable ns-3 TCP competitor (RFC 3168, ECT(0))
+    has its congestion signals marked; without ECN the same queue drops them. The connection
+    sends Not-ECT either way (its own packets are dropped alike)."""
+    from leogym.scenario import CrossTrafficConfig
+
+    def marks_and_drops(ecn: bool) -> tuple[int, int]:
+        sc = _with_queue(QueueConfig(discipline="codel", ecn=True))
+        tcp = CrossTrafficConfig(path=0, kind="tcp_bulk", ecn=ecn)
+        sc = dataclasses.replace(sc, traffic=dataclasses.replace(sc.traffic, cross_traffic=[tcp]))
+        out = _run(sc, TransportOptions(), seconds=6.0)
+        return (
+            sum(int(np.sum(m.link_mark_packets)) for m in out),
+            sum(int(np.sum(m.link_drops_aqm)) for m in out),
+        )
+
+    (marks_on, drops_on), (marks_off, drops_off) = marks_and_drops(True), marks_and_drops(False)
+    assert marks_off == 0 and marks_on > 0
+    assert drops_on < drops_off

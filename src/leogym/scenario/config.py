@@ -447,6 +447,9 @@ class CrossTrafficConfig:
     start_s: float = field(default=0.0, metadata=NON_NEGATIVE)
     #: ``None`` = until the end.
     stop_s: float | None = field(default=None, metadata=bounded(0.0, CORE_MAX_S))
+    #: ``tcp_bulk`` only: the TCP negotiates ECN (ns-3's ``UseEcn``; ECT(0) with the default
+    #: NewReno), so an AQM with ``queue.ecn`` marks it instead of dropping.
+    ecn: bool = False
 
 
 @dataclass

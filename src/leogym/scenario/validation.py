@@ -214,6 +214,8 @@ def check_relations(cfg: ScenarioConfig) -> None:
             raise field_error(f"{xp}.start_s", f"must be <= duration_s ({duration:g})", x.start_s)
         if x.stop_s is not None and x.stop_s <= x.start_s:
             raise field_error(f"{xp}.stop_s", f"must be > start_s ({x.start_s:g})", x.stop_s)
+        if x.ecn and x.kind != "tcp_bulk":
+            raise field_error(f"{xp}.ecn", "only a 'tcp_bulk' flow negotiates ECN", x.ecn)
 
     _flows(cfg, controlled)
 

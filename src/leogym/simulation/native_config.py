@@ -137,6 +137,8 @@ def native_cross_traffic(scenario: ScenarioConfig) -> list[dict[str, Any]]:
         }
         if ct.stop_s is not None:
             spec["stop_s"] = float(ct.stop_s)
+        if ct.ecn:
+            spec["ecn"] = True
         if ct.kind == "udp_onoff":
             spec.update(
                 rate_bps=float(ct.rate_mbps) * 1e6 / k, on_s=float(ct.on_s), off_s=float(ct.off_s)
