@@ -102,14 +102,18 @@ def read_sidecar(model_path: str | Path) -> dict[str, Any]:
 
 
 def list_checkpoints(run_dir: str | Path) -> list[tuple[int, Path]]:
-    """Periodic checkpoints of a run, as ``(step, path)`` sorted by step."""
+    """Complete periodic checkpoints of a run, as ``(step, path)`` sorted by step.
+
+    :func:`save_model` writes the sidecar after the model, so a ``.zip`` without its ``.json``
+    is a save that a kill cut short between the two; it is left out (the model is whole, each
+    file being written atomically, but nothing records what it is)."""
     d = Path(run_dir) / CHECKPOINT_DIR
     if not d.is_dir():
         return []
     out = []
     for p in d.iterdir():
         m = _STEP.match(p.name)
-        if m:
+        if m and p.with_suffix(".json").is_file():
             out.append((int(m.group(1)), p))
     return sorted(out)
 

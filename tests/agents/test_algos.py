@@ -75,3 +75,27 @@ def test_extra_kwargs_reach_the_algorithm() -> None:
         venv.close()
     assert model.normalize_advantage is False
     assert model.policy.ortho_init is False
+
+
+def test_a_save_cut_short_before_its_sidecar_is_not_resumed_from(tmp_path) -> None:
+    """save_model writes the model, then its sidecar; a kill between the two leaves a model
+    that records nothing (its step, its algorithm), and resuming takes the newest complete
+    checkpoint instead."""
+    from leogym.agents.sb3.checkpoints import (
+        CHECKPOINT_DIR,
+        latest_checkpoint,
+        list_checkpoints,
+        save_model,
+    )
+    from stable_baselines3 import PPO
+
+    model = PPO("MlpPolicy", _venv("CartPole-v1"), n_steps=16, batch_size=16)
+    d = tmp_path / CHECKPOINT_DIR
+    for step in (16, 32):
+        model.num_timesteps = step
+        save_model(model, d / f"step_{step:09d}.zip", algo="ppo")
+    model.num_timesteps = 48
+    cut = save_model(model, d / "step_000000048.zip", algo="ppo")
+    cut.with_suffix(".json").unlink()  # killed between the two writes
+    assert [s for s, _ in list_checkpoints(tmp_path)] == [16, 32]
+    assert latest_checkpoint(tmp_path) == d / "step_000000032.zip"

@@ -101,7 +101,10 @@ def steps_of(model: Path) -> int:
 
 
 def checkpoints(run_dir: Path) -> list[Path]:
-    return sorted((run_dir / "checkpoints").glob("step_*.zip"))
+    """The run's complete checkpoints: a model with its sidecar (written last; a kill between
+    the two leaves a model without one, which resuming skips)."""
+    zips = sorted((run_dir / "checkpoints").glob("step_*.zip"))
+    return [z for z in zips if z.with_suffix(".json").is_file()]
 
 
 def env_workers(proc: subprocess.Popen) -> list[psutil.Process]:
@@ -123,6 +126,13 @@ def assert_loadable(run_dir: Path) -> int:
     for m in models:
         load_model(m, "ppo")
         json.loads(m.with_suffix(".json").read_text())
+    # at most the newest save was cut short between its model and its sidecar; that model is
+    # whole all the same (atomic writes)
+    zips = sorted((run_dir / "checkpoints").glob("step_*.zip"))
+    unrecorded = [z for z in zips if not z.with_suffix(".json").is_file()]
+    assert unrecorded in ([], zips[-1:]), unrecorded
+    for m in unrecorded:
+        load_model(m, "ppo")
     return len(models)
 
 
