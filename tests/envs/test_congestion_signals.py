@@ -138,20 +138,27 @@ def test_path_frame_ce_fraction_is_clipped_to_one() -> None:
     env.close()
 
 
-def test_ce_fraction_feature_under_l4s_marking() -> None:
-    # Prague with ECN through the DualPI2 access link of l4s_dualpi2: its ECT(1) packets are
-    # marked from 0.8 ms of L4S sojourn, so the feature is the step's CE count over the
-    # packets sent, and the path's queue delay stays sub-millisecond (RFC 9332's L4S aim).
-    env = gym.make(
+def _l4s_env(**kw: Any) -> Any:
+    """Prague with ECN on l4s_dualpi2 (its DualPI2 access link), 200 ms steps."""
+    return gym.make(
         "leogym/LeoCC-v0",
         scenario="l4s_dualpi2",
         cc="prague",
         step_ms=200,
-        episode_s=8.0,
         transport={"ecn": True},
+        **kw,
+    ).unwrapped
+
+
+def test_ce_fraction_feature_under_l4s_marking() -> None:
+    # Prague with ECN through the DualPI2 access link of l4s_dualpi2: its ECT(1) packets are
+    # marked from 0.8 ms of L4S sojourn, so the feature is the step's CE count over the
+    # packets sent, and the path's queue delay stays sub-millisecond (RFC 9332's L4S aim).
+    env = _l4s_env(
+        episode_s=8.0,
         observation={"congestion_features": True, "handover_features": False},
         reward="congestion_signals",
-    ).unwrapped
+    )
     env.reset(seed=1)
     col = env.feature_names.index("t-0/path0/ce_fraction [fraction]")
     marked, delays = 0, []
@@ -174,15 +181,7 @@ def test_ecn_and_dualpi2_episodes_repeat_bit_for_bit() -> None:
     # DualPI2 draws its marks from an ns-3 random stream: the same seed must give the same
     # observations and rewards, another seed a different episode (background loss, marks).
     def episode(seed: int) -> np.ndarray:
-        env = gym.make(
-            "leogym/LeoCC-v0",
-            scenario="l4s_dualpi2",
-            cc="prague",
-            step_ms=200,
-            episode_s=4.0,
-            transport={"ecn": True},
-            observation={"congestion_features": True},
-        ).unwrapped
+        env = _l4s_env(episode_s=4.0, observation={"congestion_features": True})
         obs, _ = env.reset(seed=seed)
         out = [obs]
         for _ in range(20):
