@@ -155,6 +155,16 @@ def test_cross_traffic_shares_the_path_queue(testing):
             {"cross_traffic": [{"kind": "udp_onoff", "path": 0, "rate_bps": -1.0}]},
             r"cross_traffic\[0\]\.rate_bps",
         ),
+        (
+            ("udp",),
+            {"cross_traffic": [{"kind": "udp_onoff", "path": 0, "ecn": True}]},
+            r"cross_traffic\[0\]\.ecn: only a 'tcp_bulk'",
+        ),
+        (
+            ("udp",),
+            {"cross_traffic": [{"kind": "tcp_bulk", "path": 0, "ecn": "yes"}]},
+            r"cross_traffic\[0\]\.ecn",
+        ),
     ],
 )
 def test_reference_flow_rejects_bad_input(testing, args, opts, match):
