@@ -1176,6 +1176,14 @@ class PySimulation
             DoubleVector(v, "set_flow_pacing_rate: flow " + std::to_string(f)));
     }
 
+    void SetFlowCwndGain(py::handle flow, py::handle v)
+    {
+        Check();
+        auto f = static_cast<uint32_t>(
+            ToInt(flow, "set_flow_cwnd_gain: flow", 0, m_sim->GetNFlows() - 1LL));
+        m_sim->SetFlowCwndGain(f, DoubleVector(v, "set_flow_cwnd_gain: flow " + std::to_string(f)));
+    }
+
     uint32_t FlowNPaths(py::handle flow) const
     {
         Check();
@@ -1597,6 +1605,17 @@ Flow 0 is the connection, then config ``flows``; the flow must be an ``mpquic`` 
              R"doc(Pacing rates in bit/s of flow ``flow``'s subflows, 0 = unpaced (cc 'external').
 
 :raises ValueError: naming the flow, as ``set_flow_cwnd``; rates must be 0 or in [1e3, 1e13])doc")
+        .def("set_flow_cwnd_gain",
+             &PySimulation::SetFlowCwndGain,
+             py::arg("flow"),
+             py::arg("gains"),
+             R"doc(Window gains of flow ``flow``'s subflows, one per subflow (cc 'residual+<base>').
+
+Each subflow's window and pacing rate become its base controller's times the gain, held until
+the next call (cpp/model/cc/mp-residual.h); a gain equal to the one in force changes nothing.
+
+:raises ValueError: naming the flow: no such flow, not mpquic, not residual, wrong count, or a
+    gain that is not finite or outside [1/16, 16])doc")
         .def("leotp_stats",
              &PySimulation::LeotpStats,
              py::arg("flow"),

@@ -3,6 +3,7 @@
 #include "leo-simulation.h"
 
 #include "model/apps/leo-tcp-bulk-sender.h"
+#include "model/cc/mp-residual.h"
 #include "model/registry/mp-algorithm-registry.h"
 
 #include "ns3/boolean.h"
@@ -844,7 +845,10 @@ LeoSimulation::GetFlowNPaths(uint32_t flow) const
 }
 
 Ptr<MpQuicSender>
-LeoSimulation::ExternalFlowSender(uint32_t flow, std::size_t n, const std::string& call)
+LeoSimulation::ExternalFlowSender(uint32_t flow,
+                                  std::size_t n,
+                                  const std::string& call,
+                                  FlowControl control)
 {
     CheckOpen();
     const std::string label = call + ": flow " + std::to_string(flow);
@@ -863,9 +867,14 @@ LeoSimulation::ExternalFlowSender(uint32_t flow, std::size_t n, const std::strin
                                     " is not an mpquic flow; only mpquic flows take external "
                                     "control");
     }
-    if (!sender->GetCc(0)->IsExternal())
+    if (control == FlowControl::EXTERNAL && !sender->GetCc(0)->IsExternal())
     {
         throw std::invalid_argument(label + what + " needs cc='external' (it runs '" + cc + "')");
+    }
+    if (control == FlowControl::RESIDUAL && !DynamicCast<MpResidual>(sender->GetCc(0)))
+    {
+        throw std::invalid_argument(label + what + " needs cc='residual+<base>' (it runs '" + cc +
+                                    "')");
     }
     if (n != sender->GetNPaths())
     {
@@ -884,6 +893,22 @@ LeoSimulation::SetFlowCwnd(uint32_t flow, const std::vector<double>& bytes)
     for (uint32_t i = 0; i < bytes.size(); ++i)
     {
         sender->SetExternalCwnd(i, static_cast<uint64_t>(bytes[i]));
+    }
+}
+
+void
+LeoSimulation::SetFlowCwndGain(uint32_t flow, const std::vector<double>& gains)
+{
+    Ptr<MpQuicSender> sender =
+        ExternalFlowSender(flow, gains.size(), "set_flow_cwnd_gain", FlowControl::RESIDUAL);
+    const std::string label = "set_flow_cwnd_gain: flow " + std::to_string(flow);
+    for (std::size_t i = 0; i < gains.size(); ++i)
+    {
+        MpResidual::CheckGain(gains[i], label + ": gain[" + std::to_string(i) + "]");
+    }
+    for (uint32_t i = 0; i < gains.size(); ++i)
+    {
+        sender->SetCwndGain(i, gains[i]);
     }
 }
 

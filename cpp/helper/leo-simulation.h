@@ -262,6 +262,16 @@ class LeoSimulation
      */
     void SetFlowPacingRate(uint32_t flow, const std::vector<double>& bps);
     /**
+     * Set the gains of flow @p flow's subflows (cc "residual+<base>", cpp/model/cc/mp-residual.h):
+     * each subflow's window (and pacing rate) is its base controller's times the gain, held
+     * until the next call. A gain equal to the one in force changes nothing, not even the
+     * event schedule.
+     * @param flow flow index, 0 .. GetNFlows() - 1
+     * @param gains one gain per subflow, finite, in [1/16, 16]
+     * @throws std::invalid_argument naming the flow and the value
+     */
+    void SetFlowCwndGain(uint32_t flow, const std::vector<double>& gains);
+    /**
      * @param flow flow index, 0 .. GetNFlows() - 1
      * @return the number of subflows of an mpquic flow (the connection: its transport
      *         paths), 0 for a flow of another transport
@@ -317,14 +327,24 @@ class LeoSimulation
                                                                      bool ecn) const;
     /**
      * The sender of flow @p flow for an external action, checked: the flow exists, is an
-     * mpquic flow, its cc is "external" and @p n values were given (one per subflow).
+     * mpquic flow, its cc is "external" (or "residual+<base>" for @p control RESIDUAL) and
+     * @p n values were given (one per subflow).
      * @param flow flow index
      * @param n number of values given
      * @param call the caller's name for messages ("set_flow_cwnd")
      * @return the sender
      * @throws std::invalid_argument naming the flow
      */
-    Ptr<MpQuicSender> ExternalFlowSender(uint32_t flow, std::size_t n, const std::string& call);
+    /// What a flow's controller must be for an action from outside.
+    enum class FlowControl
+    {
+        EXTERNAL, //!< cc "external": windows and pacing rates
+        RESIDUAL, //!< cc "residual+<base>": gains on the base controller's window
+    };
+    Ptr<MpQuicSender> ExternalFlowSender(uint32_t flow,
+                                         std::size_t n,
+                                         const std::string& call,
+                                         FlowControl control = FlowControl::EXTERNAL);
 
     /// Cumulative counters of one subflow of an extra mpquic flow at the last step's end.
     struct SubflowPrev

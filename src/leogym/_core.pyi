@@ -110,6 +110,16 @@ class Simulation:
         :raises ValueError: naming the flow: no such flow, not mpquic, not external, wrong count, or
             a value that is not finite or outside [0, 1e15]
         """
+    def set_flow_cwnd_gain(self, flow: typing.Any, gains: typing.Any) -> None:
+        """
+        Window gains of flow ``flow``'s subflows, one per subflow (cc 'residual+<base>').
+        
+        Each subflow's window and pacing rate become its base controller's times the gain, held until
+        the next call (cpp/model/cc/mp-residual.h); a gain equal to the one in force changes nothing.
+        
+        :raises ValueError: naming the flow: no such flow, not mpquic, not residual, wrong count, or a
+            gain that is not finite or outside [1/16, 16]
+        """
     def set_flow_pacing_rate(self, flow: typing.Any, rate_bps: typing.Any) -> None:
         """
         Pacing rates in bit/s of flow ``flow``'s subflows, 0 = unpaced (cc 'external').

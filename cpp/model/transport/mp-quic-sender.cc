@@ -4,6 +4,8 @@
 
 #include "mp-quic-sender.h"
 
+#include "model/cc/mp-residual.h"
+
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -486,6 +488,25 @@ MpQuicSender::SetExternalPacingRate(uint32_t i, double bps)
 {
     Path& path = *m_paths.at(i);
     path.cc->SetExternalPacingRate(bps);
+    SyncCc(path);
+    Kick();
+}
+
+void
+MpQuicSender::SetCwndGain(uint32_t i, double gain)
+{
+    Path& path = *m_paths.at(i);
+    Ptr<MpResidual> residual = DynamicCast<MpResidual>(path.cc);
+    if (!residual)
+    {
+        throw std::invalid_argument("SetCwndGain: path " + std::to_string(i) +
+                                    " does not run a residual controller");
+    }
+    if (gain == residual->GetGain())
+    {
+        return;
+    }
+    residual->SetGain(gain);
     SyncCc(path);
     Kick();
 }

@@ -115,6 +115,14 @@ class MpQuicSender : public Application, public MpConnectionView
     void SetExternalCwnd(uint32_t i, uint64_t bytes);
     /// Set a controller's pacing rate from outside (external controllers).
     void SetExternalPacingRate(uint32_t i, double bps);
+    /**
+     * Set a residual controller's gain (cc "residual+<base>"); a gain equal to the one in
+     * force changes nothing (no resync, no send attempt), so gain 1 throughout is the base
+     * controller's run.
+     * @throws std::invalid_argument if the path's controller is not residual, or on a gain
+     *         outside MpResidual's range
+     */
+    void SetCwndGain(uint32_t i, double gain);
     /// Make the sender look for something to send at the current time.
     void Kick();
 

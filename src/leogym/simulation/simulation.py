@@ -172,6 +172,7 @@ class Simulation:
         path_states: Mapping[int, str] | None = None,
         flow_cwnd_bytes: FlowValues | None = None,
         flow_pacing_rate_bps: FlowValues | None = None,
+        flow_cwnd_gain: FlowValues | None = None,
     ) -> None:
         """Apply an agent's actions for the next step (each checked by the core).
 
@@ -185,6 +186,10 @@ class Simulation:
             is its index (0 the connection) or its name (:attr:`flow_names`).
         :param flow_pacing_rate_bps: ``{flow: rates}`` (bit/s, 0 = unpaced), as
             ``flow_cwnd_bytes``.
+        :param flow_cwnd_gain: ``{flow: gains}``, one per subflow, in [1/16, 16], for
+            ``mpquic`` flows whose ``cc`` is ``residual+<base>``: each subflow's window and
+            pacing rate become the base controller's times the gain until the next call
+            (hybrid control, cpp/model/cc/mp-residual.h); gain 1 leaves the base untouched.
         :raises ValueError: an action the configured algorithms do not take, or out of range;
             per-flow errors name the field and the flow (``flow_cwnd_bytes['peer.0']: ...``).
         """
@@ -192,6 +197,7 @@ class Simulation:
         for field, values, setter in (
             ("flow_cwnd_bytes", flow_cwnd_bytes, native.set_flow_cwnd),
             ("flow_pacing_rate_bps", flow_pacing_rate_bps, native.set_flow_pacing_rate),
+            ("flow_cwnd_gain", flow_cwnd_gain, native.set_flow_cwnd_gain),
         ):
             if values is None:
                 continue

@@ -1,0 +1,108 @@
+"""Hybrid (residual) control: ``cc="residual+<base>"`` runs the base controller and scales its
+window and pacing rate by a gain set at each step boundary (cpp/model/cc/mp-residual.h).
+
+The contract that makes the hybrid action safe to learn over: a gain of 1 is the base
+controller's own run, bit for bit, on a path scenario, MACO's scenario and a hop network; a
+gain away from 1 reaches the window the sender uses.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+from leogym.envs.config import EnvConfig
+
+from leogym.scenario import load_scenario
+from leogym.simulation import Measurements, Simulation
+
+pytestmark = pytest.mark.native
+
+STEP_S = 0.1
+
+
+def _run(
+    scenario: str, cc: str, steps: int, gain: float | None, seed: int = 3
+) -> list[Measurements]:
+    """Step ``scenario`` with ``cc``; apply ``gain`` to the connection's subflows before each
+    step when given (a residual controller)."""
+    settings = EnvConfig.from_kwargs(scenario=None, cc=cc, scheduler="minrtt")
+    sim = Simulation.open(settings, load_scenario(scenario), seed)
+    out = []
+    try:
+        for _ in range(steps):
+            if gain is not None:
+                sim.apply(flow_cwnd_gain={0: np.full(sim.flow_n_paths[0], gain)})
+            out.append(sim.step(STEP_S))
+    finally:
+        sim.close()
+    return out
+
+
+def _assert_identical(a: list[Measurements], b: list[Measurements]) -> None:
+    assert len(a) == len(b)
+    for step, (x, y) in enumerate(zip(a, b, strict=True)):
+        for f in dataclasses.fields(Measurements):
+            np.testing.assert_array_equal(
+                np.asarray(getattr(x, f.name)),
+                np.asarray(getattr(y, f.name)),
+                err_msg=f"step {step}: {f.name}",
+            )
+
+
+@pytest.mark.parametrize(
+    ("scenario", "base", "steps"),
+    [
+        # default: CUBIC and BBRv3 through the first handover window
+        ("default", "cubic", 140),
+        ("default", "bbr3", 140),
+        # MACO on its own paper's scenario, across the 12 s handover
+        ("maco", "maco", 130),
+        # a hop network (a shared bottleneck with competing flows)
+        ("bottleneck4", "cubic", 80),
+    ],
+)
+def test_gain_one_is_the_base_controller_bit_for_bit(scenario: str, base: str, steps: int) -> None:
+    plain = _run(scenario, base, steps, gain=None)
+    residual = _run(scenario, f"residual+{base}", steps, gain=1.0)
+    assert sum(float(m.goodput_bytes) for m in plain) > 0
+    _assert_identical(plain, residual)
+
+
+def test_a_gain_scales_the_window_the_sender_uses() -> None:
+    # In slow start from RFC 9002's initial window, before any loss, a gain scales what the
+    # sender may put in flight at once: more (or fewer) packets go out and come back acked.
+    runs = [_run("default", cc, 2, gain) for cc, gain in STARTS]
+    cwnd = [float(np.nansum(ms[-1].cwnd_bytes)) for ms in runs]
+    sent = [sum(float(np.nansum(m.sent_packets)) for m in ms) for ms in runs]
+    assert cwnd[0] < cwnd[1] < cwnd[2]
+    assert sent[0] < sent[1] < sent[2]
+
+
+#: (cc, gain): half, the base itself, double
+STARTS = [("residual+cubic", 0.5), ("cubic", None), ("residual+cubic", 2.0)]
+
+
+def test_gain_errors_name_the_flow_and_value() -> None:
+    settings = EnvConfig.from_kwargs(scenario=None, cc="residual+cubic", scheduler="minrtt")
+    sim = Simulation.open(settings, load_scenario("tiny"), 0)
+    try:
+        n = sim.flow_n_paths[0]
+        for bad in (0.0, 17.0, float("nan"), float("inf")):
+            with pytest.raises(ValueError, match=r"flow_cwnd_gain\[.*gain\[0\]"):
+                sim.apply(flow_cwnd_gain={0: np.full(n, bad)})
+        with pytest.raises(ValueError, match="expected"):
+            sim.apply(flow_cwnd_gain={0: np.ones(n + 1)})
+    finally:
+        sim.close()
+    plain = Simulation.open(
+        EnvConfig.from_kwargs(scenario=None, cc="cubic", scheduler="minrtt"),
+        load_scenario("tiny"),
+        0,
+    )
+    try:
+        with pytest.raises(ValueError, match=r"residual\+<base>"):
+            plain.apply(flow_cwnd_gain={0: np.ones(plain.flow_n_paths[0])})
+    finally:
+        plain.close()
