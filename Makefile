@@ -15,12 +15,6 @@ NS3_WHEEL := ns3==3.44.post0
 # under this version, point pip at PyTorch's CPU wheel index (PIP_EXTRA_INDEX_URL) first.
 TORCH_SPEC ?= torch==2.13.0
 STAMP := $(VENV)/.leogym-installed
-# Ray and hydra-ray-launcher live outside the venv (the launcher pins cloudpickle<3): the Ray
-# sweep test puts this folder on its own processes' PYTHONPATH only; the Ray VecEnv (tests and
-# the bench's `ray` section) imports Ray from it behind the venv's packages
-# (agents/runtime/ray_support.py). Users get plain Ray with `pip install '.[distributed]'`.
-RAY_SITE := $(VENV)/ray-site
-RAY_STAMP := $(RAY_SITE)/.installed
 SOURCES := $(shell find cpp -name '*.cc' -o -name '*.h' -o -name CMakeLists.txt 2>/dev/null) \
 	CMakeLists.txt pyproject.toml
 
@@ -35,27 +29,24 @@ $(VENV)/bin/python:
 # The ns3 wheel is installed without its cppyy dependency: we use only its headers and
 # libraries. The build needs them in the same environment, hence --no-build-isolation.
 # LEOGYM_TESTING=ON builds the test and benchmark probes (_core.testing) that `make test` and
-# `make bench` need; a wheel built without the flag leaves them out.
+# `make bench` need; a wheel built without the flag leaves them out. The `distributed` extra
+# (Ray) is what the Ray tests and the bench's `ray` and `sweep` sections need.
 $(STAMP): $(VENV)/bin/python $(SOURCES)
 	$(PIP) install --quiet "$(TORCH_SPEC)"
 	$(PIP) install --quiet --no-deps "$(NS3_WHEEL)"
 	$(PIP) install --quiet "scikit-build-core>=0.10" "pybind11>=2.12" ninja "cmake>=3.18"
 	$(PIP) install --quiet --no-build-isolation -Cbuild-dir=build/editable \
-		-Ccmake.define.LEOGYM_TESTING=ON -e ".[test,lint]"
+		-Ccmake.define.LEOGYM_TESTING=ON -e ".[test,lint,distributed]"
 	@touch $(STAMP)
 
 install: $(STAMP)
-
-$(RAY_STAMP): $(VENV)/bin/python
-	$(PIP) install --quiet --target $(RAY_SITE) "hydra-ray-launcher>=1.2.2"
-	@touch $(RAY_STAMP)
 
 # RUN_ARGS passes overrides to the main job, e.g. make run RUN_ARGS="experiment=quick".
 run: install
 	$(VENV)/bin/leogym-run $(RUN_ARGS)
 
-test: install $(RAY_STAMP)
-	LEOGYM_RAY_PATH=$(CURDIR)/$(RAY_SITE) $(PY) -m pytest $(PYTEST_ARGS)
+test: install
+	$(PY) -m pytest $(PYTEST_ARGS)
 
 # The pure-Python layer only: tests marked `native` (they load leogym._core) are deselected.
 test-fast: install
@@ -73,8 +64,8 @@ hooks: install
 	$(PIP) install --quiet "pre-commit>=3.5"
 	$(VENV)/bin/pre-commit install
 
-bench: install $(RAY_STAMP)
-	LEOGYM_RAY_PATH=$(CURDIR)/$(RAY_SITE) $(PY) -m benchmarks $(BENCH_ARGS)
+bench: install
+	$(PY) -m benchmarks $(BENCH_ARGS)
 
 clean:
 	rm -rf build outputs multirun

@@ -5,7 +5,7 @@ Usage::
     python -m benchmarks                      # everything (under ~10 min on 2 cores)
     python -m benchmarks --quick              # tiny sizes (the smoke test)
     python -m benchmarks --only transport,overhead --repeats 5
-    make bench BENCH_ARGS="--ray-path ~/.leogym-ray"
+    make bench BENCH_ARGS="--only ray,sweep"
 
 Every figure is measured in this run, side by side with what it is compared to; repeated
 figures are medians (the table shows the range). The machine's load is recorded before and
@@ -44,9 +44,7 @@ SECTIONS = (
 DEFAULT_OUT = Path(__file__).resolve().parent / "results"
 
 
-def _section_runner(
-    name: str, quick: bool, repeats: int, ray_path: str | None
-) -> Callable[[], list[Row]]:
+def _section_runner(name: str, quick: bool, repeats: int) -> Callable[[], list[Row]]:
     if name == "env":
         from benchmarks.bench_env import speed_rows
 
@@ -76,7 +74,7 @@ def _section_runner(
     if name == "ray":
         from benchmarks.bench_vec import ray_rows
 
-        return lambda: ray_rows(quick, max(1, (repeats + 1) // 2), ray_path=ray_path)
+        return lambda: ray_rows(quick, max(1, (repeats + 1) // 2))
     if name == "memory":
         from benchmarks.bench_env import memory_rows
 
@@ -100,7 +98,7 @@ def _section_runner(
     if name == "sweep":
         from benchmarks.bench_sweep import rows
 
-        return lambda: rows(quick, ray_path)
+        return lambda: rows(quick)
     raise ValueError(name)
 
 
@@ -128,11 +126,6 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--repeats", type=int, default=5, help="measurements per figure (median)")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="folder for the CSV files")
-    ap.add_argument(
-        "--ray-path",
-        default=None,
-        help="folder(s) with ray + hydra-ray-launcher (default: $LEOGYM_RAY_PATH)",
-    )
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     args = ap.parse_args(argv)
     chosen = [s.strip() for s in args.only.split(",") if s.strip()]
@@ -149,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"[bench] {name} ...", file=sys.stderr, flush=True)
         t0 = time.perf_counter()
         try:
-            rows += _section_runner(name, args.quick, args.repeats, args.ray_path)()
+            rows += _section_runner(name, args.quick, args.repeats)()
         except Exception as exc:  # one broken section must not hide the others' figures
             traceback.print_exc()
             failed.append(name)

@@ -1,18 +1,19 @@
 """A Hydra multirun of evaluations three ways: one after another, in parallel locally, on Ray.
 
-Run: ``python -m benchmarks.bench_sweep [--quick] [--ray-path DIR[:DIR]]`` (or through
-``python -m benchmarks``).
+Run: ``python -m benchmarks.bench_sweep [--quick]`` (or through ``python -m benchmarks``).
 
 The same ``leogym-eval -m`` sweep (scenario ``default``, 20 s episodes, CUBIC and OLIA, seeds
 0-2, two jobs over ``env.step_ms=100,200``; with ``--quick``: ``tiny``, 3 s, seeds 0-1) runs with
 
 * Hydra's ``basic`` launcher (the jobs one after another in one process),
 * ``hydra/launcher=local`` (hydra-submitit-launcher: one process per job, in parallel), and
-* ``hydra/launcher=ray_local`` (hydra-ray-launcher on a local Ray instance started for it),
+* Hydra's ``basic`` launcher with ``eval.backend=ray`` (each job's episodes as Ray tasks on a
+  local Ray instance started for the job; a sweep through Ray itself, with no Hydra launcher
+  plugin),
 
 and every job's ``results.parquet`` is compared across the three, all columns but the episode's
-wall time. Ray is optional: it is looked up in ``--ray-path`` (or ``$LEOGYM_RAY_PATH``), then in
-the environment; when it cannot be imported the Ray rows say so (status ``skipped``).
+wall time. Ray is optional (the ``distributed`` extra); when it cannot be imported the Ray rows
+say so (status ``skipped``).
 """
 
 from __future__ import annotations
@@ -44,32 +45,25 @@ SWEEP = [
 LAUNCHERS = {
     "basic": [],
     "local": ["hydra/launcher=local"],
-    "ray": [
-        "hydra/launcher=ray_local",
-        "hydra.launcher.ray.init.num_cpus=2",
-        "hydra.launcher.ray.remote.num_cpus=1",
-    ],
+    "ray": ["eval.backend=ray", "ray.num_cpus=2"],
 }
 _STAMP = re.compile(r"^\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3})\]")
 
 
-def _env(ray_path: str | None) -> dict[str, str]:
+def _env() -> dict[str, str]:
     env = dict(os.environ)
-    if ray_path:
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (ray_path, env.get("PYTHONPATH")) if p)
     env.setdefault("RAY_AUTH_MODE", "disabled")  # a throw-away local instance
     env.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     return env
 
 
-def ray_available(ray_path: str | None) -> str:
-    """Empty if Ray and hydra-ray-launcher import (with ``ray_path`` first on the path), else
-    the import error."""
+def ray_available() -> str:
+    """Empty if Ray imports, else the import error."""
     proc = subprocess.run(
-        [sys.executable, "-c", "import ray, hydra_plugins.hydra_ray_launcher"],
+        [sys.executable, "-c", "import ray"],
         capture_output=True,
         text=True,
-        env=_env(ray_path),
+        env=_env(),
         timeout=120,
         check=False,
     )
@@ -84,7 +78,6 @@ def run_sweep(
     sweep_dir: Path,
     step_ms: list[int],
     episode_s: float,
-    ray_path: str | None = None,
     scenario: str = "tiny",
     seeds: tuple[int, ...] = (0, 1),
 ) -> float:
@@ -107,7 +100,7 @@ def run_sweep(
     ]
     t0 = time.perf_counter()
     proc = subprocess.run(
-        args, capture_output=True, text=True, env=_env(ray_path), timeout=900, check=False
+        args, capture_output=True, text=True, env=_env(), timeout=900, check=False
     )
     wall = time.perf_counter() - t0
     if proc.returncode != 0:
@@ -161,9 +154,8 @@ def compare_sweeps(a: Path, b: Path) -> tuple[int, list[str]]:
     return n, diffs
 
 
-def rows(quick: bool = False, ray_path: str | None = None) -> list[Row]:
+def rows(quick: bool = False) -> list[Row]:
     """Wall time of the sweep per launcher, parallelism, and result identity across them."""
-    ray_path = ray_path or os.environ.get("LEOGYM_RAY_PATH") or None
     step_ms = [100, 200]
     episode_s = 3.0 if quick else 20.0
     scenario = "tiny" if quick else "default"
@@ -211,10 +203,10 @@ def rows(quick: bool = False, ray_path: str | None = None) -> list[Row]:
                 note=f"{n} episodes compared" + (f"; {diffs[:3]}" if diffs else ""),
             )
         )
-        why = ray_available(ray_path)
+        why = ray_available()
         if why:
             for metric in (
-                "ray_local launcher: sweep wall time",
+                "eval.backend=ray: sweep wall time",
                 "results identical: ray vs local",
             ):
                 out.append(
@@ -225,22 +217,20 @@ def rows(quick: bool = False, ray_path: str | None = None) -> list[Row]:
                         "",
                         0,
                         status="skipped",
-                        note=f"Ray not importable ({why}); pip install -e '.[ray]' or "
-                        "--ray-path DIR (docs/workflows.md)",
+                        note=f"Ray not importable ({why}); pip install -e '.[distributed]'",
                     )
                 )
             return out
         walls["ray"] = run_sweep(
-            "ray", root / "ray", step_ms, episode_s, ray_path, scenario=scenario, seeds=seeds
+            "ray", root / "ray", step_ms, episode_s, scenario=scenario, seeds=seeds
         )
         out.append(
             measure(
                 "sweep",
-                "ray_local launcher: sweep wall time",
+                "eval.backend=ray: sweep wall time",
                 "s",
                 [walls["ray"]],
-                note="includes starting the local Ray instance; jobs ran in "
-                f"parallel: {jobs_overlap(root / 'ray')}",
+                note="jobs one after another, each starting a local Ray instance",
             )
         )
         n, diffs = compare_sweeps(root / "local", root / "ray")
@@ -264,14 +254,8 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument(
-        "--ray-path",
-        default=None,
-        help="folder(s) holding ray and "
-        "hydra-ray-launcher, put first on PYTHONPATH (default: $LEOGYM_RAY_PATH)",
-    )
     args = ap.parse_args(argv)
-    print(format_table(rows(args.quick, args.ray_path)))
+    print(format_table(rows(args.quick)))
     return 0
 
 

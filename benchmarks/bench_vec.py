@@ -302,12 +302,8 @@ def leo_vec_rate(venv: Any, steps: int) -> tuple[float, float]:
     return n / wall, 1e3 * cpu / n
 
 
-def ray_rows(
-    quick: bool = False, repeats: int = 3, max_envs: int | None = None, ray_path: str | None = None
-) -> list[Row]:
+def ray_rows(quick: bool = False, repeats: int = 3, max_envs: int | None = None) -> list[Row]:
     """Local subprocess VecEnv against Ray actors, 1..n envs; the remote call's overhead."""
-    if ray_path:
-        os.environ["LEOGYM_RAY_PATH"] = ray_path
     from leogym.agents.config import RayConfig
     from leogym.agents.runtime import ray_support
     from leogym.agents.runtime.ray_vecenv import RayVecEnv

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Type-check the ``leogym`` package with mypy, as the wheel lays it out.
 
-The wheel maps several top-level folders into one package (pyproject.toml,
-``[tool.scikit-build.wheel.packages]``): ``src/leogym`` is ``leogym``, ``envs/`` is
-``leogym.envs``, ``agents/`` is ``leogym.agents`` and so on. mypy only sees packages as folders
-on disk, so this script lays that mapping out as a tree of symbolic links under
-``build/typecheck/leogym`` and runs mypy on ``-p leogym`` there, with the settings of
+The wheel's package folder is ``src/leogym`` (pyproject.toml,
+``[tool.scikit-build.wheel.packages]``); ``envs/``, ``agents/``, ``baselines/`` and ``conf/`` enter
+it through symbolic links (``src/leogym/envs`` -> ``envs/``, ...). This script lays the package
+out as a tree of symbolic links under ``build/typecheck/leogym``, so that mypy sees ``leogym``
+and nothing else of the repository, and runs mypy on ``-p leogym`` there, with the settings of
 ``[tool.mypy]`` in pyproject.toml. Paths in mypy's report are mapped back to the repository's
 files (``leogym/envs/cc_env.py`` -> ``envs/cc_env.py``), so editors and humans can jump to them.
 
@@ -55,6 +55,9 @@ def build_tree() -> dict[str, str]:
             continue
         (top / entry.name).symlink_to(entry)
     prefixes = {f"{PACKAGE}/": f"{root_src.relative_to(ROOT)}/"}
+    for entry in sorted(root_src.iterdir()):
+        if entry.is_symlink() and entry.is_dir():  # src/leogym/envs -> envs/
+            prefixes[f"{PACKAGE}/{entry.name}/"] = f"{entry.resolve().relative_to(ROOT)}/"
     for dest, src in mapping.items():
         link = TREE / dest
         if link.exists() or link.is_symlink():

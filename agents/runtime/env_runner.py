@@ -20,7 +20,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from leogym.agents.runtime.ray_support import demote_ray_path
 from leogym.agents.runtime.subproc_worker import (
     EnvHost,
     WorkerPool,
@@ -59,7 +58,6 @@ class EnvRunner:
     """
 
     def __init__(self, env_fns: Sequence[Callable[[], Any]], start_method: str) -> None:
-        demote_ray_path()
         self.n = len(env_fns)
         self.host: EnvHost | None = None
         self.pool: WorkerPool | None = None

@@ -1,25 +1,19 @@
 """Ray for leogym's apps: finding it, and starting or joining the instance the run uses.
 
-Ray is optional. :func:`import_ray` imports it from the environment (``pip install
-'leogym[distributed]'`` installs plain ``ray`` there) and otherwise from the folders named by
-``$LEOGYM_RAY_PATH`` (``os.pathsep``-separated; ``make test`` and ``make bench`` install Ray with
-hydra-ray-launcher into ``.venv/ray-site`` and point it there). Those folders go to the *end* of
-``sys.path``, so the environment's own packages keep precedence: hydra-ray-launcher pins
-``cloudpickle<3``, and SB3 keeps saving models with the environment's cloudpickle. Without Ray,
-:class:`RayUnavailableError` (an ``ImportError``) says what to install.
+Ray is optional and comes from one place, the ``distributed`` extra (``pip install
+'leogym[distributed]'``; ``make install`` installs it): :func:`import_ray` imports it like any
+other package, and without it raises :class:`RayUnavailableError` (an ``ImportError``) saying
+what to install. Nothing here edits ``sys.path`` or ``PYTHONPATH``.
 
 :func:`init` connects to the cluster named by ``ray.address`` or starts a local instance, once
 per process; :func:`session` does the same for the length of a ``with`` block and shuts down
-what it started. Worker processes of a local instance find Ray through ``PYTHONPATH`` (set
-only while Ray starts them); :func:`demote_ray_path` then puts the environment's packages first
-in those workers too. This module imports no SB3 and no torch: Ray actors import it.
+what it started. This module imports no SB3 and no torch: Ray actors import it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import re
 import signal
 import socket
@@ -33,10 +27,8 @@ from leogym.schema import FieldError
 
 __all__ = [
     "INSTALL_HINT",
-    "RAY_PATH_ENV",
     "RayUnavailableError",
     "check_address",
-    "demote_ray_path",
     "import_ray",
     "init",
     "local_cpus",
@@ -45,13 +37,10 @@ __all__ = [
 
 log = logging.getLogger("leogym.agents.runtime.ray_support")
 
-#: The environment variable naming folders that hold Ray (``os.pathsep``-separated).
-RAY_PATH_ENV = "LEOGYM_RAY_PATH"
 #: How to get Ray, as the error says it.
 INSTALL_HINT = (
-    "install it with `pip install 'leogym[distributed]'` (plain `ray`), or point "
-    f"${RAY_PATH_ENV} at a folder holding it (in a source checkout `make test` installs one "
-    "in .venv/ray-site)"
+    "install it with `pip install 'leogym[distributed]'` (in a source checkout, `make install` "
+    "does)"
 )
 
 #: CPUs of the local instance this process started (``None``: it joined a cluster, or none).
@@ -64,50 +53,19 @@ class RayUnavailableError(ImportError):
     """Ray is needed (``train.vec_env=ray``, ``eval.backend=ray``) but cannot be imported."""
 
 
-def _ray_path() -> list[str]:
-    return [p for p in os.environ.get(RAY_PATH_ENV, "").split(os.pathsep) if p]
-
-
 def import_ray(what: str = "this") -> ModuleType:
-    """The ``ray`` module, from the environment or from ``$LEOGYM_RAY_PATH``.
+    """The ``ray`` module.
 
     :param what: what needs Ray, for the error message (``train.vec_env=ray``).
     :raises RayUnavailableError: naming what to install.
     """
     try:
         import ray
-
-        return ray
-    except ImportError as first:
-        reason: ImportError = first
-    added = [p for p in _ray_path() if p not in sys.path]
-    if added:
-        sys.path.extend(added)  # behind the environment's own packages
-        try:
-            import ray
-
-            return ray
-        except ImportError as exc:
-            reason = exc
-            for p in added:
-                sys.path.remove(p)
-    where = f" (${RAY_PATH_ENV}={os.environ.get(RAY_PATH_ENV)!r} has none)" if added else ""
-    raise RayUnavailableError(
-        f"{what} needs Ray, which is not importable{where}: {reason}. Ray is optional; "
-        + INSTALL_HINT
-    ) from reason
-
-
-def demote_ray_path() -> None:
-    """In a Ray worker process: move the ``$LEOGYM_RAY_PATH`` folders, which ``PYTHONPATH`` put
-    ahead of the environment's packages, behind them (as in the driver), before the worker
-    imports anything of leogym's."""
-    mine = {os.path.realpath(p) for p in _ray_path()}
-    if not mine:
-        return
-    moved = [p for p in sys.path if os.path.realpath(p) in mine]
-    if moved:
-        sys.path[:] = [p for p in sys.path if p not in moved] + moved
+    except ImportError as exc:
+        raise RayUnavailableError(
+            f"{what} needs Ray, which is not importable: {exc}. Ray is optional; " + INSTALL_HINT
+        ) from exc
+    return ray
 
 
 def check_address(address: str, path: str = "ray.address") -> None:
@@ -182,12 +140,6 @@ def init(options: Any = None) -> bool:
         kwargs["address"] = "local"  # always a new instance, never a stray one found by Ray
         if num_cpus is not None:
             kwargs["num_cpus"] = int(num_cpus)
-    # Ray's own processes (and the workers it starts) must import Ray too: give them the
-    # folders it came from, for as long as they are being started.
-    saved_pythonpath = os.environ.get("PYTHONPATH")
-    extra = [p for p in _ray_path() if p in sys.path] if not address else []
-    if extra:
-        os.environ["PYTHONPATH"] = os.pathsep.join([*extra, *filter(None, [saved_pythonpath])])
     # ray.init installs a SIGTERM handler that exits at once; the apps' own handler (which
     # checkpoints first) stays
     main = threading.current_thread() is threading.main_thread()
@@ -199,11 +151,6 @@ def init(options: Any = None) -> bool:
     finally:
         if main:
             signal.signal(signal.SIGTERM, previous)
-        if extra:
-            if saved_pythonpath is None:
-                os.environ.pop("PYTHONPATH", None)
-            else:
-                os.environ["PYTHONPATH"] = saved_pythonpath
     _LOCAL_CPUS = None if address else float(ray.cluster_resources().get("CPU", 0.0))
     log.info(
         "Ray %s: %s, %g CPUs",
@@ -226,7 +173,7 @@ def shutdown() -> None:
 @contextlib.contextmanager
 def session(options: Any = None) -> Iterator[None]:
     """Ray for the length of a ``with`` block: :func:`init`, and at the end shut down what this
-    block started (a process already connected, e.g. a job of Hydra's Ray launcher, stays)."""
+    block started (a process that was already connected stays connected)."""
     started = init(options)
     try:
         yield

@@ -170,9 +170,6 @@ def run_task(task: EpisodeTask) -> dict[str, Any]:
 def run_task_on_ray(task: EpisodeTask) -> dict[str, Any]:
     """:func:`run_task` in a Ray worker process (``eval.backend=ray``); a worker runs episodes
     one after another, like a worker of the local process pool."""
-    from leogym.agents.runtime.ray_support import demote_ray_path
-
-    demote_ray_path()
     return run_task(task)
 
 

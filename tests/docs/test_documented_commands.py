@@ -84,11 +84,6 @@ SKIP: list[tuple[str, str]] = [
     (r"^tensorboard ", "starts a web server that runs until it is stopped"),
     (r"^pip install ", "installs packages from the network"),
     (
-        r"hydra/launcher=ray_local",
-        "needs hydra-ray-launcher installed by the command before it; make test runs a Ray "
-        "sweep (tests/agents/test_pipeline.py, LEOGYM_RAY_PATH)",
-    ),
-    (
         r"\bvec_env=ray\b|\bbackend=ray\b|^ray (start|stop)\b|^sbatch ",
         "needs Ray (optional), and a Ray cluster or SLURM where it names one; "
         "tests/agents/test_ray_vec_env.py trains and evaluates on a local Ray instance",
