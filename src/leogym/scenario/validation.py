@@ -38,7 +38,12 @@ from leogym.scenario.config import (
 )
 from leogym.scenario.errors import ScenarioConfigError, field_error
 from leogym.scenario.files import file_stamp, mahimahi_trace, tle_records
-from leogym.scenario.flows import connection_path_count
+from leogym.scenario.flows import (
+    check_flow_names,
+    check_flow_settings,
+    check_udp_load,
+    connection_path_count,
+)
 from leogym.scenario.frames import parse_utc
 from leogym.scenario.network import MAX_LINKS, MAX_NODES, MAX_ROUTE_STEPS
 from leogym.scenario.presets import PRESETS, resolve_constellation
@@ -218,6 +223,7 @@ def check_relations(cfg: ScenarioConfig) -> None:
             raise field_error(f"{xp}.ecn", "only a 'tcp_bulk' flow negotiates ECN", x.ecn)
 
     _flows(cfg, controlled)
+    check_udp_load(cfg, trp)
 
     for j, f in enumerate(cfg.sampling.trace_choices):
         mahimahi_trace(f, f"{ROOT}.sampling.trace_choices[{j}]")
@@ -472,6 +478,7 @@ def _flows(cfg: ScenarioConfig, controlled: bool) -> None:
     total = sum(fl.count for fl in tr.flows)
     if total > MAX_FLOWS:
         raise field_error(fp, f"at most {MAX_FLOWS} flows in all (count summed)", total)
+    check_flow_names(cfg, fp)
     if controlled:
         names, what = {rc.name for rc in cfg.hops.routes}, "route"
     else:
@@ -522,6 +529,7 @@ def _flows(cfg: ScenarioConfig, controlled: bool) -> None:
                 f"must be >= 1 bit/s after rate_scale ({cfg.rate_scale:g})",
                 fl.rate_mbps,
             )
+    check_flow_settings(cfg, fp)
 
 
 def _constellation(cfg: ScenarioConfig) -> None:
