@@ -598,8 +598,13 @@ def _replay(cfg: ScenarioConfig, s: SatellitePathConfig, sp: str) -> None:
     rp = f"{sp}.replay"
     if cfg.topology != "path":
         raise field_error(f"{ROOT}.topology", f"must be 'path' with {rp} on", cfg.topology)
-    if s.dynamics.enabled:
-        raise field_error(f"{sp}.dynamics.preset", f"must be 'off' with {rp} on", s.dynamics.preset)
+    if s.dynamics.enabled and s.replay.format != "lens_irtt":
+        # a LENS trace carries no capacity: the layer supplies it (its delay and loss are replaced)
+        raise field_error(
+            f"{sp}.dynamics.preset",
+            f"must be 'off' with {rp}.format '{s.replay.format}' (only lens_irtt leaves the rate)",
+            s.dynamics.preset,
+        )
     if s.replay.trace_boundary_s is not None and cfg.handover.mode != "schedule":
         raise field_error(
             f"{rp}.trace_boundary_s", "needs handover.mode 'schedule'", s.replay.trace_boundary_s
