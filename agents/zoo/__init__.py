@@ -162,9 +162,10 @@ def _dir(name: object, models_dir: str | Path | None) -> Path:
     """The folder of model ``name``: a name of the manifest, inside the models folder."""
     root = _root(models_dir)
     known = manifest(models_dir)
-    if check_name(name) not in known:
-        raise ZooError(f"zoo model {name!r}: unknown (known: {sorted(known)})")
-    d = root / name
+    checked = check_name(name)
+    if checked not in known:
+        raise ZooError(f"zoo model {checked!r}: unknown (known: {sorted(known)})")
+    d = root / checked
     if not (d / CARD).is_file():
         raise ZooError(f"zoo model {name!r}: {CARD} is missing ({d})")
     return d
@@ -302,9 +303,9 @@ def env_id_of(env: Any) -> str | None:
     from leogym.envs.registration import ENV_IDS
 
     for obj in (env, getattr(env, "unwrapped", env)):
-        spec = getattr(obj, "spec", None)
-        if isinstance(getattr(spec, "id", None), str):
-            return str(spec.id)
+        spec_id = getattr(getattr(obj, "spec", None), "id", None)
+        if isinstance(spec_id, str):
+            return spec_id
     cls = type(getattr(env, "unwrapped", env))
     entry = f"{cls.__module__}:{cls.__qualname__}"
     return next((i for i, e in ENV_IDS.items() if e == entry), None)
