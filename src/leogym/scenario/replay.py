@@ -164,6 +164,7 @@ class IrttProbes:
     :param lost_down: the probe reached the server and was lost on the way back.
     :param period_s: the length after which the trace repeats.
     :param source: the file it was read from (for error messages).
+    :param start_ns: the first probe's send time as written (ns since the epoch in LENS files).
     """
 
     t_s: np.ndarray
@@ -172,6 +173,7 @@ class IrttProbes:
     lost_down: np.ndarray
     period_s: float
     source: str = "<probes>"
+    start_ns: int = 0
 
 
 def read_lens_irtt_csv(path: str | Path, field: str = "replay.csv") -> IrttProbes:
@@ -249,6 +251,7 @@ def read_lens_irtt_csv(path: str | Path, field: str = "replay.csv") -> IrttProbe
         lost_down=np.asarray(down_lost, dtype=bool),
         period_s=period,
         source=str(p),
+        start_ns=stamps[0],
     )
 
 
