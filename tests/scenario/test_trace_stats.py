@@ -95,3 +95,15 @@ def test_cli_prints_trace_and_preset_band(capsys: pytest.CaptureFixture[str]) ->
     assert "0.219" in row and ("inside" in row or "OUTSIDE" in row)
     assert main(["--format", "ping", "/nonexistent/ping.txt"]) == 2
     assert "trace.ping: trace file not found" in capsys.readouterr().err
+
+
+def test_preset_band_over_trace_length_windows() -> None:
+    from leogym.scenario.trace_stats import band, preset_stats
+
+    whole = preset_stats("default", 120.0, 1)
+    pieces = preset_stats("default", 120.0, 1, window_s=45.0)
+    assert len(whole) == 1 and len(pieces) == 2  # two 45 s windows in 120 s
+    assert all(p["slots"] in (2.0, 3.0) for p in pieces)
+    assert band([1.0, 3.0, 2.0]) == (1.0, 3.0)  # few runs: min-max
+    lo, hi = band([float(x) for x in range(101)])  # many windows: P5-P95
+    assert (lo, hi) == (5.0, 95.0)

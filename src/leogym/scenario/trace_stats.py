@@ -20,8 +20,10 @@ inside the trace count (no wrap-around). The statistics (:func:`slot_stats`):
   outside them.
 
 The same statistics are taken on a preset's timelines (``--preset default``: the bundled
-scenario's satellite path, ``--duration-s`` 3600, ``--seeds`` 5); a preset's band is the min-max
-over the seeds, and each trace figure is marked inside or outside it.
+scenario's satellite path, ``--duration-s`` 3600, ``--seeds`` 5), cut into windows as long as
+the trace (its whole slots plus one) when it is shorter: the band is the P5-P95 of the windows'
+figures (what a trace that long would show), or the min-max over the seeds for a trace as long
+as the runs; each trace figure is marked inside or outside it.
 """
 
 from __future__ import annotations
@@ -355,9 +357,50 @@ def preset_series(name: str, duration_s: float, seed: int) -> Series:
     )
 
 
-def preset_stats(name: str, duration_s: float = 3600.0, seeds: int = 5) -> list[dict[str, float]]:
-    """:func:`slot_stats` of preset ``name``'s timelines, one dict per seed ``0 .. seeds-1``."""
-    return [slot_stats(preset_series(name, duration_s, k)) for k in range(seeds)]
+def window(s: Series, start_s: float, length_s: float) -> Series:
+    """The part of ``s`` in ``[start_s, start_s + length_s)``, as a series starting at 0."""
+    out = dataclasses.replace(s)
+    if s.cap_bps is not None:
+        a = int(round(start_s / s.cap_step_s))
+        out.cap_bps = s.cap_bps[a : a + int(round(length_s / s.cap_step_s))]
+    if s.probe_t_s is not None and s.probe_rtt_ms is not None:
+        m = (s.probe_t_s >= start_s) & (s.probe_t_s < start_s + length_s)
+        out.probe_t_s = s.probe_t_s[m] - start_s
+        out.probe_rtt_ms = s.probe_rtt_ms[m]
+    if s.rtt_grid_ms is not None:
+        a = int(round(start_s / s.rtt_grid_step_s))
+        out.rtt_grid_ms = s.rtt_grid_ms[a : a + int(round(length_s / s.rtt_grid_step_s))]
+    out.boundary_s = (boundary_phase_s(s) - start_s) % SLOT_S
+    if s.utc_start_s is not None:
+        out.utc_start_s = s.utc_start_s + start_s
+    return out
+
+
+def preset_stats(
+    name: str, duration_s: float = 3600.0, seeds: int = 5, window_s: float | None = None
+) -> list[dict[str, float]]:
+    """:func:`slot_stats` of preset ``name``'s timelines (seeds ``0 .. seeds-1``): one dict per
+    seed, or with ``window_s`` shorter than ``duration_s``, one per ``window_s`` piece of each
+    (what a trace of that length would show)."""
+    out = []
+    for k in range(seeds):
+        s = preset_series(name, duration_s, k)
+        if window_s is None or window_s >= duration_s:
+            out.append(slot_stats(s))
+            continue
+        for i in range(int(duration_s // window_s)):
+            out.append(slot_stats(window(s, i * window_s, window_s)))
+    return out
+
+
+def band(values: Sequence[float]) -> tuple[float, float]:
+    """The band of a statistic over preset runs: min-max of up to 10 values (whole runs), else
+    P5-P95 (trace-length windows)."""
+    v = np.asarray([x for x in values if math.isfinite(x)], dtype=float)
+    if len(v) <= 10:
+        return float(v.min()), float(v.max())
+    lo, hi = np.percentile(v, [5, 95])
+    return float(lo), float(hi)
 
 
 # --- CLI -----------------------------------------------------------------------------------
@@ -396,14 +439,20 @@ def format_table(trace: dict[str, float], bands: list[dict[str, float]] | None) 
             vals = [b.get(key, float("nan")) for b in bands]
             vals = [x for x in vals if math.isfinite(x)]
             if vals:
-                lo, hi = min(vals), max(vals)
-                band = f"{fmt.format(lo)}-{fmt.format(hi)}"
+                lo, hi = band(vals)
+                shown = f"{fmt.format(lo)}-{fmt.format(hi)}"
                 verdict = ""
                 if key not in _INFO and math.isfinite(v):
                     verdict = "inside" if lo <= v <= hi else "OUTSIDE"
-                row += f"  {band:>20s}  {verdict}"
+                row += f"  {shown:>20s}  {verdict}"
         lines.append(row)
     return "\n".join(lines)
+
+
+def _span(stats: dict[str, float]) -> float | None:
+    """Trace-length window for the preset's band: the trace's whole slots plus one (NaN-free)."""
+    n = stats.get("slots")
+    return (n + 1.0) * SLOT_S if n else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -430,7 +479,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.boundary_s is not None:
                 s.boundary_s = args.boundary_s
             trace = slot_stats(s)
-        bands = preset_stats(args.preset, args.duration_s, args.seeds) if args.preset else None
+        span = _span(trace)
+        bands = (
+            preset_stats(args.preset, args.duration_s, args.seeds, span) if args.preset else None
+        )
     except ValueError as exc:
         print(f"leogym-trace-stats: {exc}", file=sys.stderr)
         return 2
