@@ -90,14 +90,14 @@ def _wait_for_exit(pid: int) -> None:
             finally:
                 os.close(fd)
             return
-    import psutil
-
-    try:
-        proc = psutil.Process(pid)
-        while proc.is_running() and proc.status() != psutil.STATUS_ZOMBIE:
-            time.sleep(PARENT_POLL_S)
-    except psutil.NoSuchProcess:
-        pass
+    while True:  # elsewhere: look every PARENT_POLL_S
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        except PermissionError:  # alive, owned by someone else
+            pass
+        time.sleep(PARENT_POLL_S)
 
 
 def exit_with_parent(parent_pid: int) -> None:

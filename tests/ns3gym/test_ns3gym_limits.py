@@ -124,6 +124,40 @@ def test_server_accepts_actions_on_the_bounds(port: int) -> None:
     assert not after.isGameOver and record.end == "stopped" and record.steps == 1
 
 
+class PerElementEnv(BoxActEnv):
+    """Actions in a float64 Box with per-element bounds [-1, 0.1] x [-0.5, 1]."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.action_space = spaces.Box(
+            np.array([-1.0, -0.5]), np.array([0.1, 1.0]), dtype=np.float64
+        )
+        self.actions: list[np.ndarray] = []
+
+    def step(self, action: Any):
+        self.actions.append(action)
+        return super().step(action)
+
+
+@pytest.mark.parametrize(
+    "values",
+    [[np.float32(0.1), 1.0], [0.9, -0.9]],
+    ids=["float32-of-a-float64-bound", "per-element-bound"],
+)
+def test_server_checks_the_bounds_it_sent(port: int, values: list[float]) -> None:
+    """The agent was told [-1, 1] (the enclosing interval, float32): a bound sent as FLOAT and
+    a value beyond a per-element bound it could not know reach the env."""
+    env = PerElementEnv()
+    agent = _raw_agent(port, _action([float(v) for v in values]))
+    server = Ns3GymServer(env, port, idle_timeout_s=5.0, step_timeout_s=5.0)
+    try:
+        (record,) = server.serve(episodes=1)
+    finally:
+        server.close()
+    assert not agent.result().isGameOver and record.steps == 1
+    np.testing.assert_array_equal(env.actions[0], np.array(values, dtype=np.float32))
+
+
 @pytest.mark.parametrize("value", ["nan", "inf", "-3.5"])
 def test_cli_ends_in_one_line_on_a_bad_action(port: int, value: str) -> None:
     """Pendulum-v1's torque is a Box [-2, 2]: the server ends with exit status 1 and one line

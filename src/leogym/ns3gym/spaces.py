@@ -560,7 +560,9 @@ def check_in_space(space: spaces.Space, value: Any, where: str) -> None:
 
     :func:`container_to_value` checks what the wire's types can say (types, counts, integer
     ranges, Discrete values); this adds what they cannot: Box values must be finite (an
-    unbounded Box included) and within the space's bounds.
+    unbounded Box included) and within the bounds the peer was given in ``SimInitMsg`` (the
+    enclosing interval, rounded outwards to float32, see :func:`space_to_description`): a peer
+    cannot know tighter per-element bounds, nor send a float64 bound exactly as ``FLOAT``.
 
     :param space: the space (the server: the env's action space).
     :param value: a value returned by :func:`container_to_value` for ``space``.
@@ -583,12 +585,13 @@ def check_in_space(space: spaces.Space, value: Any, where: str) -> None:
                 f"{where}: value {arr[index].item()!r} at index {list(index)} is not a finite "
                 f"number, {space} takes finite values only"
             )
-        outside = (arr < space.low) | (arr > space.high)
+        low, high = _box_bounds(space)
+        outside = (arr < low) | (arr > high)
         if np.any(outside):
             index = tuple(int(i) for i in np.argwhere(outside)[0])
             raise Ns3GymProtocolError(
                 f"{where}: value {arr[index].item()!r} at index {list(index)} is outside "
-                f"[{space.low[index].item()!r}, {space.high[index].item()!r}] of {space}"
+                f"[{low!r}, {high!r}], the bounds of {space} on the wire"
             )
         return
     if not space.contains(value):
