@@ -17,7 +17,7 @@ from pathlib import Path
 
 import psutil
 import pytest
-from reliability_support import ROOT
+from reliability_support import ROOT, Figure
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.native]  # the workers run simulations
 
@@ -81,7 +81,9 @@ def workers_of(app: subprocess.Popen, run_dir: Path, app_name: str) -> list[psut
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM], ids=["sigkill", "sigterm"])
 @pytest.mark.parametrize("module", ["evaluate", "train"])
-def test_workers_end_with_their_app(module: str, sig: signal.Signals, tmp_path: Path) -> None:
+def test_workers_end_with_their_app(
+    module: str, sig: signal.Signals, tmp_path: Path, record
+) -> None:
     args = EVAL if module == "evaluate" else TRAIN
     app = subprocess.Popen(
         [sys.executable, "-m", f"leogym.agents.{module}", *args, f"hydra.run.dir={tmp_path}"],
@@ -95,11 +97,24 @@ def test_workers_end_with_their_app(module: str, sig: signal.Signals, tmp_path: 
         workers = workers_of(app, tmp_path, module)
         descendants = psutil.Process(app.pid).children(recursive=True)
         os.kill(app.pid, sig)  # the app's process only, not its group
+        killed = time.monotonic()
         app.wait(timeout=30)
-        deadline = time.monotonic() + GRACE_S
-        while any(alive(p) for p in descendants) and time.monotonic() < deadline:
+        while any(alive(p) for p in descendants) and time.monotonic() < killed + GRACE_S:
             time.sleep(0.05)
+        gone_s = time.monotonic() - killed
         left = [f"{p.pid} {p.cmdline()[:3]}" for p in descendants if alive(p)]
+        record(
+            Figure(
+                id=f"fault/app_killed_{module}_{sig.name.lower()}",
+                category="fault",
+                what=f"only the process of leogym-{'eval' if module == 'evaluate' else module} "
+                f"killed ({sig.name}) with {N_WORKERS} workers mid-run",
+                cases=1,
+                outcomes={"workers_ended_with_it": int(not left), "workers_left": int(bool(left))},
+                notes=f"all {len(descendants)} processes it started (workers, forkserver, "
+                f"resource tracker) gone {gone_s:.2f} s after the kill (limit {GRACE_S:g} s)",
+            )
+        )
         assert not left, (
             f"{len(left)} of the {len(descendants)} processes of leogym {module} "
             f"({len(workers)} workers) outlived it by {GRACE_S} s: {left}"
