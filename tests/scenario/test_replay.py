@@ -438,3 +438,18 @@ def test_config_errors_name_the_field(tmp_path: Path) -> None:
         cfg.validate()
     cfg.paths[0].satellite.replay.allow_stacking = True
     cfg.validate()
+
+
+def test_tiny_irtt_trace_is_refused_at_validation(tmp_path: Path) -> None:
+    # issue 33: the 22-byte trace fails when the scenario is validated, before any build
+    from leogym.scenario import load_scenario
+
+    p = tmp_path / "tiny.csv"
+    p.write_text("0,40,20,20\n1,40,20,20\n", encoding="utf-8")
+    cfg = _tiny(format="lens_irtt", csv=str(p))
+    with pytest.raises(ScenarioConfigError, match=r"too short for this scenario") as info:
+        load_scenario(cfg)
+    assert info.value.field.endswith("paths[0].satellite.replay.csv")
+    # a trace long enough for the scenario passes
+    ok = fx.write_irtt_csv(tmp_path / "ok.csv", fx.irtt_rows(100))
+    load_scenario(_tiny(format="lens_irtt", csv=str(ok)))

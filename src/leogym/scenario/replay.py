@@ -304,13 +304,10 @@ def _hold(values: np.ndarray, ok: np.ndarray, default: float) -> np.ndarray:
 MAX_TILED_PROBES = 20_000_000
 
 
-def _tile(
-    probes: IrttProbes, lo: float, hi: float, field: str = "replay.csv"
-) -> tuple[np.ndarray, np.ndarray]:
-    """Trace times of the looping probes in ``[lo, hi)`` and their probe indices.
+def _check_tiles(probes: IrttProbes, lo: float, hi: float, field: str) -> tuple[int, int]:
+    """The first and last repetition of the trace that ``[lo, hi)`` touches.
 
-    :raises ScenarioConfigError: the span would repeat the trace into more than
-        :data:`MAX_TILED_PROBES` probes (a trace far too short for the scenario).
+    :raises ScenarioConfigError: they hold more than :data:`MAX_TILED_PROBES` probes.
     """
     p = probes.period_s
     k0, k1 = math.floor(lo / p), math.floor(hi / p)
@@ -322,6 +319,19 @@ def _tile(
             f"replaying {hi - lo:.6g} s would lay out {count:.3g} probes (at most "
             f"{MAX_TILED_PROBES:.0e}): the trace is too short for this scenario",
         )
+    return k0, k1
+
+
+def _tile(
+    probes: IrttProbes, lo: float, hi: float, field: str = "replay.csv"
+) -> tuple[np.ndarray, np.ndarray]:
+    """Trace times of the looping probes in ``[lo, hi)`` and their probe indices.
+
+    :raises ScenarioConfigError: the span would repeat the trace into more than
+        :data:`MAX_TILED_PROBES` probes (a trace far too short for the scenario).
+    """
+    p = probes.period_s
+    k0, k1 = _check_tiles(probes, lo, hi, field)
     t = np.concatenate([probes.t_s + k * p for k in range(k0, k1 + 1)])
     i = np.tile(np.arange(len(probes.t_s)), k1 - k0 + 1)
     m = (t >= lo) & (t < hi)
@@ -579,6 +589,19 @@ class ReplayConfig:
             if not self.csv:
                 raise fail(error, f"{path}.csv", "required when format is 'lens_irtt'")
             _cached(self.csv, f"{path}.csv", read_lens_irtt_csv)
+
+    def check_span(self, duration_s: float, period_s: float, path: str) -> None:
+        """Refuse a LENS trace that replaying ``duration_s`` would repeat into more than
+        :data:`MAX_TILED_PROBES` probes (before anything is built), naming ``path.csv``.
+
+        :param period_s: the scenario's slot period (the alignment moves the start by less).
+        """
+        if self.format != "lens_irtt" or not self.csv:
+            return
+        probes = _cached(self.csv, f"{path}.csv", read_lens_irtt_csv)
+        lo = self.offset_s - probes.period_s
+        hi = self.offset_s + period_s + duration_s + max(self.loss_bin_s, 1.0)
+        _check_tiles(probes, lo, hi, f"{path}.csv")
 
     def files(self) -> list[str]:
         """The files this config names (for validation's file stamps)."""

@@ -609,6 +609,7 @@ def _replay(cfg: ScenarioConfig, s: SatellitePathConfig, sp: str) -> None:
         raise field_error(
             f"{rp}.trace_boundary_s", "needs handover.mode 'schedule'", s.replay.trace_boundary_s
         )
+    s.replay.check_span(cfg.duration_s, cfg.handover.period_s, rp)
     if s.replay.allow_stacking:
         return
     why = f"must be 0 with {rp} on (the trace holds the boundary; set {rp}.allow_stacking)"
