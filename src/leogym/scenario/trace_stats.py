@@ -132,16 +132,16 @@ def _ping(path: str, field: str) -> Series:
     if len(done) < 2:
         raise ScenarioConfigError(field, f"{p}: ping log has fewer than two probes")
     d = np.asarray(done)
-    r = np.asarray(rtt)
-    lost = r == -1
-    send = d - np.where(lost, 0.0, r * 1e-3)
+    rt = np.asarray(rtt)
+    lost = rt == -1
+    send = d - np.where(lost, 0.0, rt * 1e-3)
     prev = np.concatenate([[d[0] - 5.0], d[:-1]])
     send[lost] = prev[lost] + 0.1
     order = np.argsort(send, kind="stable")
     t0 = float(send[order[0]])
     return Series(
         probe_t_s=send[order] - t0,
-        probe_rtt_ms=np.where(lost, np.nan, r)[order],
+        probe_rtt_ms=np.where(lost, np.nan, rt)[order],
         utc_start_s=t0,
     )
 
