@@ -24,7 +24,7 @@ from leogym.native import cc_algorithms, schedulers
 from leogym.scenario.config import LeotpFlowConfig, ScenarioConfig
 from leogym.scenario.forecast import FORECAST_MODES
 from leogym.schema import FieldError, bounded, choice, numbers
-from leogym.simulation.transport import TransportOptions
+from leogym.simulation.transport import TransportOptions, check_env_subflow_paths
 
 __all__ = [
     "ObservationConfig",
@@ -197,7 +197,9 @@ class EnvOptions:
 
         * ``observation.max_paths`` holds the connection's paths; the connection and the
           transport options suit the scenario
-          (:func:`~leogym.simulation.native_config.native_connection`);
+          (:func:`~leogym.simulation.native_config.native_connection`), and
+          ``transport.subflow_paths`` is unset or every path in order (observation and action
+          ``i`` are path ``i``: :func:`~leogym.simulation.transport.check_env_subflow_paths`);
         * unless ``flows_driven`` (an env that drives the scenario's other flows itself), no
           ``mpquic`` flow of ``traffic.flows`` has ``cc: external``: nothing would set its
           window (:func:`external_flows`);
@@ -225,6 +227,7 @@ class EnvOptions:
             )
         try:
             native_connection(self, scenario, path)
+            check_env_subflow_paths(self.transport, n_paths, f"{path}.transport")
         except FieldError as exc:
             raise error(str(exc)) from None
         undriven = [] if flows_driven else external_flows(scenario)

@@ -29,6 +29,7 @@ EXTERNAL_FLOW = "scenario.traffic.flows=[{transport: mpquic, cc: external, route
         (["env.reward.name=bogus"], "env.reward.name: must be one of aurora"),
         (["scenario=tiny", "env.observation.max_paths=1"], "env.observation.max_paths: the"),
         (["scenario=tiny", "env.transport.subflow_paths=[0,7]"], "env.transport.subflow_paths"),
+        (["scenario=tiny", "env.transport.subflow_paths=[1]"], "env.transport.subflow_paths: an"),
         (["scenario=tiny", EXTERNAL_FLOW], "scenario.traffic.flows[0].cc: 'external'"),
         (
             ["scenario=tiny", "env.episode_s=86400", "env.step_ms=60000"],

@@ -152,3 +152,13 @@ def test_a_callable_reward_is_still_taken_and_named() -> None:
     env.reset(seed=0)
     assert env.step(np.zeros(4, np.float32))[1] == 1.0
     env.close()
+
+
+# ----------------------------------------------------------------------- subflow paths
+@pytest.mark.native
+@pytest.mark.parametrize("paths", [[1], [1, 0]])
+def test_subflow_paths_other_than_every_path_in_order_are_refused(paths: list[int]) -> None:
+    # [1] used to fail at the first step (set_cwnd: expected 1 values, got 2); [1, 0] ran with
+    # each path's forecast beside the other path's measurements
+    with pytest.raises(FieldError, match=r"^env\.transport\.subflow_paths: an env uses every"):
+        gym.make("leogym/LeoCC-v0", scenario="tiny", transport={"subflow_paths": paths})
