@@ -454,6 +454,11 @@ MAX_UDP_RATE_MBPS = 1e4
 #: seen as one by an agent (use a lower constant rate for it).
 MIN_ONOFF_PERIOD_S = 1e-3
 UDP_RATE = bounded(0.0, MAX_UDP_RATE_MBPS, lo_open=True)
+#: Highest rate of a controlled hop link, Mbit/s: the same 10 Gbit/s. A faster link carries
+#: its senders' packets just as fast, and every packet is simulated; 1e303 also overflowed the
+#: queue's BDP at ``reset()``.
+MAX_LINK_RATE_MBPS = MAX_UDP_RATE_MBPS
+LINK_RATE = bounded(0.0, MAX_LINK_RATE_MBPS, lo_open=True)
 ON_PERIOD = duration(MIN_ONOFF_PERIOD_S, CORE_MAX_S)
 OFF_PERIOD = duration(
     0.0, CORE_MAX_S, nonzero_min=MIN_ONOFF_PERIOD_S, why="the shortest on/off period; 0: always on"
@@ -597,9 +602,11 @@ class HopSquareWaveConfig:
 
     #: Half the peak-to-peak swing (Mbit/s); below each direction's rate. 0 = no wave.
     amplitude_mbps: float = field(default=0.0, metadata=NON_NEGATIVE)
-    period_s: float = field(default=2.0, metadata=POSITIVE)
+    #: At most :data:`CORE_MAX_S`, like every time of a scenario (and at least two timeline
+    #: steps: validation).
+    period_s: float = field(default=2.0, metadata=bounded(0.0, CORE_MAX_S, lo_open=True))
     #: The wave is shifted this far earlier: at ``t = 0`` it is ``phase_s`` into its period.
-    phase_s: float = field(default=0.0, metadata=NON_NEGATIVE)
+    phase_s: float = field(default=0.0, metadata=bounded(0.0, CORE_MAX_S))
 
 
 @dataclass
@@ -614,8 +621,9 @@ class HopLinkConfig:
     b: str = ""
     #: Empty = ``"<a>-<b>"``.
     name: str = ""
-    rate_mbps: float = field(default=10.0, metadata=POSITIVE)
-    rate_up_mbps: float | None = field(default=None, metadata=POSITIVE)
+    #: At most :data:`MAX_LINK_RATE_MBPS`; at least 1 bit/s after ``rate_scale`` (validation).
+    rate_mbps: float = field(default=10.0, metadata=LINK_RATE)
+    rate_up_mbps: float | None = field(default=None, metadata=LINK_RATE)
     delay_ms: float = field(default=10.0, metadata=bounded(0.0, 10_000.0))
     delay_up_ms: float | None = field(default=None, metadata=bounded(0.0, 10_000.0))
     loss: float = field(default=0.0, metadata=PROBABILITY)
@@ -717,6 +725,10 @@ class ScenarioConfig:
     duration_s: float = field(default=30.0, metadata=bounded(0.0, 1e6, lo_open=True))
     #: Step of the Timeline grid handed to ns-3.
     timeline_dt_s: float = field(default=0.01, metadata=POSITIVE)
+    #: Refuse a scenario whose timeline arrays are estimated above this many GiB (the grid's
+    #: samples x its paths and hop links x ~216 B, what ``reset()`` holds at its peak; see
+    #: :func:`leogym.scenario.network.timeline_bytes`). Raise it on a machine with the memory.
+    max_timeline_gib: float = field(default=2.0, metadata=bounded(0.0, 1024.0, lo_open=True))
     #: Step of the orbital geometry (and ISL routing); delays are interpolated onto the timeline.
     geometry_dt_s: float = field(default=1.0, metadata=bounded(0.0, 60.0, lo_open=True))
     #: UTC second-of-day at t = 0 (phase of the handover schedule); ``None`` = from

@@ -45,7 +45,7 @@ from leogym.scenario.flows import (
     connection_path_count,
 )
 from leogym.scenario.frames import parse_utc
-from leogym.scenario.network import MAX_LINKS, MAX_NODES, MAX_ROUTE_STEPS
+from leogym.scenario.network import MAX_LINKS, MAX_NODES, MAX_ROUTE_STEPS, timeline_bytes
 from leogym.scenario.presets import PRESETS, resolve_constellation
 
 __all__ = [
@@ -163,12 +163,13 @@ def check_relations(cfg: ScenarioConfig) -> None:
 
     h = cfg.handover
     hp = f"{ROOT}.handover"
-    if h.offset_s >= h.period_s:
-        raise field_error(f"{hp}.offset_s", f"must be < period_s ({h.period_s:g})", h.offset_s)
-    if h.mode == "schedule" and h.outage_s >= h.period_s:
-        raise field_error(f"{hp}.outage_s", f"must be < period_s ({h.period_s:g})", h.outage_s)
-    if h.outage_s > duration:
-        raise field_error(f"{hp}.outage_s", f"must be <= duration_s ({duration:g})", h.outage_s)
+    if not controlled:  # a controlled network has no handovers but its route steps: not used
+        if h.offset_s >= h.period_s:
+            raise field_error(f"{hp}.offset_s", f"must be < period_s ({h.period_s:g})", h.offset_s)
+        if h.mode == "schedule" and h.outage_s >= h.period_s:
+            raise field_error(f"{hp}.outage_s", f"must be < period_s ({h.period_s:g})", h.outage_s)
+        if h.outage_s > duration:
+            raise field_error(f"{hp}.outage_s", f"must be <= duration_s ({duration:g})", h.outage_s)
 
     seen: set[str] = set()
     for i, path in enumerate(paths):
@@ -224,6 +225,7 @@ def check_relations(cfg: ScenarioConfig) -> None:
 
     _flows(cfg, controlled)
     check_udp_load(cfg, trp)
+    _memory(cfg)
 
     for j, f in enumerate(cfg.sampling.trace_choices):
         mahimahi_trace(f, f"{ROOT}.sampling.trace_choices[{j}]")
@@ -308,6 +310,7 @@ def _controlled(cfg: ScenarioConfig, hops: HopsConfig, hp: str) -> None:
         link_names.add(name)
         _queue(f"{lp}.queue", ln.queue)
         _square_wave(f"{lp}.rate_square_wave", ln, cfg.timeline_dt_s)
+        _link_rate(lp, ln, cfg.rate_scale)
         for j, iv in enumerate(ln.outages):
             op = f"{lp}.outages[{j}]"
             if len(iv) != 2:
@@ -361,6 +364,42 @@ def _controlled(cfg: ScenarioConfig, hops: HopsConfig, hp: str) -> None:
     for j, name in enumerate(hops.paths):
         if name not in routes:
             raise field_error(f"{hp}.paths[{j}]", "unknown route", name)
+
+
+def _memory(cfg: ScenarioConfig) -> None:
+    """The timeline's estimated memory (its grid's samples x its paths and controlled links)
+    stays within ``max_timeline_gib``, checked before any array is made. A geometry-derived
+    hop network's links are known only once built (``MAX_LINK_SAMPLES`` guards them)."""
+    samples = int(cfg.duration_s / cfg.timeline_dt_s) + 1
+    controlled = cfg.topology == "hops" and bool(cfg.hops.nodes)
+    paths = len(cfg.hops.paths) if controlled else len(cfg.paths)
+    links = len(cfg.hops.links) if controlled else 0
+    need = timeline_bytes(samples, paths, links) / 2**30
+    if need > cfg.max_timeline_gib:
+        raise field_error(
+            f"{ROOT}.max_timeline_gib",
+            f"the timeline needs about {need:.3g} GiB ({samples} samples x {paths} paths and "
+            f"{links} links); shorten duration_s, coarsen timeline_dt_s or raise "
+            "max_timeline_gib",
+            cfg.max_timeline_gib,
+        )
+
+
+def _link_rate(lp: str, ln: HopLinkConfig, rate_scale: float) -> None:
+    """Each direction's lowest rate (less the square wave's amplitude) is at least 1 bit/s
+    after ``rate_scale``, what the core carries."""
+    amplitude = ln.rate_square_wave.amplitude_mbps
+    for name in ("rate_mbps", "rate_up_mbps"):
+        rate = getattr(ln, name)
+        if rate is None or rate <= amplitude:  # a wave at or above the rate: _square_wave
+            continue
+        if (rate - amplitude) * 1e6 / rate_scale < 1.0:
+            extra = f" less rate_square_wave.amplitude_mbps ({amplitude:g})" if amplitude else ""
+            raise field_error(
+                f"{lp}.{name}",
+                f"must be >= 1 bit/s{extra} after rate_scale ({rate_scale:g})",
+                rate,
+            )
 
 
 def _square_wave(wp: str, ln: HopLinkConfig, dt_s: float) -> None:
