@@ -663,6 +663,8 @@ def validate_config(
             )
     if "eval" in sections:
         _validate_eval(cfg.eval, cfg.baseline)
+        if "env" in sections and cfg.env.id.startswith("leogym/"):
+            _validate_suite(cfg.env, cfg.eval.scenarios)
     if "train" in sections or "eval" in sections:
         schema.check(cfg.ray, "ray", ConfigError)
     if "train" in sections and cfg.train.vec_env == "ray":
@@ -687,6 +689,17 @@ def _validate_scenario(scenario: Any) -> ScenarioConfig:
 
     # ScenarioConfigError is a FieldError whose message starts with the field path
     return load_scenario(scenario)
+
+
+def _validate_suite(env: EnvSpec, names: list[str]) -> None:
+    """Each scenario of ``eval.scenarios`` loads and suits the env options."""
+    from leogym.scenario import load_scenario
+
+    for i, name in enumerate(names):
+        try:
+            _validate_env_on(env, load_scenario(name))
+        except FieldError as exc:
+            raise ConfigError(f"eval.scenarios[{i}]", f"scenario {name!r}: {exc}") from None
 
 
 def _validate_env_on(env: EnvSpec, scenario: ScenarioConfig) -> None:

@@ -53,6 +53,16 @@ def test_env_values_checked_against_the_scenario_up_front(overrides: list[str], 
         assert str(exc.value).startswith(field), str(exc.value)
 
 
+def test_each_scenario_of_an_evaluation_suite_is_checked_up_front() -> None:
+    cfg = compose("evaluate", ["eval.scenarios=[tiny,highrate]", "env.observation.max_paths=2"])
+    with pytest.raises(ConfigError) as exc:
+        validate_config(to_objects(cfg), ("env", "eval"))
+    assert str(exc.value).startswith(
+        "eval.scenarios[1]: scenario 'highrate': env.observation.max_paths: the scenario has"
+    ), str(exc.value)
+    validate_config(to_objects(compose("evaluate", ["suite=heldout"])), ("env", "eval"))
+
+
 def test_an_episode_longer_than_the_scenario_is_valid() -> None:
     # the env extends the scenario to the episode (tiny: 15 s, the default episode: 20 s)
     validate_config(to_objects(compose("train", ["scenario=tiny", "env.episode_s=40"])))
