@@ -33,6 +33,7 @@ from omegaconf import MISSING
 from leogym import schema
 from leogym.native import cc_algorithms, core, schedulers
 from leogym.scenario.config import ScenarioConfig
+from leogym.scenario.flows import expanded_flows
 from leogym.schema import FieldError, bounded, choice
 
 __all__ = [
@@ -630,7 +631,7 @@ def validate_config(
     if "env" in sections:
         schema.check(cfg.env, "env", ConfigError)
         if cfg.env.id.startswith("leogym/"):
-            _validate_scenario(cfg.scenario)
+            _validate_env_on(cfg.env, _validate_scenario(cfg.scenario))
     if "agent" in sections:
         from leogym.agents.sb3.algos import ALGOS
 
@@ -662,18 +663,63 @@ def validate_config(
             )
     if "eval" in sections:
         _validate_eval(cfg.eval, cfg.baseline)
+        if "env" in sections and cfg.env.id.startswith("leogym/"):
+            _validate_suite(cfg.env, cfg.eval.scenarios)
     if "train" in sections or "eval" in sections:
         schema.check(cfg.ray, "ray", ConfigError)
+    if "train" in sections and cfg.train.vec_env == "ray":
+        _check_ray_importable("train.vec_env")
+    if "eval" in sections and cfg.eval.backend == "ray":
+        _check_ray_importable("eval.backend")
 
 
-def _validate_scenario(scenario: Any) -> None:
+def _check_ray_importable(field_path: str) -> None:
+    """Raise :class:`ConfigError` naming ``field_path`` when Ray, which it asks for, cannot be
+    imported (before a run directory exists or any training runs)."""
+    from leogym.agents.runtime.ray_support import RayUnavailableError, import_ray
+
+    try:
+        import_ray(f"{field_path}=ray")
+    except RayUnavailableError as exc:
+        raise ConfigError(field_path, str(exc)) from None
+
+
+def _validate_scenario(scenario: Any) -> ScenarioConfig:
     from leogym.scenario import load_scenario
 
-    if isinstance(scenario, ScenarioConfig):
-        scenario.validate()
-    else:
-        load_scenario(scenario)
     # ScenarioConfigError is a FieldError whose message starts with the field path
+    return load_scenario(scenario)
+
+
+def _validate_suite(env: EnvSpec, names: list[str]) -> None:
+    """Each scenario of ``eval.scenarios`` loads and suits the env options."""
+    from leogym.scenario import load_scenario
+
+    for i, name in enumerate(names):
+        try:
+            _validate_env_on(env, load_scenario(name))
+        except FieldError as exc:
+            raise ConfigError(f"eval.scenarios[{i}]", f"scenario {name!r}: {exc}") from None
+
+
+def _validate_env_on(env: EnvSpec, scenario: ScenarioConfig) -> None:
+    """The checks a leogym env makes when it is built, relating its options to the scenario
+    (:meth:`~leogym.envs.config.EnvOptions.fit_scenario`; ``env.flows`` applied as
+    ``LeoMultiFlowCC-v0`` applies them), made here so that they fail before anything runs."""
+    if env.id == MULTI_FLOW_ID:
+        from leogym.envs.multi_flow import set_flow_controls, set_flow_count
+
+        try:
+            if env.flows.n_flows is not None:
+                scenario = set_flow_count(scenario, env.flows.n_flows, "env.flows.n_flows")
+            if env.flows.others:
+                others = list(env.flows.others)
+                n_mp = sum(fc.transport == "mpquic" for _, fc in expanded_flows(scenario))
+                controls = others * n_mp if len(others) == 1 else others
+                scenario = set_flow_controls(scenario, controls, "env.flows.others")
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+    env.fit_scenario(scenario, "env", ConfigError, flows_driven=env.flows.agents)
 
 
 def _validate_eval(ev: EvalConfig, baselines: dict[str, BaselineSpec]) -> None:

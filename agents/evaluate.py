@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict
@@ -329,7 +330,7 @@ def _run_pending(
     from concurrent.futures.process import BrokenProcessPool
 
     from leogym.agents.runtime.progress import ProgressReporter
-    from leogym.agents.runtime.worker_faults import (
+    from leogym.agents.runtime.subproc_worker import (  # light: no SB3 in the workers
         dead_worker_keys,
         init_tracked_worker,
         run_tracked,
@@ -353,7 +354,7 @@ def _run_pending(
                 max_workers=min(n_workers, len(queue)),
                 mp_context=ctx,
                 initializer=init_tracked_worker,
-                initargs=(str(markers),),
+                initargs=(str(markers), os.getpid()),  # workers end with this process
             ) as pool:
                 running: dict[Future[dict[str, Any]], EpisodeTask] = {}
                 try:

@@ -129,9 +129,12 @@ def run_main_job(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) 
 @config_task("leogym-run")
 def _hydra_main(cfg: DictConfig) -> None:
     configure_logging()
+    sections = ("env", "agent", "train", "eval")
     if not cfg.get("resume"):  # checked before the run directory is made
-        validate_config(to_objects(cfg), ("env", "agent", "train", "eval"))
+        validate_config(to_objects(cfg), sections)
     ctx = prepare_run(cfg, app="main_job", seeds={"seed": cfg.seed, "eval": list(cfg.eval.seeds)})
+    if ctx.resumed:  # the saved config with this resume's changes (eval.backend=ray, ...)
+        validate_config(to_objects(ctx.cfg), sections)  # before training goes on
     run_main_job(ctx.cfg, ctx.run_dir, resume=ctx.resumed)
 
 

@@ -162,7 +162,16 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
             rb = replay_buffer_path(start_from)
             if spec.off_policy and rb.is_file():
                 model.load_replay_buffer(str(rb))
-            offset = int(model.num_timesteps)
+            offset = _learned_steps(model, venv.num_envs)
+            if offset != model.num_timesteps:
+                log.info(
+                    "the checkpoint was taken %d steps into a rollout, which %s never learnt "
+                    "from: training goes on from step %d",
+                    model.num_timesteps - offset,
+                    algo,
+                    offset,
+                )
+                model.num_timesteps = offset
             set_random_seed(c.seed + offset)
             venv.seed(c.seed + offset)
             log.info("resuming %s from %s at step %d", algo, start_from, offset)
@@ -268,6 +277,25 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
         model_path,
     )
     return TrainResult(run_dir, model_path, int(model.num_timesteps), wall)
+
+
+def _learned_steps(model: Any, n_envs: int) -> int:
+    """The step count of the data ``model`` has learnt from.
+
+    An on-policy algorithm (PPO, A2C, RecurrentPPO) learns from whole rollouts of ``n_steps``
+    per env, and its step count also counts the steps of the rollout under way, which a
+    checkpoint taken then (Ctrl-C, a dead worker, a periodic checkpoint) does not hold. A resume
+    goes on from the rollout's start, so that the run takes whole rollouts from step 0, as an
+    uninterrupted one, and ends at the same count (``train.total_timesteps`` where that is a
+    multiple of the rollout). Off-policy algorithms keep every step in their replay buffer.
+    """
+    from stable_baselines3.common.on_policy_algorithm import OnPolicyAlgorithm
+
+    steps = int(model.num_timesteps)
+    if not isinstance(model, OnPolicyAlgorithm):
+        return steps
+    rollout = int(model.n_steps) * int(n_envs)
+    return steps - steps % rollout
 
 
 def _ray_session(c: Any) -> contextlib.ExitStack:

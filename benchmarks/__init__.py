@@ -1,8 +1,10 @@
 """leogym's benchmark suite: ``python -m benchmarks`` (``make bench``).
 
 Speed, scale and memory figures, each measured side by side with what it is compared to in the
-same run, printed as one table and written as CSV (``benchmarks/results/latest.csv``). Targets
-live here, never in timed tests. Method, figures and profiling findings: ``docs/benchmarks.md``.
+same run, printed as one table and written as CSV: a full run adds a dated record
+(``benchmarks/results/records/<UTC time>.csv``), from which :mod:`benchmarks.render` generates
+the docs' figure blocks (``python -m benchmarks --render``). Targets live here, never in timed
+tests. Method, figures and profiling findings: ``docs/benchmarks.md``.
 
 Modules (each also runs on its own with ``python -m benchmarks.<module>``):
 
@@ -15,5 +17,6 @@ Modules (each also runs on its own with ``python -m benchmarks.<module>``):
 * :mod:`benchmarks.bench_hops`: the hop topology against ns-3's own point-to-point chain, hop
   scenarios' speed, and memory over repeated resets;
 * :mod:`benchmarks.bench_network`: link-level packet rates (not part of the suite's table);
-* :mod:`benchmarks.common`: rows, medians, machine load, CSV and table output.
+* :mod:`benchmarks.common`: rows, medians, machine load, CSV and table output;
+* :mod:`benchmarks.render`: the figure blocks of README.md and docs/benchmarks.md.
 """

@@ -2,21 +2,25 @@
 
 Usage::
 
-    python -m benchmarks                      # everything (under ~10 min on 2 cores)
-    python -m benchmarks --quick              # tiny sizes (the smoke test)
+    python -m benchmarks                      # everything: a new record (~10 min on 2 cores)
+    python -m benchmarks --quick              # tiny sizes (the smoke test); never a record
     python -m benchmarks --only transport,overhead --repeats 5
+    python -m benchmarks --render             # rewrite the docs' figure blocks from the records
     make bench BENCH_ARGS="--only ray,sweep"
 
 Every figure is measured in this run, side by side with what it is compared to; repeated
-figures are medians (the table shows the range). The machine's load is recorded before and
-after (section ``machine``). Output: the table on stdout, ``<out>/latest.csv`` and a timestamped
-copy ``<out>/history/<UTC time>.csv`` (git-ignored). Method and reading: ``docs/benchmarks.md``.
+figures are medians (the table shows the range). The machine (CPU count and model) and its load
+before and after are recorded (section ``machine``). Output: the table on stdout and one CSV
+(:func:`output_path`): a full run adds a dated record ``<out>/records/<UTC time>.csv`` (kept in
+git); ``--quick`` writes ``<out>/quick.csv`` and ``--only`` a subset ``<out>/partial.csv``
+(both git-ignored), so neither touches a record. Method and reading: ``docs/benchmarks.md``.
 """
 
 from __future__ import annotations
 
 import argparse
-import shutil
+import os
+import platform
 import sys
 import time
 import traceback
@@ -24,7 +28,7 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
-from benchmarks.common import Row, format_table, load_snapshot, write_csv
+from benchmarks.common import Row, cpu_model, format_table, load_snapshot, write_csv
 
 SECTIONS = (
     "env",
@@ -42,6 +46,8 @@ SECTIONS = (
     "sweep",
 )
 DEFAULT_OUT = Path(__file__).resolve().parent / "results"
+RECORDS_DIR = "records"
+RECORD_STAMP = "%Y-%m-%dT%H%MZ"
 
 
 def _section_runner(name: str, quick: bool, repeats: int) -> Callable[[], list[Row]]:
@@ -102,8 +108,31 @@ def _section_runner(name: str, quick: bool, repeats: int) -> Callable[[], list[R
     raise ValueError(name)
 
 
+def output_path(out: Path, quick: bool, chosen: list[str], started: datetime) -> Path:
+    """Where a run's CSV goes: a new dated record only for a full run (all sections, full
+    sizes); ``quick.csv`` for ``--quick`` and ``partial.csv`` for a subset of sections, so that
+    neither overwrites a record."""
+    if quick:
+        return out / "quick.csv"
+    if set(chosen) != set(SECTIONS):
+        return out / "partial.csv"
+    return out / RECORDS_DIR / f"{started.strftime(RECORD_STAMP)}.csv"
+
+
+def _host_row(started: datetime) -> Row:
+    """The machine the run is on: CPU count (value), model, Python and the start time (note)."""
+    snap_note = (
+        f"{cpu_model()}; Python {platform.python_version()} on {platform.machine()}; "
+        f"started {started.strftime('%Y-%m-%d %H:%M UTC')}"
+    )
+    return Row("machine", "CPUs (nproc)", float(os.cpu_count() or 1), "", note=snap_note)
+
+
 def _machine_rows(when: str, snap: dict) -> list[Row]:
-    note = f"{snap['cpus']} CPUs; Python {snap['python']} on {snap['machine']}"
+    note = (
+        f"5 / 15 min: {snap['load5']:.2f} / {snap['load15']:.2f}; {snap['cpus']} CPUs "
+        "(shared: other jobs' load counts here)"
+    )
     return [
         Row("machine", f"load average (1 min), {when}", snap["load1"], "", note=note),
         Row(
@@ -127,7 +156,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", type=int, default=5, help="measurements per figure (median)")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="folder for the CSV files")
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    ap.add_argument(
+        "--render",
+        action="store_true",
+        help="measure nothing: rewrite the figure blocks of README.md and docs/benchmarks.md "
+        "from the records in <out>/records (with --check: only report blocks that differ)",
+    )
+    ap.add_argument("--check", action="store_true", help="with --render: change no file")
     args = ap.parse_args(argv)
+    if args.render:
+        from benchmarks.render import render_main
+
+        return render_main(args.out / RECORDS_DIR, check=args.check)
     chosen = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = sorted(set(chosen) - set(SECTIONS))
     if unknown:
@@ -136,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--repeats: must be >= 1")
 
     started = datetime.now(timezone.utc)
-    rows: list[Row] = _machine_rows("before", load_snapshot())
+    rows: list[Row] = [_host_row(started), *_machine_rows("before", load_snapshot())]
     failed = []
     for name in chosen:
         print(f"[bench] {name} ...", file=sys.stderr, flush=True)
@@ -167,12 +207,9 @@ def main(argv: list[str] | None = None) -> int:
     )
 
     print(format_table(rows, markdown=args.markdown))
-    latest = args.out / "latest.csv"
-    write_csv(rows, latest)
-    history = args.out / "history" / f"{started.strftime('%Y%m%dT%H%M%SZ')}.csv"
-    history.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(latest, history)
-    print(f"\nwritten: {latest} and {history}")
+    path = output_path(args.out, args.quick, chosen, started)
+    write_csv(rows, path)
+    print(f"\nwritten: {path}")
     targets = [r for r in rows if r.target]
     met = sum(r.status == "met" for r in targets)
     print(

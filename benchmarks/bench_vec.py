@@ -7,7 +7,10 @@ Run: ``python -m benchmarks.bench_vec [--quick]`` (or through ``python -m benchm
   ``leogym/LeoCC-v0`` on ``default`` with the native CUBIC and 100 ms steps. Each count is
   measured ``repeats`` times, the counts interleaved; scaling is the ratio to 1 env.
 * **training**: SB3 PPO (MlpPolicy, CPU) over SB3's ``SubprocVecEnv`` with 1 and n envs: env
-  steps per wall-clock second of ``model.learn``, gradient updates included.
+  steps per wall-clock second of ``model.learn``, gradient updates included. With 1 env, PPO and
+  sb3-contrib's RecurrentPPO (MlpLstmPolicy) are also set against the same env stepped alone
+  (no learner) in the same round: env steps per CPU second of training over env steps per CPU
+  second of the env alone (target >= 0.8).
 * **ray**: the apps' two VecEnvs side by side on ``leogym/LeoCC-v0``: the local
   ``LeoSubprocVecEnv`` (``train.vec_env=subproc``) and ``RayVecEnv`` on a local Ray instance
   (``train.vec_env=ray``) with 1, 2, ... n envs (one actor each, and all n in one actor): env
@@ -32,7 +35,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.common import Row, measure, ratio_row  # noqa: E402
 
-__all__ = ["vec_steps_per_s", "ppo_steps_per_s", "vec_rows", "ppo_rows", "ray_rows"]
+__all__ = [
+    "vec_steps_per_s",
+    "ppo_steps_per_s",
+    "env_only_cpu_ms",
+    "vec_rows",
+    "ppo_rows",
+    "ray_rows",
+]
 
 ENV_ID = "leogym/LeoCC-v0"
 
@@ -93,16 +103,46 @@ def vec_steps_per_s(n_envs: int, steps: int, scenario: str = "default") -> tuple
     return n_envs * steps / wall, 1e3 * cpu / (n_envs * steps)
 
 
+def env_only_cpu_ms(steps: int, scenario: str = "tiny") -> float:
+    """CPU milliseconds per env step of one env stepped alone in this process (no learner).
+
+    Same env and kwargs as the training figures; episodes that end are reset (resets counted,
+    as in a rollout), after one reset and 3 warm-up steps.
+    """
+    import gymnasium as gym
+
+    import leogym  # noqa: F401
+
+    env = gym.make(ENV_ID, **_kwargs(scenario))
+    try:
+        env.reset(seed=0)
+        action = np.zeros(env.action_space.shape, dtype=np.float32)
+        for _ in range(3):
+            env.step(action)
+        c0 = time.process_time()
+        for _ in range(steps):
+            _, _, terminated, truncated, _ = env.step(action)
+            if terminated or truncated:
+                env.reset()
+        cpu = time.process_time() - c0
+    finally:
+        env.close()
+    return 1e3 * cpu / steps
+
+
 def ppo_steps_per_s(
-    n_envs: int, timesteps: int, scenario: str = "tiny"
+    n_envs: int, timesteps: int, scenario: str = "tiny", recurrent: bool = False
 ) -> tuple[float, float, float]:
     """Env steps per second of SB3 PPO's ``learn`` over ``SubprocVecEnv(n_envs)``.
 
+    :param recurrent: sb3-contrib's ``RecurrentPPO`` with ``MlpLstmPolicy`` instead of PPO with
+        ``MlpPolicy`` (same rollout and update sizes).
     :return: ``(env steps per wall second, CPU ms per env step in the env workers, CPU ms per
         env step in the learner process)``.
     """
     import psutil
     import torch
+    from sb3_contrib import RecurrentPPO
     from stable_baselines3 import PPO
     from stable_baselines3.common.vec_env import SubprocVecEnv
 
@@ -115,8 +155,9 @@ def ppo_steps_per_s(
     venv = SubprocVecEnv([_MakeEnv(kwargs)] * n_envs, start_method="forkserver")
     try:
         n_steps = 128
-        model = PPO(
-            "MlpPolicy",
+        algo: Any = RecurrentPPO if recurrent else PPO
+        model = algo(
+            "MlpLstmPolicy" if recurrent else "MlpPolicy",
             venv,
             n_steps=n_steps,
             batch_size=64,
@@ -209,12 +250,21 @@ def ppo_rows(quick: bool = False, repeats: int = 3) -> list[Row]:
     sps: dict[int, list[float]] = {1: [], n: []}
     env_cpu: dict[int, list[float]] = {1: [], n: []}
     learner_cpu: dict[int, list[float]] = {1: [], n: []}
+    # CPU ms per env step: the env alone, and (env workers + learner) under PPO / RecurrentPPO
+    alone: list[float] = []
+    trained: dict[str, list[float]] = {"PPO MlpPolicy": [], "RecurrentPPO MlpLstmPolicy": []}
+    rollouts = 1 if quick else 4
     for _ in range(1 if quick else repeats):
         for k in (1, n):
-            rate, w, m = ppo_steps_per_s(k, 128 * k * (1 if quick else 4), scenario)
+            rate, w, m = ppo_steps_per_s(k, 128 * k * rollouts, scenario)
             sps[k].append(rate)
             env_cpu[k].append(w)
             learner_cpu[k].append(m)
+            if k == 1:
+                trained["PPO MlpPolicy"].append(w + m)
+        _, w, m = ppo_steps_per_s(1, 128 * rollouts, scenario, recurrent=True)
+        trained["RecurrentPPO MlpLstmPolicy"].append(w + m)
+        alone.append(env_only_cpu_ms(128 * rollouts, scenario))
     for k in (1, n):
         out.append(
             measure(
@@ -252,6 +302,18 @@ def ppo_rows(quick: bool = False, repeats: int = 3) -> list[Row]:
             note="wall clock, on the machine as loaded",
         )
     )
+    for name, cpu_ms in trained.items():
+        out.append(
+            ratio_row(
+                "training",
+                f"{name} {scenario}, 1 env: steps per CPU s / env alone",
+                alone,
+                cpu_ms,
+                target=">= 0.8",
+                note="CPU time of env worker + learner per env step against the same env "
+                "stepped alone in-process, same round; 1 = training costs nothing",
+            )
+        )
     # With n free cores the envs step in parallel while the learner waits, then the learner
     # works alone: wall per env step = (env CPU + n x learner CPU) / n.
     projected = [

@@ -25,6 +25,7 @@ __all__ = [
     "measure",
     "ratio_row",
     "load_snapshot",
+    "cpu_model",
     "write_csv",
     "read_csv",
     "format_table",
@@ -168,6 +169,18 @@ def load_snapshot() -> dict[str, Any]:
     }
 
 
+def cpu_model() -> str:
+    """The CPU's model name (``/proc/cpuinfo``; ``platform.processor()`` elsewhere)."""
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    return line.partition(":")[2].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
 def write_csv(rows: Iterable[Row], path: Path) -> None:
     """Write ``rows`` as CSV (columns :data:`CSV_COLUMNS`), creating the folder."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -182,7 +195,7 @@ def write_csv(rows: Iterable[Row], path: Path) -> None:
 
 
 def read_csv(path: Path) -> list[Row]:
-    """Rows written by :func:`write_csv` (e.g. ``benchmarks/results/latest.csv``)."""
+    """Rows written by :func:`write_csv` (e.g. a record in ``benchmarks/results/records/``)."""
     with open(path, newline="") as fh:
         out = []
         for d in csv.DictReader(fh):

@@ -26,6 +26,10 @@ __all__ = [
 #: Factors of the discrete action set (index 2 is "no change").
 DISCRETE_FACTORS = np.array([0.5, 0.8, 1.0, 1.25, 2.0])
 
+#: NumPy dtype kinds a continuous action may have: booleans, integers and reals (not strings,
+#: bytes, objects or complex numbers).
+_REAL_KINDS = "biuf"
+
 
 class InvalidActionError(ValueError):
     """An action outside the action space, or one containing NaN or infinity."""
@@ -41,14 +45,16 @@ def check_action(space: spaces.Space, action: object) -> np.ndarray:
     """Validate ``action`` against ``space`` and return it as an array.
 
     Continuous actions slightly outside the bounds through float rounding are clipped, as
-    Gymnasium's ``ClipAction`` would; NaN, infinities, wrong shapes and out-of-range values
-    raise :class:`InvalidActionError` naming the problem. Nothing reaches the simulator.
+    Gymnasium's ``ClipAction`` would; anything but numbers (strings such as ``"0.5"``, bytes,
+    objects, complex numbers), NaN, infinities, wrong shapes and out-of-range values raise
+    :class:`InvalidActionError` naming the problem. Nothing reaches the simulator.
     """
     if isinstance(space, spaces.Box):
         try:
             raw = np.asarray(action)
-            if raw.dtype.kind == "c":  # a cast would drop the imaginary part with a warning
-                raise TypeError("complex")
+            # Numbers only: a cast would parse strings ("0.5") and drop imaginary parts.
+            if raw.dtype.kind not in _REAL_KINDS:
+                raise TypeError(raw.dtype.kind)
             a = raw.astype(np.float64, copy=False)
         except (TypeError, ValueError):
             raise InvalidActionError(f"action must be real and numeric, got {action!r}") from None

@@ -13,19 +13,27 @@ core's (``leogym._core.cc_algorithms()`` and ``schedulers()``).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from leogym.envs.rewards import WEIGHT_RANGE, RewardWeights
+from leogym.envs.rewards import REWARDS, WEIGHT_RANGE, RewardWeights
 
 from leogym import schema
 from leogym.native import cc_algorithms, schedulers
-from leogym.scenario.config import LeotpFlowConfig
+from leogym.scenario.config import LeotpFlowConfig, ScenarioConfig
 from leogym.scenario.forecast import FORECAST_MODES
 from leogym.schema import FieldError, bounded, choice, numbers
-from leogym.simulation.transport import TransportOptions
+from leogym.simulation.transport import TransportOptions, check_env_subflow_paths
 
-__all__ = ["ObservationConfig", "RewardConfig", "EnvOptions", "EnvConfig", "UnknownEnvArgument"]
+__all__ = [
+    "ObservationConfig",
+    "RewardConfig",
+    "EnvOptions",
+    "EnvConfig",
+    "UnknownEnvArgument",
+    "external_flows",
+]
 
 
 class UnknownEnvArgument(FieldError, TypeError):
@@ -74,9 +82,14 @@ class ObservationConfig:
 @dataclass
 class RewardConfig:
     """Reward name (see :mod:`leogym.envs.rewards`) and term weights (defaults and range:
-    :class:`~leogym.envs.rewards.RewardWeights`)."""
+    :class:`~leogym.envs.rewards.RewardWeights`).
 
-    name: str = "aurora"
+    :param name: a reward of :data:`~leogym.envs.rewards.REWARDS` (``aurora``, ``goodput``,
+        ``power``, ``congestion_signals``, and any added by ``register_reward``). An env given
+        a callable as ``reward=`` records the callable's name here.
+    """
+
+    name: str = field(default="aurora", metadata=choice(lambda: REWARDS))
     throughput: float = field(default=RewardWeights.throughput, metadata=WEIGHT_RANGE)
     delay: float = field(default=RewardWeights.delay, metadata=WEIGHT_RANGE)
     loss: float = field(default=RewardWeights.loss, metadata=WEIGHT_RANGE)
@@ -95,7 +108,8 @@ class EnvOptions:
         the agent, ``minrtt``, ``alcs``, ...).
     :param step_ms: simulated milliseconds per env step (the agent's control interval).
     :param episode_s: simulated seconds per episode (at least one step); reaching it truncates
-        the episode.
+        the episode. A scenario whose ``duration_s`` is shorter is extended to the episode
+        (:meth:`fit_scenario`).
     :param action_mode: ``"continuous"`` (Box in [-1, 1]) or ``"discrete"``.
     :param action_scale: a continuous action ``a`` multiplies the controlled quantity by
         ``1 + action_scale·a`` for ``a ≥ 0`` and divides it by ``1 − action_scale·a`` for ``a < 0``
@@ -160,6 +174,83 @@ class EnvOptions:
         """The :class:`EnvOptions` fields as ``gymnasium.make`` kwargs (sections as they are)."""
         return {f.name: getattr(self, f.name) for f in fields(EnvOptions)}
 
+    @property
+    def max_steps(self) -> int:
+        """Steps per episode: ``episode_s / (step_ms / 1000)``, rounded."""
+        return int(round(self.episode_s / (self.step_ms / 1000.0)))
+
+    @property
+    def episode_end_s(self) -> float:
+        """Simulated time at which an episode ends: :attr:`max_steps` steps of ``step_ms``."""
+        return self.max_steps * self.step_ms / 1000.0
+
+    def fit_scenario(
+        self,
+        scenario: ScenarioConfig,
+        path: str = "env",
+        error: type[FieldError] = FieldError,
+        *,
+        flows_driven: bool = False,
+    ) -> ScenarioConfig:
+        """The scenario an env with these options runs, after the checks that relate the two
+        (every leogym env makes them when built, and the apps before anything runs).
+
+        * ``observation.max_paths`` holds the connection's paths; the connection and the
+          transport options suit the scenario
+          (:func:`~leogym.simulation.native_config.native_connection`), and
+          ``transport.subflow_paths`` is unset or every path in order (observation and action
+          ``i`` are path ``i``: :func:`~leogym.simulation.transport.check_env_subflow_paths`);
+        * unless ``flows_driven`` (an env that drives the scenario's other flows itself), no
+          ``mpquic`` flow of ``traffic.flows`` has ``cc: external``: nothing would set its
+          window (:func:`external_flows`);
+        * the scenario lasts at least the episode: a ``duration_s`` shorter than
+          :attr:`episode_end_s` is extended to it (the link model simply runs on), as the
+          timeline after ``duration_s`` would otherwise hold its last state. A scenario that
+          cannot be extended (too many timeline samples, say) is an error naming
+          ``episode_s``.
+
+        :param scenario: a validated scenario.
+        :param path: these options' config section, for errors.
+        :param error: the exception class raised (a :class:`~leogym.schema.FieldError`).
+        :return: ``scenario``, or an extended copy of it.
+        """
+        from leogym.scenario import load_scenario
+        from leogym.scenario.flows import connection_path_count
+        from leogym.simulation.native_config import native_connection
+
+        n_paths = connection_path_count(scenario)
+        if n_paths > self.observation.max_paths:
+            raise error(
+                f"{path}.observation.max_paths",
+                f"the scenario has {n_paths} paths, more than max_paths="
+                f"{self.observation.max_paths}",
+            )
+        try:
+            native_connection(self, scenario, path)
+            check_env_subflow_paths(self.transport, n_paths, f"{path}.transport")
+        except FieldError as exc:
+            raise error(str(exc)) from None
+        undriven = [] if flows_driven else external_flows(scenario)
+        if undriven:
+            raise error(
+                f"scenario.traffic.flows[{undriven[0]}].cc",
+                "'external' flows take their windows from a policy, and this env drives "
+                "only its own connection: give the flow a native congestion control, or "
+                "drive it with leogym/LeoMultiFlowCC-v0 (others=<policy>) or the "
+                "multi-agent env",
+            )
+        end = self.episode_end_s
+        if scenario.duration_s >= end - 1e-9:
+            return scenario
+        try:
+            return load_scenario(dataclasses.replace(scenario, duration_s=end))
+        except FieldError as exc:
+            raise error(
+                f"{path}.episode_s",
+                f"episodes of {end:g} s outlast scenario {scenario.name!r} "
+                f"(duration_s {scenario.duration_s:g} s), which cannot be extended to them: {exc}",
+            ) from None
+
 
 @dataclass
 class EnvConfig(EnvOptions):
@@ -207,3 +298,13 @@ class EnvConfig(EnvOptions):
         cfg = cls(**kwargs)
         cfg.validate()
         return cfg
+
+
+def external_flows(scenario: ScenarioConfig) -> list[int]:
+    """Indices in ``scenario.traffic.flows`` of the ``mpquic`` flows whose ``cc`` is
+    ``external`` (their windows come from a policy)."""
+    return [
+        i
+        for i, fc in enumerate(scenario.traffic.flows)
+        if fc.transport == "mpquic" and "external" in fc.cc
+    ]

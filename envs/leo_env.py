@@ -24,7 +24,6 @@ from leogym.envs.rewards import RewardWeights, StepMetrics, get_reward, step_met
 from leogym.scenario.flows import connection_path_count
 from leogym.scenario.forecast import HandoverOracle
 from leogym.simulation import Measurements, Simulation
-from leogym.simulation.native_config import native_connection
 
 __all__ = ["LeoEnv"]
 
@@ -38,6 +37,9 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
     #: Defaults that differ per env: which controls the agent owns.
     default_cc: ClassVar[str] = "external"
     default_scheduler: ClassVar[str] = "minrtt"
+    #: Whether the env drives the scenario's ``external`` flows itself (LeoMultiFlowCC-v0,
+    #: through its ``others`` policies, checks them on its own); the others refuse such flows.
+    drives_flows: ClassVar[bool] = False
 
     def __init__(self, render_mode: str | None = None, **kwargs: Any) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -52,26 +54,24 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         reward = kwargs.pop("reward", "aurora")
         custom_reward = reward if callable(reward) and not isinstance(reward, str) else None
         if custom_reward is not None:
-            reward = {"name": getattr(custom_reward, "__name__", "custom")}
+            reward = {}  # the default weights; the name, checked against REWARDS, is set below
         self.config = EnvConfig.from_kwargs(scenario=None, reward=reward, **kwargs)
+        if custom_reward is not None:
+            self.config.reward.name = getattr(custom_reward, "__name__", "custom")
         self._reward_fn = custom_reward or get_reward(self.config.reward.name)
 
         from leogym.scenario import load_scenario
 
-        self.scenario = load_scenario(scenario)
+        # Checks of the options against the scenario; the scenario extended to the episode.
+        self.scenario = self.config.fit_scenario(
+            load_scenario(scenario), flows_driven=self.drives_flows
+        )
         self.config.scenario = self.scenario
         rc = self.config.reward
         self._weights = RewardWeights(rc.throughput, rc.delay, rc.loss, rc.scale, rc.ce)
         self.n_paths = connection_path_count(self.scenario)
-        if self.n_paths > self.config.observation.max_paths:
-            raise ValueError(
-                f"env.observation.max_paths: the scenario has {self.n_paths} paths, more than "
-                f"max_paths={self.config.observation.max_paths}"
-            )
-        # A LEOTP connection's variant must suit the topology (a ValueError naming the field).
-        native_connection(self.config, self.scenario)
         self.step_s = self.config.step_ms / 1000.0
-        self.max_steps = int(round(self.config.episode_s / self.step_s))
+        self.max_steps = self.config.max_steps
         self.features = FeatureTable(self.config.observation)
         self.observation_space = spaces.Box(
             low=self.features.low, high=self.features.high, dtype=np.float32

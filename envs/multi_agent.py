@@ -166,6 +166,8 @@ class LeoMultiAgentCCEnv(ParallelEnv[str, np.ndarray, np.ndarray]):  # type: ign
         controls = ["external" for _, fc in named if fc.transport == "mpquic"]
         if controls:
             sc = set_flow_controls(sc, controls, field="scenario.traffic.flows")
+        # Every flow is driven here; the scenario is extended to the episode (as in LeoCC-v0).
+        sc = self.config.fit_scenario(sc, flows_driven=True)
         self.scenario = sc
         self.config.scenario = sc
         names = flow_names(sc)

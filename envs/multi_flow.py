@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from leogym.envs.actions import DISCRETE_FACTORS, check_action, multiplicative_factor
 from leogym.envs.cc_env import MAX_CWND_PACKETS, MIN_CWND_PACKETS, LeoCCEnv
-from leogym.envs.config import EnvOptions
+from leogym.envs.config import EnvOptions, external_flows
 from leogym.envs.features import FeatureTable, path_frame
 from leogym.envs.rewards import StepMetrics, step_metrics
 
@@ -32,6 +32,7 @@ from leogym.scenario.flows import expanded_flows, route_index
 from leogym.scenario.forecast import HandoverOracle
 from leogym.scenario.network_controlled import route_timeline
 from leogym.scenario.timeline import Timeline
+from leogym.schema import FieldError
 from leogym.simulation import Measurements, Simulation, jain_index
 
 __all__ = [
@@ -374,6 +375,8 @@ class LeoMultiFlowCCEnv(LeoCCEnv):
     * v0: initial release.
     """
 
+    drives_flows = True  # through others (checked below)
+
     def __init__(
         self,
         render_mode: str | None = None,
@@ -414,6 +417,12 @@ class LeoMultiFlowCCEnv(LeoCCEnv):
                         f"predict(obs) (got {item!r})"
                     )
             scenario = set_flow_controls(scenario, controls)
+        undriven = [i for i in external_flows(scenario) if i + 1 not in self._policies]
+        if undriven:  # (after set_flow_controls, entry i of traffic.flows is flow i + 1)
+            raise FieldError(
+                f"scenario.traffic.flows[{undriven[0]}].cc",
+                "'external' needs a policy to drive it: pass one in others",
+            )
         self.scenario = scenario
         self.config.scenario = scenario
         self._observers: dict[int, FlowObserver] = {}

@@ -51,6 +51,7 @@ from leogym.ns3gym.process import SimProcess
 from leogym.ns3gym.server import ERROR_INFO_KEY
 from leogym.ns3gym.spaces import container_to_value, description_to_space, value_to_container
 from leogym.ns3gym.transcript import Transcript
+from leogym.ns3gym.wire import DEFAULT_MAX_MESSAGE_BYTES
 
 __all__ = ["Ns3GymEnv", "REASON_INFO_KEY"]
 
@@ -90,6 +91,11 @@ class Ns3GymEnv(gymnasium.Env):
     :param sim_exit_grace_s: time a stopped simulation gets to exit before SIGTERM.
     :param fix_zero_bounds: read ``Box(0, 0)`` as unbounded (upstream C++ sends 0/0 for boxes
         built with per-element bound vectors).
+    :param max_message_bytes: longest message accepted from the simulation (default
+        :data:`~leogym.ns3gym.wire.DEFAULT_MAX_MESSAGE_BYTES`, 64 MiB); a longer one is an
+        ``Ns3GymProtocolError``. Space descriptions are also bounded in nesting depth and size
+        (:data:`~leogym.ns3gym.spaces.MAX_SPACE_DEPTH`,
+        :data:`~leogym.ns3gym.spaces.MAX_SPACE_ELEMENTS`).
     :param transcript: record decoded traffic here (debugging, golden tests).
     :param render_mode: unused; ns3-gym simulations do not render.
     :raises Ns3GymTimeoutError: no simulation connected within ``handshake_timeout_s``.
@@ -116,6 +122,7 @@ class Ns3GymEnv(gymnasium.Env):
         step_timeout_s: float = 30.0,
         sim_exit_grace_s: float = 1.0,
         fix_zero_bounds: bool = True,
+        max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
         transcript: Transcript | None = None,
         render_mode: str | None = None,
     ) -> None:
@@ -148,7 +155,7 @@ class Ns3GymEnv(gymnasium.Env):
         self._sim_exit_grace_s = float(sim_exit_grace_s)
         self._fix_zero_bounds = fix_zero_bounds
 
-        self._peer = AgentPeer(port, host, transcript)
+        self._peer = AgentPeer(port, host, transcript, max_message_bytes)
         # Closes the socket and context if the env is dropped unclosed (the simulation process
         # has its own finalizer in SimProcess).
         self._finalizer = weakref.finalize(self, AgentPeer.close, self._peer)

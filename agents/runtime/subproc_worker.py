@@ -9,16 +9,39 @@ Gymnasium and leogym's envs.
 
 from __future__ import annotations
 
+import json
 import multiprocessing
+import os
+import select
 import signal
+import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-__all__ = ["EnvHost", "WorkerPool", "exit_status", "first_dead", "stack_obs", "worker"]
+__all__ = [
+    "EnvHost",
+    "WorkerPool",
+    "dead_worker_keys",
+    "exit_status",
+    "exit_with_parent",
+    "first_dead",
+    "init_tracked_worker",
+    "run_tracked",
+    "stack_obs",
+    "worker",
+]
+
+#: Exit status of a worker that ended because its app's process was gone (128 + SIGHUP, as a
+#: shell reports a process ended by a hang-up).
+ORPHAN_EXIT = 128 + signal.SIGHUP
+#: How often the fallback watch (no ``pidfd_open``) looks at the app's process.
+PARENT_POLL_S = 0.2
 
 
 def stack_obs(obs: Sequence[Any]) -> np.ndarray:
@@ -49,6 +72,61 @@ def first_dead(processes: Sequence[Any], wait_s: float = 2.0) -> int | None:
         if time.monotonic() > deadline:
             return None
         time.sleep(0.02)
+
+
+def _wait_for_exit(pid: int) -> None:
+    """Return once process ``pid`` has ended (at once if it has already)."""
+    pidfd_open = getattr(os, "pidfd_open", None)
+    if pidfd_open is not None:  # Linux >= 5.3: the kernel wakes us, no polling
+        try:
+            fd = pidfd_open(pid)
+        except ProcessLookupError:
+            return
+        except OSError:  # e.g. seccomp forbids it: fall back to polling
+            pass
+        else:
+            try:
+                select.select([fd], [], [])
+            finally:
+                os.close(fd)
+            return
+    while True:  # elsewhere: look every PARENT_POLL_S
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        except PermissionError:  # alive, owned by someone else
+            pass
+        time.sleep(PARENT_POLL_S)
+
+
+def exit_with_parent(parent_pid: int) -> None:
+    """End this worker process as soon as process ``parent_pid`` (the app that started it)
+    ends, however it ends (SIGKILL included).
+
+    A daemon thread waits for that process and then calls ``os._exit(ORPHAN_EXIT)``: no
+    cleanup runs, as the app that would use the worker's results is gone. The wait is a
+    ``pidfd`` where the OS has one, else a poll every ``PARENT_POLL_S``. The simulation core
+    releases the GIL while it runs, so the thread acts within milliseconds even mid-episode.
+    Watching the app itself (not the OS parent, which is the forkserver under ``forkserver``)
+    works the same under every start method. Call it first thing in the worker.
+
+    :param parent_pid: the app's process id, taken in the app (``os.getpid()``) and passed down.
+    """
+
+    def watch() -> None:
+        _wait_for_exit(parent_pid)
+        try:
+            print(
+                f"leogym worker {os.getpid()}: its app (pid {parent_pid}) is gone; exiting",
+                file=sys.stderr,
+                flush=True,
+            )
+        except (OSError, ValueError):  # stderr is closed or a broken pipe
+            pass
+        os._exit(ORPHAN_EXIT)
+
+    threading.Thread(target=watch, name="leogym-parent-watch", daemon=True).start()
 
 
 class EnvHost:
@@ -113,9 +191,20 @@ class EnvHost:
         self.env.close()
 
 
-def worker(remote: Connection, parent_remote: Connection, make_env: Callable[[], Any]) -> None:
+def worker(
+    remote: Connection,
+    parent_remote: Connection,
+    make_env: Callable[[], Any],
+    parent_pid: int | None = None,
+) -> None:
     """Serve one env (an :class:`EnvHost`) over ``remote`` until ``close`` or the parent goes
-    away. An exception of the env ends the process (exit code 1, traceback on stderr)."""
+    away. An exception of the env ends the process (exit code 1, traceback on stderr).
+
+    :param parent_pid: the pool's process; the worker ends when it does
+        (:func:`exit_with_parent`), even in the middle of a command.
+    """
+    if parent_pid is not None:
+        exit_with_parent(parent_pid)
     parent_remote.close()
     host = EnvHost(make_env)
     try:
@@ -152,7 +241,9 @@ class WorkerPool:
         self.processes: list[Any] = []
         for (remote, work_remote), fn in zip(pipes, env_fns, strict=True):
             # typeshed's BaseContext lacks Process; every concrete context has it.
-            proc = ctx.Process(target=worker, args=(work_remote, remote, fn), daemon=True)  # type: ignore[attr-defined]
+            proc = ctx.Process(  # type: ignore[attr-defined]
+                target=worker, args=(work_remote, remote, fn, os.getpid()), daemon=True
+            )
             proc.start()
             self.processes.append(proc)
             work_remote.close()
@@ -183,3 +274,53 @@ class WorkerPool:
             if proc.is_alive():
                 proc.terminate()
                 proc.join(timeout=5.0)
+
+
+# ------------------------------------------------------------------ evaluation worker pools
+# (here, not in worker_faults, so that a pool worker imports neither SB3 nor torch to start)
+# ProcessPoolExecutor reports a dead worker as BrokenProcessPool on *every* future in flight
+# and terminates the other workers, so it cannot say which episode was running in the one that
+# died. Each episode therefore leaves a marker file named after its worker's pid while it runs;
+# a worker that is terminated (SIGTERM, by the broken pool) removes its marker first, so the
+# markers left after a break are the episodes whose worker died.
+_MARKER_DIR: str | None = None
+
+
+def init_tracked_worker(marker_dir: str, parent_pid: int | None = None) -> None:
+    """Pool initializer: remember the marker folder; on SIGTERM remove this worker's marker;
+    end with process ``parent_pid`` (the app; :func:`exit_with_parent`). A marker left by a
+    worker that ended with its app is cleared by the next run (resume)."""
+    global _MARKER_DIR
+    if parent_pid is not None:
+        exit_with_parent(parent_pid)
+    _MARKER_DIR = marker_dir
+
+    def on_term(signum: int, frame: Any) -> None:
+        Path(marker_dir, f"{os.getpid()}.json").unlink(missing_ok=True)
+        os._exit(128 + signum)
+
+    signal.signal(signal.SIGTERM, on_term)
+
+
+def run_tracked(fn: Callable[[Any], Any], task: Any) -> Any:
+    """Run ``fn(task)`` in a pool worker, leaving a marker that names ``task`` meanwhile."""
+    assert _MARKER_DIR is not None, "the pool needs initializer=init_tracked_worker"
+    marker = Path(_MARKER_DIR, f"{os.getpid()}.json")
+    marker.write_text(json.dumps({"key": getattr(task, "key", None), "pid": os.getpid()}))
+    try:
+        return fn(task)
+    finally:
+        marker.unlink(missing_ok=True)
+
+
+def dead_worker_keys(marker_dir: str | Path) -> dict[str, int]:
+    """Keys of the tasks whose worker died (task key -> pid), and clear the markers."""
+    out: dict[str, int] = {}
+    for marker in Path(marker_dir).glob("*.json"):
+        try:
+            data = json.loads(marker.read_text())
+            out[str(data["key"])] = int(data["pid"])
+        except (OSError, ValueError, KeyError):
+            pass
+        marker.unlink(missing_ok=True)
+    return out

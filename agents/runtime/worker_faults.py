@@ -1,7 +1,8 @@
 """What happens when an env worker process dies: a report naming the env, and stop or restart.
 
-(Evaluation runs episodes in a process pool instead; the end of this module names the episode
-whose worker died, for :mod:`leogym.agents.evaluate`.)
+(Evaluation runs episodes in a process pool instead;
+:mod:`leogym.agents.runtime.subproc_worker` names the episode whose worker died, for
+:mod:`leogym.agents.evaluate`, and its functions are re-exported here.)
 
 A worker of a subprocess VecEnv can die: killed (SIGKILL from the OOM killer or a cluster's
 scheduler), crashed (SIGSEGV), or ended by an exception in the env (exit code 1, traceback on
@@ -26,17 +27,19 @@ raises :class:`WorkerLostError` itself, naming the worker (a :class:`LostWorker`
 
 from __future__ import annotations
 
-import json
 import logging
-import os
-import signal
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-from leogym.agents.runtime.subproc_worker import exit_status, first_dead
+from leogym.agents.runtime.subproc_worker import (
+    dead_worker_keys,
+    exit_status,
+    first_dead,
+    init_tracked_worker,
+    run_tracked,
+)
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvObs, VecEnvWrapper
 
 __all__ = [
@@ -368,48 +371,3 @@ class WorkerFaultWrapper(VecEnvWrapper):
         self._episodes[:] = 0
         self._last_obs = obs
         return obs, np.zeros(n, dtype=np.float32), np.ones(n, dtype=bool), infos
-
-
-# ------------------------------------------------------------------ evaluation worker pools
-# ProcessPoolExecutor reports a dead worker as BrokenProcessPool on *every* future in flight
-# and terminates the other workers, so it cannot say which episode was running in the one that
-# died. Each episode therefore leaves a marker file named after its worker's pid while it runs;
-# a worker that is terminated (SIGTERM, by the broken pool) removes its marker first, so the
-# markers left after a break are the episodes whose worker died.
-_MARKER_DIR: str | None = None
-
-
-def init_tracked_worker(marker_dir: str) -> None:
-    """Pool initializer: remember the marker folder; on SIGTERM remove this worker's marker."""
-    global _MARKER_DIR
-    _MARKER_DIR = marker_dir
-
-    def on_term(signum: int, frame: Any) -> None:
-        Path(marker_dir, f"{os.getpid()}.json").unlink(missing_ok=True)
-        os._exit(128 + signum)
-
-    signal.signal(signal.SIGTERM, on_term)
-
-
-def run_tracked(fn: Callable[[Any], Any], task: Any) -> Any:
-    """Run ``fn(task)`` in a pool worker, leaving a marker that names ``task`` meanwhile."""
-    assert _MARKER_DIR is not None, "the pool needs initializer=init_tracked_worker"
-    marker = Path(_MARKER_DIR, f"{os.getpid()}.json")
-    marker.write_text(json.dumps({"key": getattr(task, "key", None), "pid": os.getpid()}))
-    try:
-        return fn(task)
-    finally:
-        marker.unlink(missing_ok=True)
-
-
-def dead_worker_keys(marker_dir: str | Path) -> dict[str, int]:
-    """Keys of the tasks whose worker died (task key -> pid), and clear the markers."""
-    out: dict[str, int] = {}
-    for marker in Path(marker_dir).glob("*.json"):
-        try:
-            data = json.loads(marker.read_text())
-            out[str(data["key"])] = int(data["pid"])
-        except (OSError, ValueError, KeyError):
-            pass
-        marker.unlink(missing_ok=True)
-    return out

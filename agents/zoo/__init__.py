@@ -11,7 +11,9 @@ made and what it was measured to do:
   bounds, feature names), which must match the env it is given;
 * ``provenance``: leogym's git SHA (and whether the tree was dirty), the package version, the
   versions of SB3, torch and the rest;
-* ``model``: the sha256 and size of ``model.zip``;
+* ``model``: the sha256 and size of ``model.zip``, from the zoo's manifest
+  (``models/manifest.json``), not from the card: the manifest is the one record a model file
+  is checked against, so a card written beside a file vouches for nothing;
 * ``determinism``: a short ``tiny`` episode's numbers, from running the model (a reference for
   reproducing the model's behaviour, not a score);
 * ``scores``: held-out (and ``default``) scores with 95 % intervals, when measured.
@@ -25,7 +27,11 @@ Use::
     action, _ = policy.predict(obs)
     policy.card["scores"]
 
-or in an evaluation: ``leogym-eval +eval.agents.PPO=zoo:ppo-cc-default``. A model is
+or in an evaluation: ``leogym-eval +eval.agents.PPO=zoo:ppo-cc-default``. A zoo name is
+``[a-z0-9][a-z0-9-]*`` and resolves inside the models folder only; loading unpickles the model,
+so only the manifest's files (by sha256) load. A model at a path of your own loads with SB3
+(``PPO.load(path)``, or a path as an evaluation agent): that runs whatever code the file holds,
+so load only files you trust. A model is
 retrained from its card with ``python tools/retrain_zoo.py NAME``.
 """
 
@@ -33,6 +39,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,13 +47,17 @@ from typing import Any
 import numpy as np
 
 __all__ = [
+    "MANIFEST",
     "MODELS_DIR",
     "PREFIX",
     "PretrainedPolicy",
     "ZooError",
     "card_path",
+    "check_name",
+    "env_id_of",
     "layout_of",
     "load_pretrained",
+    "manifest",
     "model_path",
     "names",
     "read_card",
@@ -58,41 +69,105 @@ MODELS_DIR = Path(__file__).resolve().parent / "models"
 PREFIX = "zoo:"
 CARD = "card.json"
 MODEL = "model.zip"
-CARD_FIELDS = (
-    "name",
-    "description",
-    "algo",
-    "env_id",
-    "scenario",
-    "train_dist",
-    "seed",
-    "total_timesteps",
-    "overrides",
-    "config",
-    "layout",
-    "model",
-    "provenance",
-)
+#: the zoo's manifest, ``<models dir>/manifest.json``: each model's name, and the sha256 and
+#: size of its ``model.zip``; the one record a model file is checked against
+MANIFEST = "manifest.json"
+#: what a zoo name is: lower-case letters, digits and hyphens (never a path)
+NAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9-]*")
+NAME_MAX_CHARS = 64
+#: the card's fields and their JSON types (``model`` comes from the manifest, not the card)
+CARD_TYPES: dict[str, tuple[type, ...]] = {
+    "name": (str,),
+    "description": (str,),
+    "algo": (str,),
+    "env_id": (str,),
+    "scenario": (str,),
+    "train_dist": (str, type(None)),
+    "seed": (int,),
+    "total_timesteps": (int,),
+    "overrides": (list,),
+    "config": (dict,),
+    "layout": (dict,),
+    "provenance": (dict,),
+}
+CARD_FIELDS = (*CARD_TYPES, "model")
 
 
 class ZooError(ValueError):
-    """A zoo model that cannot be used: unknown, corrupt, or trained on another layout. The
-    message names the model and the card field."""
+    """A zoo model that cannot be used: a bad name, unknown, corrupt, or trained on another
+    layout or env. The message names the model and the field."""
+
+
+def _shown(value: object) -> str:
+    """``repr(value)``, cut short for a long string."""
+    if isinstance(value, str) and len(value) > 40:
+        return f"{value[:40]!r}... ({len(value)} characters)"
+    return repr(value)
+
+
+def check_name(name: object) -> str:
+    """``name`` if it is a zoo name (``[a-z0-9][a-z0-9-]*``, at most 64 characters).
+
+    :raises ZooError: anything else (a path, an empty string, a non-string), naming the field.
+    """
+    if not (
+        isinstance(name, str)
+        and len(name) <= NAME_MAX_CHARS
+        and NAME_PATTERN.fullmatch(name) is not None
+    ):
+        raise ZooError(
+            f"zoo model name: must be a name of the zoo ({NAME_PATTERN.pattern}, at most "
+            f"{NAME_MAX_CHARS} characters; a path is not a zoo name), got {_shown(name)}"
+        )
+    return name
+
+
+def _root(models_dir: str | Path | None) -> Path:
+    return Path(models_dir) if models_dir is not None else MODELS_DIR
+
+
+def manifest(models_dir: str | Path | None = None) -> dict[str, dict[str, Any]]:
+    """The zoo's manifest: ``{name: {"sha256": hex, "bytes": size}}`` (empty where the folder
+    has none).
+
+    :raises ZooError: an unreadable manifest, or an entry that is not a name with a sha256 and
+        a size (the entry named).
+    """
+    path = _root(models_dir) / MANIFEST
+    if not path.is_file():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise ZooError(f"zoo manifest {path}: unreadable ({exc})") from exc
+    if not isinstance(data, dict):
+        raise ZooError(f"zoo manifest {path}: not a JSON object")
+    for name, entry in data.items():
+        check_name(name)
+        sha = entry.get("sha256") if isinstance(entry, dict) else None
+        size = entry.get("bytes") if isinstance(entry, dict) else None
+        if not (isinstance(sha, str) and re.fullmatch(r"[0-9a-f]{64}", sha)):
+            raise ZooError(f"zoo manifest {path}: {name}.sha256 must be 64 hex digits")
+        if not (isinstance(size, int) and not isinstance(size, bool) and size >= 0):
+            raise ZooError(f"zoo manifest {path}: {name}.bytes must be a size in bytes")
+    return data
 
 
 def names(models_dir: str | Path | None = None) -> list[str]:
-    """The names of the zoo's models, sorted."""
-    root = Path(models_dir) if models_dir is not None else MODELS_DIR
-    if not root.is_dir():
-        return []
-    return sorted(p.name for p in root.iterdir() if (p / CARD).is_file())
+    """The names of the zoo's models (those of its manifest), sorted."""
+    return sorted(manifest(models_dir))
 
 
-def _dir(name: str, models_dir: str | Path | None) -> Path:
-    root = Path(models_dir) if models_dir is not None else MODELS_DIR
-    d = root / name
+def _dir(name: object, models_dir: str | Path | None) -> Path:
+    """The folder of model ``name``: a name of the manifest, inside the models folder."""
+    root = _root(models_dir)
+    known = manifest(models_dir)
+    checked = check_name(name)
+    if checked not in known:
+        raise ZooError(f"zoo model {checked!r}: unknown (known: {sorted(known)})")
+    d = root / checked
     if not (d / CARD).is_file():
-        raise ZooError(f"zoo model {name!r}: unknown (known: {names(root)})")
+        raise ZooError(f"zoo model {name!r}: {CARD} is missing ({d})")
     return d
 
 
@@ -115,10 +190,40 @@ def sha256_of(path: str | Path) -> str:
     return h.hexdigest()
 
 
-def read_card(name: str, models_dir: str | Path | None = None) -> dict[str, Any]:
-    """Model ``name``'s card, checked for every required field.
+def _check_card(name: str, card: dict[str, Any]) -> None:
+    """Every card field present and of its type; the name and env id consistent."""
+    for key, types in CARD_TYPES.items():
+        if key not in card:
+            raise ZooError(f"zoo model {name!r}: card field {key!r} is missing")
+        value = card[key]
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            wanted = " or ".join("null" if t is type(None) else t.__name__ for t in types)
+            raise ZooError(
+                f"zoo model {name!r}: card field {key!r} must be {wanted}, got {_shown(value)}"
+            )
+    if card["name"] != name:
+        raise ZooError(
+            f"zoo model {name!r}: card field 'name' is {_shown(card['name'])}, not the "
+            "folder's name"
+        )
+    for part in ("observation", "action"):
+        if not isinstance(card["layout"].get(part), dict):
+            raise ZooError(f"zoo model {name!r}: card field 'layout.{part}' must be an object")
+    env = card["config"].get("env")
+    trained = env.get("id") if isinstance(env, dict) else None
+    if trained != card["env_id"]:
+        raise ZooError(
+            f"zoo model {name!r}: card field 'env_id' is {_shown(card['env_id'])} but the "
+            f"card's config.env.id is {_shown(trained)}: a card for another env"
+        )
 
-    :raises ZooError: unknown model, unreadable card, or a missing field (named).
+
+def read_card(name: str, models_dir: str | Path | None = None) -> dict[str, Any]:
+    """Model ``name``'s card, checked for every field and its type, with the manifest's
+    entry for its file as ``model`` (``file``, ``sha256``, ``bytes``).
+
+    :raises ZooError: a bad name, an unknown model, an unreadable card, or a missing or
+        malformed field (named).
     """
     path = card_path(name, models_dir)
     try:
@@ -127,35 +232,31 @@ def read_card(name: str, models_dir: str | Path | None = None) -> dict[str, Any]
         raise ZooError(f"zoo model {name!r}: card.json is unreadable ({exc})") from exc
     if not isinstance(card, dict):
         raise ZooError(f"zoo model {name!r}: card.json is not a JSON object")
-    for key in CARD_FIELDS:
-        if key not in card:
-            raise ZooError(f"zoo model {name!r}: card field {key!r} is missing")
-    if card["name"] != name:
-        raise ZooError(
-            f"zoo model {name!r}: card field 'name' is {card['name']!r}, not the folder's name"
-        )
+    _check_card(name, card)
+    card["model"] = {"file": MODEL, **manifest(models_dir)[name]}
     return card
 
 
 def _verify_file(name: str, card: dict[str, Any], path: Path) -> None:
     if not path.is_file():
         raise ZooError(f"zoo model {name!r}: {MODEL} is missing ({path})")
-    want = card["model"].get("sha256")
+    want = card["model"]["sha256"]
     got = sha256_of(path)
     if got != want:
         raise ZooError(
-            f"zoo model {name!r}: card field model.sha256 is {want} but {MODEL} hashes to {got}; "
-            "the file is corrupt or was replaced without a new card "
-            f"(python tools/retrain_zoo.py {name})"
+            f"zoo model {name!r}: manifest field {name}.sha256 is {want} but {MODEL} hashes to "
+            f"{got}; the file is corrupt or was replaced, and is not loaded "
+            f"(python tools/retrain_zoo.py {name} makes a new one)"
         )
 
 
 def resolve(name: str, models_dir: str | Path | None = None) -> tuple[Path, dict[str, Any]]:
     """The verified model file and the card of model ``name`` (for ``leogym-eval``'s
-    ``zoo:NAME`` agents, which load the file in their workers).
+    ``zoo:NAME`` agents, which load the file in their workers). Only a name of the zoo's
+    manifest resolves, to a file inside the models folder whose sha256 is the manifest's.
 
-    :raises ZooError: unknown, missing or corrupt model (sha256 mismatch), or a card field
-        missing.
+    :raises ZooError: a bad name, an unknown, missing or corrupt model (sha256 mismatch), or a
+        card field missing or malformed.
     """
     card = read_card(name, models_dir)
     path = card_path(name, models_dir).parent / MODEL
@@ -194,6 +295,20 @@ def layout_of(
     if feature_names is not None:
         out["observation"]["features"] = list(feature_names)
     return out
+
+
+def env_id_of(env: Any) -> str | None:
+    """The Gymnasium id of ``env``: its spec's, else the leogym id whose entry point is its
+    class; ``None`` where neither says."""
+    from leogym.envs.registration import ENV_IDS
+
+    for obj in (env, getattr(env, "unwrapped", env)):
+        spec_id = getattr(getattr(obj, "spec", None), "id", None)
+        if isinstance(spec_id, str):
+            return spec_id
+    cls = type(getattr(env, "unwrapped", env))
+    entry = f"{cls.__module__}:{cls.__qualname__}"
+    return next((i for i, e in ENV_IDS.items() if e == entry), None)
 
 
 def env_layout(env: Any) -> dict[str, Any]:
@@ -279,7 +394,14 @@ class PretrainedPolicy:
 
     def check_env(self, env: Any) -> None:
         """Raise :class:`ZooError` (naming the card field) unless ``env``'s observation and
-        action layout is the one the model was trained on."""
+        action layout is the one the model was trained on, and its id (where it has one)
+        the card's ``env_id``: two envs may share a layout and mean different things."""
+        got = env_id_of(env)
+        if got is not None and got != self.env_id:
+            raise ZooError(
+                f"zoo model {self.name!r}: card field env_id is {self.env_id!r} but the env is "
+                f"{got!r}: the model was trained in another env"
+            )
         _compare(self.name, self.card["layout"], env_layout(env), "the env")
 
 
@@ -302,10 +424,13 @@ def load_pretrained(
         card's config, which catches a model made stale by a change to the env).
     :param check_env: set ``False`` to skip the env check (the model's own spaces are still
         checked against its card).
-    :param models_dir: another zoo folder (tests).
-    :raises ZooError: unknown model; a card field missing; ``model.zip`` missing, corrupt
-        (sha256 mismatch) or unloadable; a layout mismatch between the card and the model file
-        or the env (the message names the model and the field).
+    :param models_dir: another zoo folder, with its own ``manifest.json`` (tests, and models
+        installed by :func:`leogym.agents.zoo.cards.install`): its models are trusted as
+        the shipped ones are, and loading one runs whatever code its file holds.
+    :raises ZooError: a name that is not a zoo name (a path); unknown model; a card field
+        missing or malformed; ``model.zip`` missing, corrupt (sha256 other than the
+        manifest's) or unloadable; a layout mismatch between the card and the model file
+        or the env, or another env id (the message names the model and the field).
     """
     from leogym.agents.sb3.algos import load_model
     from leogym.agents.sb3.checkpoints import CheckpointError

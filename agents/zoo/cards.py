@@ -13,11 +13,14 @@ from typing import Any
 import numpy as np
 from leogym.agents.zoo import (
     CARD,
+    MANIFEST,
     MODEL,
     MODELS_DIR,
     ZooError,
+    check_name,
     layout_of,
     load_pretrained,
+    manifest,
     read_card,
     sha256_of,
 )
@@ -35,11 +38,24 @@ __all__ = [
 PROBE = {"scenario": "tiny", "episode_s": 8.0, "seeds": [0, 1]}
 
 
-def _write_card(path: Path, card: dict[str, Any]) -> None:
+def _write_json(path: Path, text: str) -> None:
     from leogym.agents.runtime.storage import atomic_write_text
 
-    atomic_write_text(path, json.dumps(card, indent=1, sort_keys=False, default=str) + "\n")
+    atomic_write_text(path, text)
     path.chmod(0o644)  # shipped files are world-readable (the temporary file was not)
+
+
+def _write_card(path: Path, card: dict[str, Any]) -> None:
+    """Write a card; its ``model`` entry is the manifest's and is not written."""
+    kept = {k: v for k, v in card.items() if k != "model"}
+    _write_json(path, json.dumps(kept, indent=1, sort_keys=False, default=str) + "\n")
+
+
+def _record_model(root: Path, name: str, path: Path) -> None:
+    """Put model file ``path``'s sha256 and size into zoo ``root``'s manifest as ``name``."""
+    entries = manifest(root)
+    entries[check_name(name)] = {"sha256": sha256_of(path), "bytes": path.stat().st_size}
+    _write_json(root / MANIFEST, json.dumps(entries, indent=1, sort_keys=True) + "\n")
 
 
 def install(
@@ -50,8 +66,9 @@ def install(
     overrides: list[str],
     models_dir: str | Path | None = None,
 ) -> dict[str, Any]:
-    """Copy a finished ``leogym-train`` run's final model into the zoo as ``name`` and write
-    its card (the previous card's scores are dropped: they belong to the old model).
+    """Copy a finished ``leogym-train`` run's final model into the zoo as ``name``, record its
+    sha256 in the zoo's manifest and write its card (the previous card's scores are dropped:
+    they belong to the old model). Returns the card, with the manifest's ``model`` entry.
 
     :param run_dir: the training run directory (``config.yaml``, ``run_info.json``,
         ``model.zip``, ``train_summary.json``).
@@ -91,9 +108,11 @@ def install(
         None,
     )
     invocation = info["invocations"][0]
-    dest = (Path(models_dir) if models_dir is not None else MODELS_DIR) / name
+    root = Path(models_dir) if models_dir is not None else MODELS_DIR
+    dest = root / check_name(name)
     dest.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(src, dest / MODEL)
+    _record_model(root, name, dest / MODEL)
     sidecar = src.with_suffix(".json")
     if sidecar.is_file():
         shutil.copyfile(sidecar, dest / "model.json")
@@ -112,11 +131,6 @@ def install(
         "overrides": list(overrides),
         "config": config,
         "layout": layout,
-        "model": {
-            "file": MODEL,
-            "sha256": sha256_of(dest / MODEL),
-            "bytes": (dest / MODEL).stat().st_size,
-        },
         "provenance": {
             "git": invocation.get("git"),
             "versions": info.get("versions"),
@@ -128,6 +142,7 @@ def install(
     _write_card(dest / CARD, card)
     card["determinism"] = determinism_probe(name, models_dir=models_dir)
     _write_card(dest / CARD, card)
+    card["model"] = {"file": MODEL, **manifest(root)[name]}
     return card
 
 

@@ -42,6 +42,7 @@ __all__ = [
     "check",
     "check_field",
     "choice",
+    "duration",
     "interval",
     "numbers",
     "build",
@@ -98,6 +99,35 @@ def bounded(
     :param hi_open: exclude ``hi`` itself (``[lo, hi)``).
     """
     return {"range": (lo, hi, lo_open, hi_open)}
+
+
+#: ns-3's time resolution (its default: one nanosecond), in the units of leogym's time fields.
+NS3_RESOLUTION = {"s": 1e-9, "ms": 1e-6}
+
+
+def duration(
+    lo: float | None = None,
+    hi: float | None = None,
+    *,
+    unit: str = "s",
+    lo_open: bool = False,
+    hi_open: bool = False,
+    nonzero_min: float | None = None,
+    why: str = "",
+) -> dict[str, Any]:
+    """Field metadata for a time the native core hands to ns-3, in ``unit`` (``"s"`` or
+    ``"ms"``): the range of :func:`bounded`, and a value other than 0 must be at least
+    ``nonzero_min`` (default: ns-3's resolution, one nanosecond: ns-3 counts time in whole
+    nanoseconds, so a shorter time becomes 0, which its attribute checkers refuse with an abort
+    and its timers turn into an endless loop of zero-delay events).
+
+    :param nonzero_min: the shortest non-zero value, in ``unit``; at least one nanosecond.
+    :param why: the reason for ``nonzero_min``, shown in the error.
+    """
+    tick = NS3_RESOLUTION[unit]
+    floor = tick if nonzero_min is None else max(nonzero_min, tick)
+    reason = why or "ns-3 counts time in whole nanoseconds"
+    return {**bounded(lo, hi, lo_open=lo_open, hi_open=hi_open), "nonzero_min": (floor, reason)}
 
 
 def choice(*options: str | Callable[[], Iterable[str]]) -> dict[str, Any]:
@@ -252,11 +282,26 @@ def _check_value(
         above = hi is not None and (value >= hi if hi_open else value > hi)
         if below or above:
             raise fail(error, path, describe_range(rng), value)
+    nonzero_min = meta.get("nonzero_min")
+    if nonzero_min is not None and value != 0 and abs(value) < nonzero_min[0]:
+        floor, reason = nonzero_min
+        zero = "0 or " if _zero_allowed(rng) else ""
+        raise fail(error, path, f"must be {zero}at least {_num(floor)} ({reason})", value)
     choices = meta.get("choices")
     if choices is not None:
         options = tuple(choices() if callable(choices) else choices)
         if value not in options:
             raise fail(error, path, f"must be one of {', '.join(options)}", value)
+
+
+def _zero_allowed(rng: tuple[Any, Any, bool, bool] | None) -> bool:
+    """Whether a :func:`bounded` range (``None``: none) admits 0."""
+    if rng is None:
+        return True
+    lo, hi, lo_open, hi_open = rng
+    above_lo = lo is None or lo < 0 or (lo == 0 and not lo_open)
+    below_hi = hi is None or hi > 0 or (hi == 0 and not hi_open)
+    return above_lo and below_hi
 
 
 def _check_scalar(value: Any, tp: Any, path: str, error: type[FieldError]) -> None:

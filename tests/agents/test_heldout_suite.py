@@ -34,6 +34,10 @@ def _suite_cfg(app: str = "evaluate") -> LeogymConfig:
 
 #: The suite's scenario names, read from the file (the compose tests check the group).
 SUITE = [str(x) for x in OmegaConf.load(SUITE_FILE).eval.scenarios]
+SUITE_V2_FILE = ROOT / "conf" / "suite" / "heldout_v2.yaml"
+SUITE_V2 = [str(x) for x in OmegaConf.load(SUITE_V2_FILE).eval.scenarios]
+#: The real-trace scenarios v2 adds (conf/scenario/traces/).
+REAL = ["heldout/starlink_leocc_real", "heldout/starlink_bentpipe_real"]
 
 
 @functools.cache
@@ -91,6 +95,42 @@ def test_generalisation_experiment_composes() -> None:
     """``leogym-run train_dist=randomised suite=heldout``: train on one, evaluate on the other."""
     c = to_objects(compose("main_job", ["train_dist=randomised", "suite=heldout"]))
     assert c.scenario.name == "train_randomised" and c.eval.scenarios == SUITE
+
+
+# ------------------------------------------------------------------------------ suite v2
+def test_v1_is_unchanged_and_v2_is_v1_plus_the_real_traces() -> None:
+    v1 = _suite_cfg()
+    assert v1.eval.suite.version == 1 and len(v1.eval.scenarios) == 17
+    assert "heldout/starlink_leocc_real" not in v1.eval.scenarios
+    v2 = to_objects(compose("evaluate", ["suite=heldout_v2"]))
+    validate_config(v2, ("env", "eval"))
+    assert v2.eval.suite.name == "heldout" and v2.eval.suite.version == 2
+    assert v2.eval.scenarios == SUITE_V2
+    assert [n for n in SUITE_V2 if n not in SUITE] == REAL
+    assert [n for n in SUITE_V2 if n in SUITE] == SUITE  # v1's, in v1's order
+    assert v2.env.episode_s == 30.0 and v2.env.sample_scenarios
+    text = SUITE_V2_FILE.read_text(encoding="utf-8")
+    assert re.search(r"^#\s+v2: ", text, re.M) and re.search(r"^#\s+v1: ", text, re.M)
+    entries = re.findall(r"^\s+- (heldout/\S+)(.*)$", text, re.M)
+    assert [name for name, _ in entries] == SUITE_V2
+    assert all(rest.strip().startswith("#") for _, rest in entries)
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_v2_real_trace_scenarios_are_held_out(name: str) -> None:
+    sc = load_scenario(name)
+    assert sc.duration_s == 30.0 and sc.name == "heldout_" + name.split("/", 1)[1]
+    train = _training()
+    lo, hi = train.sampling.terminal_lat_deg
+    assert not lo <= sc.terminal.lat_deg <= hi
+    (sat,) = [p for p in sc.paths if p.kind == "satellite"]
+    assert sat.satellite.replay.enabled and not _reachable(sat.satellite.dynamics, train)
+    files = sat.satellite.replay.files()
+    traces = ROOT / "conf" / "scenario" / "traces"
+    assert files and all(Path(f).resolve().is_relative_to(traces) for f in files)
+    episode = _shortened(sample_scenario(sc, np.random.default_rng(2)), 2.0)
+    tl = build_timeline(load_scenario(episode), seed=1)
+    assert tl.n == 201 and np.isfinite(tl.paths[0].delay_down_s).all()
 
 
 # ------------------------------------------------------------------------------- scenarios

@@ -23,6 +23,8 @@ CC = "ppo-cc-default"
 
 def test_the_zoo_ships_the_generalisation_pair() -> None:
     assert {"ppo-cc-default", "ppo-cc-randomised"} <= set(NAMES)
+    # the manifest lists exactly the model folders
+    assert NAMES == sorted(p.name for p in zoo.MODELS_DIR.iterdir() if p.is_dir())
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -31,6 +33,9 @@ def test_card_is_complete_and_matches_the_file(name: str) -> None:
     for key in zoo.CARD_FIELDS:
         assert card[key] is not None or key == "train_dist", key
     path = zoo.model_path(name)
+    # the file's record is the manifest's, not the card's
+    assert "model" not in json.loads(zoo.card_path(name).read_text())
+    assert card["model"] == {"file": "model.zip", **zoo.manifest()[name]}
     assert card["model"]["sha256"] == zoo.sha256_of(path)
     assert card["model"]["bytes"] == path.stat().st_size < 1_000_000  # shipped in the wheel
     assert card["total_timesteps"] > 0 and isinstance(card["seed"], int)
@@ -71,6 +76,7 @@ def test_every_model_loads_and_acts_in_its_env(name: str) -> None:
 @pytest.fixture
 def zoo_copy(tmp_path: Path) -> Path:
     shutil.copytree(zoo.MODELS_DIR / CC, tmp_path / CC)
+    shutil.copy(zoo.MODELS_DIR / zoo.MANIFEST, tmp_path / zoo.MANIFEST)
     return tmp_path
 
 
@@ -91,14 +97,17 @@ def test_corrupt_file_fails_the_sha_check(zoo_copy: Path) -> None:
     data = bytearray(path.read_bytes())
     data[len(data) // 2] ^= 0xFF
     path.write_bytes(bytes(data))
-    with pytest.raises(ZooError, match=rf"'{CC}': card field model.sha256 is [0-9a-f]{{64}} but"):
+    message = rf"'{CC}': manifest field {CC}.sha256 is [0-9a-f]{{64}} but model.zip hashes to"
+    with pytest.raises(ZooError, match=message):
         load_pretrained(CC, models_dir=zoo_copy)
 
 
 def test_unreadable_zip_is_named(zoo_copy: Path) -> None:
     path = zoo_copy / CC / "model.zip"
     path.write_bytes(b"not a zip file at all")
-    _edit_card(zoo_copy, lambda c: c["model"].update(sha256=zoo.sha256_of(path)))
+    entries = zoo.manifest(zoo_copy)
+    entries[CC]["sha256"] = zoo.sha256_of(path)
+    (zoo_copy / zoo.MANIFEST).write_text(json.dumps(entries))
     with pytest.raises(ZooError, match=rf"'{CC}': model.zip does not load"):
         load_pretrained(CC, models_dir=zoo_copy)
 
@@ -179,9 +188,11 @@ def test_zoo_prefix_in_the_eval_config(tmp_path: Path) -> None:
     from leogym.agents.zoo.cards import attach_scores
 
     shutil.copytree(zoo.MODELS_DIR / CC, tmp_path / "zoo" / CC)
+    shutil.copy(zoo.MODELS_DIR / zoo.MANIFEST, tmp_path / "zoo" / zoo.MANIFEST)
     entry = attach_scores(CC, tmp_path / "eval", "PPO", key="tiny", models_dir=tmp_path / "zoo")
     card = zoo.read_card(CC, tmp_path / "zoo")
     assert card["scores"]["tiny"] == json.loads(json.dumps(entry))
+    assert "model" not in json.loads((tmp_path / "zoo" / CC / "card.json").read_text())
     goodput = [r for r in entry["per_scenario"] if r["metric"] == "goodput_mbps"]
     assert goodput[0]["mean"] == pytest.approx(results["goodput_mbps"].iloc[0])
     with pytest.raises(ZooError, match="no results of policy 'nope'"):

@@ -380,7 +380,7 @@ def test_diurnal_gain_follows_the_local_hour():
     ("change", "field", "text"),
     [
         ({"preset": "starlink"}, "satellite.dynamics.preset", "must be one of"),
-        ({"sigma_s": -0.1}, "satellite.dynamics.sigma_s", "must be >= 0"),
+        ({"sigma_s": -0.1}, "satellite.dynamics.sigma_s", "must be in [0, 2]"),
         ({"p_bad": 1.5}, "satellite.dynamics.p_bad", "must be in [0, 1]"),
         ({"p_bad": -0.01}, "satellite.dynamics.p_bad", "must be in [0, 1]"),
         ({"bad_lo": 0.7, "bad_hi": 0.5}, "satellite.dynamics.bad_hi", "must be >= bad_lo"),

@@ -4,6 +4,7 @@ traces against arithmetic: 1500 B per opportunity, one line per ms = 12 Mbit/s."
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 from pathlib import Path
 
@@ -254,7 +255,8 @@ def test_bad_irtt(tmp_path: Path) -> None:
             good + "500,40,20,20\n",
             r"back\.csv:3: timestamp 500 ns goes back from 1000000 ns",
         ),
-        "neg.csv": (good + "2000000,-5,20,20\n", r"neg\.csv:3: RTT must be >= 0 ms or -1"),
+        "neg.csv": (good + "2000000,-5,20,20\n", r"neg\.csv:3: RTT must be in \[0, 10000\] ms"),
+        "huge.csv": (good + "2000000,1e300,20,20\n", r"huge\.csv:3: RTT must be in \[0, 10000\]"),
         "cols.csv": (good + "2000000,40,20\n", r"cols\.csv:3: expected 4 columns"),
         "text.csv": (good + "2000000,x,20,20\n", r"text\.csv:3: expected an RTT in ms, got 'x'"),
         "ts.csv": (
@@ -270,6 +272,75 @@ def test_bad_irtt(tmp_path: Path) -> None:
         err = _raises(match, read_lens_irtt_csv, p, "scenario.paths[0].satellite.replay.csv")
         assert err.field == "scenario.paths[0].satellite.replay.csv"
     _raises(r"must be a file name", read_lens_irtt_csv, "")
+
+
+def test_replay_delay_beyond_physical_range_names_the_file_line(tmp_path: Path) -> None:
+    # issue 33: a 10,000 s (1e7 ms) or 1e300 ms one-way delay was accepted by the reader and
+    # later blamed on queue.size; the reader refuses it, naming the field, file and line
+    for i, bad in enumerate(["1e7", "1e300", "10000.5"]):
+        _raises(
+            rf"^replay\.delay: .*big{i}\.txt:2: delay must be <= 10000 ms, got {re.escape(bad)}",
+            read_leoreplayer_delay,
+            fx.write_lines(tmp_path / f"big{i}.txt", [20, bad]),
+        )
+    assert read_leoreplayer_delay(fx.write_lines(tmp_path / "ok.txt", [10000])).tolist() == [
+        10000.0
+    ]
+
+
+def test_directory_and_fifo_are_named_as_such(tmp_path: Path) -> None:
+    # issue 33: both used to be reported as "not found"
+    field = "scenario.paths[0].satellite.replay.csv"
+    err = _raises(r"is a directory, not a file", read_lens_irtt_csv, tmp_path, field)
+    assert err.field == field
+    _raises(r"^replay\.delay: .* is a directory", read_leoreplayer_delay, tmp_path)
+    _raises(r"^replay\.bw: .* is a directory", read_mahimahi_bw, tmp_path)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for reader in (read_lens_irtt_csv, read_leoreplayer_delay, read_mahimahi_bw):
+        _raises(r"is not a regular file \(a FIFO, socket or device\)", reader, fifo)
+    _raises(r"not found", read_lens_irtt_csv, tmp_path / "missing.csv")
+
+
+def test_tiny_irtt_trace_cannot_expand_without_bound(tmp_path: Path) -> None:
+    # issue 33: a 22-byte, two-line IRTT file repeats every 2 ns; laying it out over a 15 s
+    # grid allocated without bound (MemoryError, or the OOM killer). Now: an error naming the
+    # field and the file, before any allocation.
+    p = tmp_path / "tiny.csv"
+    p.write_text("0,40,20,20\n1,40,20,20\n", encoding="utf-8")
+    assert p.stat().st_size == 22
+    err = _raises(
+        r"^cfg\.replay\.csv: .*tiny\.csv: the trace repeats every 2e-09 s with 2 probes; "
+        r"replaying .* would lay out .* probes \(at most 2e\+07\): the trace is too short",
+        replay_lens_irtt,
+        p,
+        _grid(15.0),
+        DT,
+        field="cfg.replay",
+    )
+    assert err.field == "cfg.replay.csv"
+
+
+def test_irtt_probe_gaps_are_not_read_as_loss(tmp_path: Path) -> None:
+    # a pinger that waits out a 5 s timeout after each lost probe: 0.1 s probes, every 20th
+    # lost and followed by 5 s without probes. Probe loss 5 %; the old reader held the lost
+    # window's share across the gap (about 25 % replayed at loss_bin_s 1).
+    stamps: list[int] = []
+    lost: list[bool] = []
+    t_ns = 0
+    for k in range(2000):
+        stamps.append(t_ns)
+        lost.append(k % 20 == 19)
+        t_ns += 5_100_000_000 if lost[-1] else 100_000_000
+    rows = [f"{s},{-1 if x else 40},0,0" for s, x in zip(stamps, lost, strict=True)]
+    p = fx.write_lines(tmp_path / "ping.csv", ["timestamp,rtt,uplink,downlink", *rows])
+    probes = read_lens_irtt_csv(p)
+    t = np.arange(int(round(probes.period_s / DT))) * DT
+    for bin_s in (0.1, 1.0, 15.0, 60.0):
+        out = replay_lens_irtt(p, t, DT, loss_bin_s=bin_s)
+        assert out.loss_up is not None and out.loss_down is not None
+        assert float(out.loss_up.mean()) == pytest.approx(0.05, rel=0.05), bin_s
+        assert float(out.loss_down.max()) == 0.0
 
 
 # --- config hook -------------------------------------------------------------------------
@@ -367,3 +438,18 @@ def test_config_errors_name_the_field(tmp_path: Path) -> None:
         cfg.validate()
     cfg.paths[0].satellite.replay.allow_stacking = True
     cfg.validate()
+
+
+def test_tiny_irtt_trace_is_refused_at_validation(tmp_path: Path) -> None:
+    # issue 33: the 22-byte trace fails when the scenario is validated, before any build
+    from leogym.scenario import load_scenario
+
+    p = tmp_path / "tiny.csv"
+    p.write_text("0,40,20,20\n1,40,20,20\n", encoding="utf-8")
+    cfg = _tiny(format="lens_irtt", csv=str(p))
+    with pytest.raises(ScenarioConfigError, match=r"too short for this scenario") as info:
+        load_scenario(cfg)
+    assert info.value.field.endswith("paths[0].satellite.replay.csv")
+    # a trace long enough for the scenario passes
+    ok = fx.write_irtt_csv(tmp_path / "ok.csv", fx.irtt_rows(100))
+    load_scenario(_tiny(format="lens_irtt", csv=str(ok)))

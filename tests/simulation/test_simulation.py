@@ -133,9 +133,9 @@ def test_receive_window_option_limits_the_connection() -> None:
 
 def test_transport_options_reach_the_native_config() -> None:
     tiny = load_scenario("tiny")
-    options = TransportOptions(subflow_paths=[0, 0], cwnd_validation="linux", ack_every=1)
+    options = TransportOptions(subflow_paths=[0], cwnd_validation="linux", ack_every=1)
     config = native_config(_settings(transport=options), tiny, 9)
-    assert config["subflow_paths"] == [0, 0]
+    assert config["subflow_paths"] == [0]
     assert config["cwnd_validation"] == "linux" and config["ack_every"] == 1
     assert config["run"] == 9 and config["cc"] == "external"
     assert "receive_window_bytes" not in config  # unset: the core's default

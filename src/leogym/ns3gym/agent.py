@@ -19,7 +19,7 @@ from google.protobuf.message import Message
 from leogym.ns3gym import messages as pb
 from leogym.ns3gym.errors import Ns3GymError, Ns3GymProtocolError
 from leogym.ns3gym.transcript import Transcript
-from leogym.ns3gym.wire import Channel
+from leogym.ns3gym.wire import DEFAULT_MAX_MESSAGE_BYTES, Channel, check_max_message_bytes
 
 __all__ = ["AgentPeer"]
 
@@ -34,13 +34,19 @@ class AgentPeer:
     :param host: interface to bind. The default ``127.0.0.1`` keeps the socket off the network;
         upstream bound ``*`` (all interfaces).
     :param transcript: where to record decoded traffic, or ``None``.
+    :param max_message_bytes: longest message accepted from the simulation.
     """
 
     def __init__(
-        self, port: int = 0, host: str = "127.0.0.1", transcript: Transcript | None = None
+        self,
+        port: int = 0,
+        host: str = "127.0.0.1",
+        transcript: Transcript | None = None,
+        max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
     ) -> None:
         if not 0 <= int(port) <= 65535:
             raise ValueError(f"port must be in 0..65535, got {port}")
+        self.max_message_bytes = check_max_message_bytes(max_message_bytes)
         self.port = int(port)
         self.host = host
         self.transcript = transcript
@@ -88,7 +94,13 @@ class AgentPeer:
                     continue
                 socket.close(linger=0)
                 raise Ns3GymError(f"cannot bind tcp://{self.host}:{self.port}: {exc}") from exc
-        self._channel = Channel(socket, role="agent", peer="simulation", transcript=self.transcript)
+        self._channel = Channel(
+            socket,
+            role="agent",
+            peer="simulation",
+            transcript=self.transcript,
+            max_message_bytes=self.max_message_bytes,
+        )
         if self.transcript is not None:
             self.transcript.mark("bind")
         return self.port

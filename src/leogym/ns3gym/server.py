@@ -15,7 +15,8 @@ One episode is one connection, as one ns-3 process is upstream:
    allows: the env is reset and the next state is the new initial observation.
 5. The socket is closed; the next episode connects again (the agent re-binds on ``reset()``).
 
-Errors are never silent and never hang the server: a malformed or unexpected answer raises
+Errors are never silent and never hang the server: a malformed or unexpected answer, or an
+action that is not an element of the env's action space (NaN, inf, out of its bounds), raises
 :class:`~leogym.ns3gym.errors.Ns3GymProtocolError` after a best-effort final state
 (``isGameOver``, SimulationEnd, info ``{"ns3gym_error": ...}``) so the agent is released too; an
 agent that stops answering (or closes its connection: noticed at once) raises
@@ -36,7 +37,12 @@ from leogym.ns3gym import messages as pb
 from leogym.ns3gym.errors import Ns3GymError, Ns3GymProtocolError, Ns3GymTimeoutError
 from leogym.ns3gym.info import encode_info
 from leogym.ns3gym.sim import SimPeer
-from leogym.ns3gym.spaces import container_to_value, space_to_description, value_to_container
+from leogym.ns3gym.spaces import (
+    check_in_space,
+    container_to_value,
+    space_to_description,
+    value_to_container,
+)
 from leogym.ns3gym.transcript import Transcript
 
 __all__ = ["Ns3GymServer", "EpisodeRecord", "ERROR_INFO_KEY"]
@@ -165,9 +171,9 @@ class Ns3GymServer:
                         f"EnvActMsg answering state #{steps}: no actData and no stopSimReq "
                         "(an ns-3 scenario would dereference a null action)"
                     )
-                action = container_to_value(
-                    self.env.action_space, reply.actData, f"EnvActMsg(state #{steps}).actData"
-                )
+                where = f"EnvActMsg(state #{steps}).actData"
+                action = container_to_value(self.env.action_space, reply.actData, where)
+                check_in_space(self.env.action_space, action, where)  # NaN, inf, out of range
                 obs, reward, terminated, truncated, info = self.env.step(action)
                 steps += 1
                 total += float(reward)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -34,7 +35,10 @@ from leogym.ns3gym import messages as pb
 from leogym.ns3gym.errors import Ns3GymProtocolError, Ns3GymSpaceError
 
 __all__ = [
+    "MAX_SPACE_DEPTH",
+    "MAX_SPACE_ELEMENTS",
     "WIRE_DTYPES",
+    "check_in_space",
     "space_to_description",
     "description_to_space",
     "value_to_container",
@@ -43,6 +47,14 @@ __all__ = [
 ]
 
 _log = logging.getLogger(__name__)
+
+#: Deepest nesting of Tuple/Dict spaces a received description may have (the top level is 1).
+#: Each level is a separately packed ``Any``, so protobuf's own recursion limit does not apply.
+MAX_SPACE_DEPTH = 32
+#: Most elements a received space description may add up to: every Box value (the product of
+#: its shape), every Discrete and every Tuple/Dict entry counts one. A Box's shape costs a few
+#: bytes on the wire but its bounds arrays cost 2 x 8 bytes per value here.
+MAX_SPACE_ELEMENTS = 1_000_000
 
 #: NumPy dtype of the data each wire ``Dtype`` carries.
 WIRE_DTYPES: dict[int, np.dtype] = {
@@ -189,7 +201,12 @@ def _int_bound(value: float, dtype: np.dtype, is_low: bool) -> int:
 
 
 def description_to_space(
-    desc: pb.SpaceDescription, where: str, fix_zero_bounds: bool = True
+    desc: pb.SpaceDescription,
+    where: str,
+    fix_zero_bounds: bool = True,
+    *,
+    max_depth: int = MAX_SPACE_DEPTH,
+    max_elements: int = MAX_SPACE_ELEMENTS,
 ) -> spaces.Space:
     """Build the Gymnasium space a ``SpaceDescription`` describes.
 
@@ -201,9 +218,49 @@ def description_to_space(
     :param where: field path for error messages (e.g. ``"SimInitMsg.obsSpace"``).
     :param fix_zero_bounds: read ``Box(low=0, high=0)`` as unbounded. The upstream C++
         ``OpenGymBoxSpace`` constructor that takes per-element bound vectors sends 0/0.
+    :param max_depth: deepest Tuple/Dict nesting accepted (:data:`MAX_SPACE_DEPTH`).
+    :param max_elements: most elements accepted in all (:data:`MAX_SPACE_ELEMENTS`).
     :return: the space.
-    :raises Ns3GymProtocolError: missing, unknown or inconsistent description.
+    :raises Ns3GymProtocolError: missing, unknown, inconsistent, too deep or too large
+        description (checked before anything of that size is allocated).
     """
+    limits = _Limits(max_depth, max_elements, [max_elements])
+    return _read_space(desc, where, fix_zero_bounds, 1, limits)
+
+
+@dataclass(frozen=True)
+class _Limits:
+    """The bounds of one :func:`description_to_space` call and the elements it has left."""
+
+    max_depth: int
+    max_elements: int
+    left: list[int]
+
+
+def _spend(limits: _Limits, n: int, where: str, what: str) -> None:
+    """Take ``n`` elements from what ``limits`` has left; raise when the description needs
+    more (before anything of that size is built)."""
+    limits.left[0] -= n
+    if limits.left[0] < 0:
+        raise Ns3GymProtocolError(
+            f"{where}: {what} takes the space description past {limits.max_elements} elements "
+            "(Box values, Discretes and Tuple/Dict entries together), the most accepted"
+        )
+
+
+def _read_space(
+    desc: pb.SpaceDescription,
+    where: str,
+    fix_zero_bounds: bool,
+    depth: int,
+    limits: _Limits,
+) -> spaces.Space:
+    """:func:`description_to_space` of one (sub)space at nesting level ``depth``."""
+    if depth > limits.max_depth:
+        raise Ns3GymProtocolError(
+            f"{where}: the space description nests deeper than {limits.max_depth} levels, "
+            "the most accepted"
+        )
     stype = desc.type
     if stype == pb.SpaceType.NoSpaceType:
         raise Ns3GymProtocolError(
@@ -217,6 +274,7 @@ def description_to_space(
     if stype == pb.SpaceType.Discrete:
         if payload.n <= 0:
             raise Ns3GymProtocolError(f"{where}: DiscreteSpace.n = {payload.n}, must be > 0")
+        _spend(limits, 1, where, "a Discrete")
         return spaces.Discrete(int(payload.n))
     if stype == pb.SpaceType.Box:
         wire_dtype = payload.dtype or pb.Dtype.FLOAT
@@ -224,6 +282,7 @@ def description_to_space(
             raise Ns3GymProtocolError(f"{where}: BoxSpace.dtype has unknown value {wire_dtype}")
         dtype = WIRE_DTYPES[wire_dtype]
         shape = tuple(int(s) for s in payload.shape)
+        _spend(limits, math.prod(shape), where, f"a Box of shape {list(shape)}")
         low, high = float(payload.low), float(payload.high)
         if math.isnan(low) or math.isnan(high):
             raise Ns3GymProtocolError(f"{where}: BoxSpace bounds are NaN (low={low}, high={high})")
@@ -244,11 +303,19 @@ def description_to_space(
         if low > high:
             raise Ns3GymProtocolError(f"{where}: BoxSpace low {low} > high {high}")
         return spaces.Box(low=low, high=high, shape=shape, dtype=dtype)
-    children = list(payload.element)
+    children = payload.element
+    kind = "Tuple" if stype == pb.SpaceType.Tuple else "Dict"
+    _spend(limits, len(children), where, f"a {kind} of {len(children)} entries")
     if stype == pb.SpaceType.Tuple:
         return spaces.Tuple(
             tuple(
-                description_to_space(child, f"{where}.element[{i}]", fix_zero_bounds)
+                _read_space(
+                    child,
+                    f"{where}.element[{i}]",
+                    fix_zero_bounds,
+                    depth + 1,
+                    limits,
+                )
                 for i, child in enumerate(children)
             )
         )
@@ -258,8 +325,12 @@ def description_to_space(
             raise Ns3GymProtocolError(f"{where}.element[{i}]: Dict element without a name")
         if child.name in items:
             raise Ns3GymProtocolError(f"{where}: Dict key {child.name!r} appears twice")
-        items[child.name] = description_to_space(
-            child, f"{where}.element[{i}]({child.name})", fix_zero_bounds
+        items[child.name] = _read_space(
+            child,
+            f"{where}.element[{i}]({child.name})",
+            fix_zero_bounds,
+            depth + 1,
+            limits,
         )
     return spaces.Dict(items)
 
@@ -482,3 +553,46 @@ def container_to_value(space: spaces.Space, container: pb.DataContainer, where: 
         key: container_to_value(child, by_name[key], f"{where}[{key!r}]")
         for key, child in space.spaces.items()
     }
+
+
+def check_in_space(space: spaces.Space, value: Any, where: str) -> None:
+    """Refuse a decoded value that is not an element of ``space`` before anyone acts on it.
+
+    :func:`container_to_value` checks what the wire's types can say (types, counts, integer
+    ranges, Discrete values); this adds what they cannot: Box values must be finite (an
+    unbounded Box included) and within the bounds the peer was given in ``SimInitMsg`` (the
+    enclosing interval, rounded outwards to float32, see :func:`space_to_description`): a peer
+    cannot know tighter per-element bounds, nor send a float64 bound exactly as ``FLOAT``.
+
+    :param space: the space (the server: the env's action space).
+    :param value: a value returned by :func:`container_to_value` for ``space``.
+    :param where: field path for error messages (e.g. ``"EnvActMsg(state #3).actData"``).
+    :raises Ns3GymProtocolError: naming the path, the first offending value and its index.
+    """
+    if isinstance(space, spaces.Tuple):
+        for i, (child, item) in enumerate(zip(space.spaces, value, strict=True)):
+            check_in_space(child, item, f"{where}[{i}]")
+        return
+    if isinstance(space, spaces.Dict):
+        for key, child in space.spaces.items():
+            check_in_space(child, value[key], f"{where}[{key!r}]")
+        return
+    if isinstance(space, spaces.Box):
+        arr = np.asarray(value)
+        if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
+            index = tuple(int(i) for i in np.argwhere(~np.isfinite(arr))[0])
+            raise Ns3GymProtocolError(
+                f"{where}: value {arr[index].item()!r} at index {list(index)} is not a finite "
+                f"number, {space} takes finite values only"
+            )
+        low, high = _box_bounds(space)
+        outside = (arr < low) | (arr > high)
+        if np.any(outside):
+            index = tuple(int(i) for i in np.argwhere(outside)[0])
+            raise Ns3GymProtocolError(
+                f"{where}: value {arr[index].item()!r} at index {list(index)} is outside "
+                f"[{low!r}, {high!r}], the bounds of {space} on the wire"
+            )
+        return
+    if not space.contains(value):
+        raise Ns3GymProtocolError(f"{where}: {value!r} is not an element of {space}")

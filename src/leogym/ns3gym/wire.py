@@ -4,7 +4,8 @@
 in short slices until its deadline, calling an optional liveness check between slices (the client
 uses it to notice that the simulation process died), and raises
 :class:`~leogym.ns3gym.errors.Ns3GymTimeoutError` when the deadline passes. Received bytes are
-parsed strictly (:func:`leogym.ns3gym.messages.decode_message`).
+parsed strictly (:func:`leogym.ns3gym.messages.decode_message`), after a size check: a frame
+longer than the channel's ``max_message_bytes`` is a protocol error, not parsed.
 """
 
 from __future__ import annotations
@@ -20,10 +21,24 @@ from leogym.ns3gym.errors import Ns3GymProtocolError, Ns3GymTimeoutError
 from leogym.ns3gym.messages import decode_message
 from leogym.ns3gym.transcript import Transcript
 
-__all__ = ["Channel", "POLL_SLICE_S"]
+__all__ = ["Channel", "DEFAULT_MAX_MESSAGE_BYTES", "POLL_SLICE_S", "check_max_message_bytes"]
 
 #: Longest single wait inside a receive, so liveness checks run at least this often.
 POLL_SLICE_S = 0.1
+#: Largest message a channel accepts unless told otherwise (64 MiB: some 16 million float32
+#: values; ns3-gym observations are a few hundred bytes).
+DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+
+
+def check_max_message_bytes(value: int, field: str = "max_message_bytes") -> int:
+    """``value`` as a message size limit: an integer >= 1.
+
+    :raises ValueError: naming ``field``.
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{field}: must be an integer >= 1 (bytes), got {value!r}")
+    return value
+
 
 M = TypeVar("M", bound=Message)
 
@@ -36,6 +51,7 @@ class Channel:
     :param peer: how to call the other side in error messages.
     :param transcript: where to record decoded traffic, or ``None``.
     :param liveness: called between poll slices; raises to abort a wait.
+    :param max_message_bytes: longest frame :meth:`recv` accepts.
     """
 
     def __init__(
@@ -45,8 +61,10 @@ class Channel:
         peer: str,
         transcript: Transcript | None = None,
         liveness: Callable[[], None] | None = None,
+        max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
     ) -> None:
         self.socket = socket
+        self.max_message_bytes = check_max_message_bytes(max_message_bytes)
         self.role = role
         self.peer = peer
         self.transcript = transcript
@@ -102,7 +120,8 @@ class Channel:
         :param timeout_s: the limit in seconds, ``None`` for no limit.
         :return: the parsed message.
         :raises Ns3GymTimeoutError: nothing arrived in time.
-        :raises Ns3GymProtocolError: more than one frame, or bytes that are not a valid ``cls``.
+        :raises Ns3GymProtocolError: more than one frame, a frame longer than
+            ``max_message_bytes``, or bytes that are not a valid ``cls``.
         """
         if not self.wait(timeout_s):
             raise Ns3GymTimeoutError(
@@ -113,6 +132,11 @@ class Channel:
         if len(frames) != 1:
             raise Ns3GymProtocolError(
                 f"{expecting}: got a {len(frames)}-frame ZMQ message, ns3-gym sends one frame"
+            )
+        if len(frames[0]) > self.max_message_bytes:
+            raise Ns3GymProtocolError(
+                f"{expecting}: a message of {len(frames[0])} bytes, longer than "
+                f"max_message_bytes={self.max_message_bytes}"
             )
         msg = decode_message(cls, frames[0], expecting)
         if self.transcript is not None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from leogym.scenario.dynamics import DYNAMICS_PRESET_NAMES, DynamicsConfig
 from leogym.scenario.replay import ReplayConfig
 from leogym.scenario.visibility import POLICIES
-from leogym.schema import bounded, choice, interval
+from leogym.schema import bounded, choice, duration, interval
 
 __all__ = [
     "ConstellationConfig",
@@ -239,6 +239,13 @@ QUEUE_TARGET_MS = {"codel": 5.0, "fq_codel": 5.0, "pie": 15.0, "dualpi2": 15.0}
 #: defaults; RFC 9332 Appendix A.1 derives alpha = 0.1 Tupdate / RTT_max^2 = 0.16 Hz for
 #: Tupdate 16 ms and RTT_max 100 ms, and beta = 0.3 / RTT_max = 3 Hz, which Linux rounds up to
 #: 3.2; docs/scenario.md).
+#: Shortest AQM time (CoDel's target and interval, PIE's and DualPI2's target and update
+#: period), ms: 1 us, about one 1500-byte packet's transmission time at 10 Gbit/s. A controller
+#: that updates, or a target, shorter than one packet time acts on nothing a queue can hold,
+#: and the floor keeps a 1 ms step to at most 1,000 updates per queue (at 1 ns, a step took
+#: 200-600 times its simulated time; below 1 ns ns-3 aborted or looped; RFC 8033 and RFC 9332
+#: use 15 and 16 ms).
+MIN_QUEUE_TIME_MS = 1e-3
 QUEUE_PI_DEFAULTS = {
     "pie": {"t_update_ms": 15.0, "alpha": 0.125, "beta": 1.25},
     "dualpi2": {"t_update_ms": 16.0, "alpha": 0.16, "beta": 3.2},
@@ -271,22 +278,28 @@ class QueueConfig:
     ecn_handling: str = field(default="pass", metadata=choice(*ECN_HANDLINGS))
     #: CoDel / FQ-CoDel TARGET, PIE QDELAY_REF or DualPI2's classic target (ms); ``None``:
     #: ``QUEUE_TARGET_MS`` (5 CoDel, 15 PIE and DualPI2).
-    target_ms: float | None = field(default=None, metadata=bounded(0.0, 10_000.0, lo_open=True))
+    target_ms: float | None = field(
+        default=None, metadata=duration(MIN_QUEUE_TIME_MS, 10_000.0, unit="ms")
+    )
     #: CoDel / FQ-CoDel INTERVAL (ms), RFC 8289 section 4.3.
-    interval_ms: float = field(default=100.0, metadata=bounded(0.0, 100_000.0, lo_open=True))
+    interval_ms: float = field(
+        default=100.0, metadata=duration(MIN_QUEUE_TIME_MS, 100_000.0, unit="ms")
+    )
     #: FQ-CoDel: number of flow queues (RFC 8290 section 5.2.5: 1024).
     flows: int = field(default=1024, metadata=bounded(1, 65_536))
     #: FQ-CoDel: deficit round-robin quantum (bytes; RFC 8290 section 5.2.4: one MTU).
     quantum_bytes: int = field(default=1500, metadata=bounded(64, 1 << 20))
     #: PIE / DualPI2: the probability's update period (ms); ``None``: ``QUEUE_PI_DEFAULTS``
     #: (PIE's T_UPDATE 15, RFC 8033 section 5.1; DualPI2's Tupdate 16).
-    t_update_ms: float | None = field(default=None, metadata=bounded(0.0, 10_000.0, lo_open=True))
+    t_update_ms: float | None = field(
+        default=None, metadata=duration(MIN_QUEUE_TIME_MS, 10_000.0, unit="ms")
+    )
     #: PIE / DualPI2: integral gain alpha (Hz); ``None``: 0.125 (PIE) or 0.16 (DualPI2).
     alpha: float | None = field(default=None, metadata=bounded(0.0, 100.0, lo_open=True))
     #: PIE / DualPI2: proportional gain beta (Hz); ``None``: 1.25 (PIE) or 3.2 (DualPI2).
     beta: float | None = field(default=None, metadata=bounded(0.0, 100.0, lo_open=True))
     #: PIE: MAX_BURST, the burst allowed after an idle period (ms; RFC 8033: 150).
-    max_burst_ms: float = field(default=150.0, metadata=bounded(0.0, 100_000.0))
+    max_burst_ms: float = field(default=150.0, metadata=duration(0.0, 100_000.0, unit="ms"))
     #: RED: min_th as a fraction of the queue limit.
     min_th: float = field(default=0.2, metadata=bounded(0.0, 1.0, lo_open=True, hi_open=True))
     #: RED: max_th as a fraction of the queue limit (Floyd & Jacobson: at least twice min_th).
@@ -302,13 +315,13 @@ class QueueConfig:
     k: float = field(default=2.0, metadata=bounded(1.0, 64.0))
     #: DualPI2: start of the native L4S marking ramp, in L-queue sojourn time (ms; RFC 9332
     #: Appendix A.1's minTh: 0.8).
-    l4s_min_th_ms: float = field(default=0.8, metadata=bounded(0.0, 10.0))
+    l4s_min_th_ms: float = field(default=0.8, metadata=duration(0.0, 10.0, unit="ms"))
     #: DualPI2: width of that ramp (ms; RFC 9332 Appendix A.1's range: 0.4; 0 = a step at
     #: ``l4s_min_th_ms``, as Linux's 1 ms step_thresh).
-    l4s_range_ms: float = field(default=0.4, metadata=bounded(0.0, 10.0))
+    l4s_range_ms: float = field(default=0.4, metadata=duration(0.0, 10.0, unit="ms"))
     #: DualPI2: the time-shifted FIFO scheduler serves the classic queue first once its head
     #: has waited this much longer than the L4S head (ms).
-    time_shift_ms: float = field(default=40.0, metadata=bounded(0.0, 10_000.0))
+    time_shift_ms: float = field(default=40.0, metadata=duration(0.0, 10_000.0, unit="ms"))
 
     def native(self) -> dict[str, object]:
         """The queue dict of the native core (the discipline and its parameters)."""
@@ -430,6 +443,28 @@ class PathConfig:
     terrestrial: TerrestrialPathConfig = field(default_factory=TerrestrialPathConfig)
 
 
+#: Highest sending rate of a UDP on/off source (cross traffic and ``udp_onoff`` flows), Mbit/s:
+#: 10 Gbit/s, the fastest link of the shipped scenarios (a gateway feeder) and far above any LEO
+#: user terminal. A source faster than every link it crosses only fills the first queue, and
+#: every packet is simulated: at 1e6 Mbit/s one 1 ms step took 200-600 times its simulated time.
+MAX_UDP_RATE_MBPS = 1e4
+#: Shortest on and (non-zero) off period of a UDP on/off source, s: 1 ms, the shortest env step
+#: (``env.step_ms``). Every switch is an ns-3 event per source; below 1 ns a period became a
+#: zero-delay loop and a step never returned, and a burst pattern finer than a step is not
+#: seen as one by an agent (use a lower constant rate for it).
+MIN_ONOFF_PERIOD_S = 1e-3
+UDP_RATE = bounded(0.0, MAX_UDP_RATE_MBPS, lo_open=True)
+#: Highest rate of a controlled hop link, Mbit/s: the same 10 Gbit/s. A faster link carries
+#: its senders' packets just as fast, and every packet is simulated; 1e303 also overflowed the
+#: queue's BDP at ``reset()``.
+MAX_LINK_RATE_MBPS = MAX_UDP_RATE_MBPS
+LINK_RATE = bounded(0.0, MAX_LINK_RATE_MBPS, lo_open=True)
+ON_PERIOD = duration(MIN_ONOFF_PERIOD_S, CORE_MAX_S)
+OFF_PERIOD = duration(
+    0.0, CORE_MAX_S, nonzero_min=MIN_ONOFF_PERIOD_S, why="the shortest on/off period; 0: always on"
+)
+
+
 @dataclass
 class CrossTrafficConfig:
     """Competing traffic on one path's bottleneck."""
@@ -440,13 +475,14 @@ class CrossTrafficConfig:
     #: ``down`` (server->client, same as the data) or ``up``.
     direction: str = field(default="down", metadata=choice("down", "up"))
     count: int = field(default=1, metadata=bounded(1, 1000))
-    #: Sending rate while on (udp_onoff), Mbit/s.
-    rate_mbps: float = field(default=1.0, metadata=bounded(0.0, 1e6, lo_open=True))
-    on_s: float = field(default=1.0, metadata=bounded(0.0, CORE_MAX_S, lo_open=True))
-    off_s: float = field(default=1.0, metadata=bounded(0.0, CORE_MAX_S))
-    start_s: float = field(default=0.0, metadata=NON_NEGATIVE)
+    #: Sending rate while on (udp_onoff), Mbit/s (at most :data:`MAX_UDP_RATE_MBPS`).
+    rate_mbps: float = field(default=1.0, metadata=UDP_RATE)
+    #: On and off durations (udp_onoff), s; ``off_s`` 0 = always on.
+    on_s: float = field(default=1.0, metadata=ON_PERIOD)
+    off_s: float = field(default=1.0, metadata=OFF_PERIOD)
+    start_s: float = field(default=0.0, metadata=duration(0.0, CORE_MAX_S))
     #: ``None`` = until the end.
-    stop_s: float | None = field(default=None, metadata=bounded(0.0, CORE_MAX_S))
+    stop_s: float | None = field(default=None, metadata=duration(0.0, CORE_MAX_S))
     #: ``tcp_bulk`` only: the TCP negotiates ECN (ns-3's ``UseEcn``; ECT(0) with the default
     #: NewReno), so an AQM with ``queue.ecn`` marks it instead of dropping.
     ecn: bool = False
@@ -494,24 +530,25 @@ class FlowConfig:
     #: ``bulk`` (until ``stop_s``) or ``file`` (``file_bytes``, then done).
     workload: str = field(default="bulk", metadata=choice("bulk", "file"))
     file_bytes: int = field(default=10_000_000, metadata=bounded(1, 2**50))
-    start_s: float = field(default=0.0, metadata=bounded(0.0, CORE_MAX_S))
+    start_s: float = field(default=0.0, metadata=duration(0.0, CORE_MAX_S))
     #: ``None`` = until the end.
-    stop_s: float | None = field(default=None, metadata=bounded(0.0, CORE_MAX_S, lo_open=True))
+    stop_s: float | None = field(default=None, metadata=duration(0.0, CORE_MAX_S, lo_open=True))
     #: This many identical flows (named ``<name>.<j>`` when more than one).
     count: int = field(default=1, metadata=bounded(1, MAX_FLOWS))
-    #: ``udp_onoff``: sending rate while on (Mbit/s), on and off durations (s).
-    rate_mbps: float = field(default=1.0, metadata=bounded(0.0, 1e6, lo_open=True))
-    on_s: float = field(default=1.0, metadata=bounded(0.0, CORE_MAX_S, lo_open=True))
-    off_s: float = field(default=0.0, metadata=bounded(0.0, CORE_MAX_S))
+    #: ``udp_onoff``: sending rate while on (Mbit/s, at most :data:`MAX_UDP_RATE_MBPS`), on and
+    #: off durations (s, at least :data:`MIN_ONOFF_PERIOD_S`; ``off_s`` 0 = always on).
+    rate_mbps: float = field(default=1.0, metadata=UDP_RATE)
+    on_s: float = field(default=1.0, metadata=ON_PERIOD)
+    off_s: float = field(default=0.0, metadata=OFF_PERIOD)
     #: ``leotp`` flows: the protocol's parameters.
     leotp: LeotpFlowConfig = field(default_factory=LeotpFlowConfig)
     #: ``tcp`` flows: the retransmission timer's floor (ns-3's ``TcpSocketBase::MinRto``, s);
     #: ``None`` = ns-3's default, RFC 6298's 1 s (Linux uses 0.2 s).
-    min_rto_s: float | None = field(default=None, metadata=bounded(0.001, 60.0))
+    min_rto_s: float | None = field(default=None, metadata=duration(0.001, 60.0))
     #: ``tcp`` flows: the receiver's delayed-ACK timeout (ns-3's ``TcpSocket::DelAckTimeout``,
     #: s; RFC 1122 asks for less than 0.5 s); ``None`` = ns-3's default, 0.2 s (Linux's
     #: minimum is 0.04 s, ``TCP_DELACK_MIN``).
-    delayed_ack_s: float | None = field(default=None, metadata=bounded(0.001, 0.5, hi_open=True))
+    delayed_ack_s: float | None = field(default=None, metadata=duration(0.001, 0.5, hi_open=True))
     #: ECN. ``tcp`` flows: ns-3's ``TcpSocketBase::UseEcn`` On at both ends, data ECT(0), or
     #: ECT(1) when ``cc`` is ``TcpDctcp`` (L4S; both ends then run DCTCP). ``mpquic`` flows: the
     #: transport's ECN, with the codepoint of the flow's controller. Refused for ``udp_onoff``
@@ -521,7 +558,7 @@ class FlowConfig:
     #: ``TcpSocketBase::ClockGranularity``, s); ``None`` = ns-3's default, 1 ms. Linux floors
     #: this term (not the whole RTO) at ``rto_min`` (0.2 s): G = 0.2 s with ``min_rto_s`` 0.2
     #: gives Linux's timer (docs/scenario.md, "Flows").
-    rto_granularity_s: float | None = field(default=None, metadata=bounded(1e-6, 60.0))
+    rto_granularity_s: float | None = field(default=None, metadata=duration(1e-6, 60.0))
 
 
 #: The ``FlowConfig`` fields that only a ``tcp`` flow takes (ns-3 socket timers), each passed
@@ -539,7 +576,7 @@ class TrafficConfig:
     #: UDP payload of a full data packet: at most a 9000-byte jumbo frame's IP MTU less the
     #: IPv4 (20 B) and UDP (8 B) headers, 8972 B (the native core checks the same range).
     packet_bytes: int = field(default=1400, metadata=bounded(64, MAX_PACKET_BYTES))
-    start_s: float = field(default=0.0, metadata=NON_NEGATIVE)
+    start_s: float = field(default=0.0, metadata=duration(0.0, CORE_MAX_S))
     cross_traffic: list[CrossTrafficConfig] = field(default_factory=list)
     #: Flows beside the connection under study, each with its own transport, congestion
     #: control, routes and timing (both topologies).
@@ -565,9 +602,11 @@ class HopSquareWaveConfig:
 
     #: Half the peak-to-peak swing (Mbit/s); below each direction's rate. 0 = no wave.
     amplitude_mbps: float = field(default=0.0, metadata=NON_NEGATIVE)
-    period_s: float = field(default=2.0, metadata=POSITIVE)
+    #: At most :data:`CORE_MAX_S`, like every time of a scenario (and at least two timeline
+    #: steps: validation).
+    period_s: float = field(default=2.0, metadata=bounded(0.0, CORE_MAX_S, lo_open=True))
     #: The wave is shifted this far earlier: at ``t = 0`` it is ``phase_s`` into its period.
-    phase_s: float = field(default=0.0, metadata=NON_NEGATIVE)
+    phase_s: float = field(default=0.0, metadata=bounded(0.0, CORE_MAX_S))
 
 
 @dataclass
@@ -582,8 +621,9 @@ class HopLinkConfig:
     b: str = ""
     #: Empty = ``"<a>-<b>"``.
     name: str = ""
-    rate_mbps: float = field(default=10.0, metadata=POSITIVE)
-    rate_up_mbps: float | None = field(default=None, metadata=POSITIVE)
+    #: At most :data:`MAX_LINK_RATE_MBPS`; at least 1 bit/s after ``rate_scale`` (validation).
+    rate_mbps: float = field(default=10.0, metadata=LINK_RATE)
+    rate_up_mbps: float | None = field(default=None, metadata=LINK_RATE)
     delay_ms: float = field(default=10.0, metadata=bounded(0.0, 10_000.0))
     delay_up_ms: float | None = field(default=None, metadata=bounded(0.0, 10_000.0))
     loss: float = field(default=0.0, metadata=PROBABILITY)
@@ -685,6 +725,10 @@ class ScenarioConfig:
     duration_s: float = field(default=30.0, metadata=bounded(0.0, 1e6, lo_open=True))
     #: Step of the Timeline grid handed to ns-3.
     timeline_dt_s: float = field(default=0.01, metadata=POSITIVE)
+    #: Refuse a scenario whose timeline arrays are estimated above this many GiB (the grid's
+    #: samples x its paths and hop links x ~216 B, what ``reset()`` holds at its peak; see
+    #: :func:`leogym.scenario.network.timeline_bytes`). Raise it on a machine with the memory.
+    max_timeline_gib: float = field(default=2.0, metadata=bounded(0.0, 1024.0, lo_open=True))
     #: Step of the orbital geometry (and ISL routing); delays are interpolated onto the timeline.
     geometry_dt_s: float = field(default=1.0, metadata=bounded(0.0, 60.0, lo_open=True))
     #: UTC second-of-day at t = 0 (phase of the handover schedule); ``None`` = from

@@ -58,10 +58,21 @@ __all__ = [
 ]
 
 _PROB = bounded(0.0, 1.0)
-_NONNEG = bounded(0.0)
-_POS = bounded(0.0, lo_open=True)
 _FRACTION = bounded(0.0, 1.0, lo_open=True)
 _CORR = bounded(0.0, 1.0, hi_open=True)
+#: Upper bounds of the scales, generous but finite (each 10 to 50 times the largest preset
+#: value; docs/scenario.md, "Per-slot dynamics"): an RTT level or step of at most 10 s, a
+#: log-normal spread of at most 5 (e^5 ~ 150x), a log capacity sd of at most 2 (the measured
+#: 0.2-0.54), a correlation or recovery time of at most 60 s and a spike of at most 10 ms per
+#: stall ms. Beyond them nothing physical is modelled and the draws overflow (``sigma_s`` 1e300
+#: squared is inf).
+_RTT_MS = bounded(0.0, 10_000.0)
+_RTT_LEVEL_MS = bounded(0.0, 10_000.0, lo_open=True)
+_LOG_SD = bounded(0.0, 5.0)
+_CAPACITY_SD = bounded(0.0, 2.0)
+_TIME_S = bounded(0.0, 60.0, lo_open=True)
+_STALL_S = bounded(0.0, 5.0, lo_open=True)
+_SPIKE_PER_MS = bounded(0.0, 10.0)
 
 #: Relative median downlink capacity by local hour 0..23 (Osnabrueck/Enschede, WetLinks,
 #: Sep 2023 - Mar 2024: hourly medians over the overall median).
@@ -219,17 +230,17 @@ class DynamicsConfig:
     #: Probability per slot of a new excursion level while in an excursion.
     p_redraw: float | None = field(default=None, metadata=_PROB)
     #: Excursion level: median (ms), log-sd, cap (ms).
-    m_e_ms: float | None = field(default=None, metadata=_POS)
-    s_e: float | None = field(default=None, metadata=_NONNEG)
-    x_max_ms: float | None = field(default=None, metadata=_POS)
+    m_e_ms: float | None = field(default=None, metadata=_RTT_LEVEL_MS)
+    s_e: float | None = field(default=None, metadata=_LOG_SD)
+    x_max_ms: float | None = field(default=None, metadata=_RTT_LEVEL_MS)
     #: sd of the small per-slot RTT step (ms).
-    sigma_u_ms: float | None = field(default=None, metadata=_NONNEG)
+    sigma_u_ms: float | None = field(default=None, metadata=_RTT_MS)
     #: Within-slot RTT jitter: scale (ms) and correlation time (s).
-    sigma_j_ms: float | None = field(default=None, metadata=_NONNEG)
-    tau_j_s: float | None = field(default=None, metadata=_POS)
+    sigma_j_ms: float | None = field(default=None, metadata=_RTT_MS)
+    tau_j_s: float | None = field(default=None, metadata=_TIME_S)
     # --- capacity
     #: sd of the per-slot log capacity and its lag-1 autocorrelation.
-    sigma_s: float | None = field(default=None, metadata=_NONNEG)
+    sigma_s: float | None = field(default=None, metadata=_CAPACITY_SD)
     phi: float | None = field(default=None, metadata=_CORR)
     #: Probability of a bad slot and its multiplier range ``U(bad_lo, bad_hi)``.
     p_bad: float | None = field(default=None, metadata=_PROB)
@@ -238,30 +249,30 @@ class DynamicsConfig:
     #: Correlation of the uplink's per-slot innovations with the downlink's.
     rho_ud: float | None = field(default=None, metadata=bounded(-1.0, 1.0))
     #: Within-slot log capacity: sd and lag-1 correlation per ``capacity_update_s`` step.
-    sigma_w: float | None = field(default=None, metadata=_NONNEG)
+    sigma_w: float | None = field(default=None, metadata=_CAPACITY_SD)
     rho_w: float | None = field(default=None, metadata=_CORR)
     # --- boundary events
     #: The stall starts up to this long before the boundary (s).
     delta_max_s: float | None = field(default=None, metadata=bounded(0.0, 0.2))
     #: Stall length: median (s), log-sd, clip range (s).
-    d_med_s: float | None = field(default=None, metadata=_POS)
-    s_d: float | None = field(default=None, metadata=_NONNEG)
-    d_lo_s: float | None = field(default=None, metadata=_POS)
-    d_hi_s: float | None = field(default=None, metadata=bounded(0.0, 5.0, lo_open=True))
+    d_med_s: float | None = field(default=None, metadata=_STALL_S)
+    s_d: float | None = field(default=None, metadata=_LOG_SD)
+    d_lo_s: float | None = field(default=None, metadata=_STALL_S)
+    d_hi_s: float | None = field(default=None, metadata=_STALL_S)
     #: Rate during the stall, rate at its end, and recovery time constant (s).
     f_stall: float | None = field(default=None, metadata=_FRACTION)
     f0: float | None = field(default=None, metadata=_FRACTION)
-    tau_r_s: float | None = field(default=None, metadata=_POS)
+    tau_r_s: float | None = field(default=None, metadata=_TIME_S)
     #: RTT spike peak = c_a * stall length (ms) * LogNormal(0, s_a).
-    c_a: float | None = field(default=None, metadata=_NONNEG)
-    s_a: float | None = field(default=None, metadata=_NONNEG)
+    c_a: float | None = field(default=None, metadata=_SPIKE_PER_MS)
+    s_a: float | None = field(default=None, metadata=_LOG_SD)
     #: Probability of a loss burst at a boundary, and its loss probability.
     p_burst: float | None = field(default=None, metadata=_PROB)
     p_ho: float | None = field(default=None, metadata=_PROB)
     #: Probability of an outage at a boundary; its length: median (s) and log-sd.
     p_out: float | None = field(default=None, metadata=_PROB)
     l_med_s: float | None = field(default=None, metadata=bounded(0.0, 10.0, lo_open=True))
-    s_l: float | None = field(default=None, metadata=_NONNEG)
+    s_l: float | None = field(default=None, metadata=_LOG_SD)
     # --- background loss
     p_bg_down: float | None = field(default=None, metadata=bounded(0.0, 1.0, hi_open=True))
     p_bg_up: float | None = field(default=None, metadata=bounded(0.0, 1.0, hi_open=True))
@@ -291,13 +302,13 @@ class DynamicsConfig:
         return p.d_hi_s + 5.0 * p.tau_r_s + 0.2
 
     def scaled(self, factor: float) -> DynamicsConfig:
-        """This config with :data:`SCALED_PARAMS` multiplied by ``factor`` (``q`` capped at 1,
-        ``d_med_s`` at ``d_hi_s``); ``off`` stays off."""
+        """This config with :data:`SCALED_PARAMS` multiplied by ``factor``, each capped at its
+        field's upper bound (``q`` at 1, ``sigma_s`` at 2, ...) and ``d_med_s`` at ``d_hi_s``;
+        ``off`` stays off."""
         if not self.enabled:
             return replace(self)
         p = self.resolve()
-        over = {name: getattr(p, name) * factor for name in SCALED_PARAMS}
-        over["q"] = min(over["q"], 1.0)
+        over = {name: min(getattr(p, name) * factor, _upper(name)) for name in SCALED_PARAMS}
         over["d_med_s"] = min(over["d_med_s"], p.d_hi_s)
         return replace(self, **over)
 
@@ -309,6 +320,14 @@ class DynamicsConfig:
             raise fail(error, f"{path}.bad_hi", f"must be >= bad_lo ({p.bad_lo:g})", p.bad_hi)
         if p.d_hi_s < p.d_lo_s:
             raise fail(error, f"{path}.d_hi_s", f"must be >= d_lo_s ({p.d_lo_s:g})", p.d_hi_s)
+
+
+def _upper(name: str) -> float:
+    """The upper bound of :class:`DynamicsConfig` field ``name`` (its range metadata)."""
+    (f,) = [f for f in fields(DynamicsConfig) if f.name == name]
+    hi = f.metadata["range"][1]
+    assert hi is not None, name
+    return float(hi)
 
 
 def diurnal_gain(epoch_utc_s: float, lon_deg: float, kappa: float) -> float:

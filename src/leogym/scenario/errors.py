@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import stat
+from pathlib import Path
 from typing import Any
 
 from leogym.schema import FieldError, fail
 
-__all__ = ["ScenarioConfigError", "field_error"]
+__all__ = ["ScenarioConfigError", "field_error", "regular_file"]
 
 
 class ScenarioConfigError(FieldError):
@@ -32,3 +35,25 @@ def field_error(field: str, requirement: str, got: Any) -> ScenarioConfigError:
     err = fail(ScenarioConfigError, field, requirement, got)
     assert isinstance(err, ScenarioConfigError)
     return err
+
+
+def regular_file(path: Any, field: str, what: str = "trace file") -> Path:
+    """``path`` as a :class:`~pathlib.Path` if it names a regular file, else an error naming
+    ``field`` that says what is there instead (nothing, a directory, a FIFO or device).
+
+    :raises ScenarioConfigError: not a non-empty file name, or not a regular file.
+    """
+    if not isinstance(path, (str, os.PathLike)) or not str(path):
+        raise ScenarioConfigError(field, f"must be a file name, got {path!r}")
+    p = Path(path)
+    try:
+        mode = p.stat().st_mode
+    except (OSError, ValueError):
+        raise ScenarioConfigError(field, f"{what} not found: {str(p)!r}") from None
+    if stat.S_ISDIR(mode):
+        raise ScenarioConfigError(field, f"{what} {str(p)!r} is a directory, not a file")
+    if not stat.S_ISREG(mode):
+        raise ScenarioConfigError(
+            field, f"{what} {str(p)!r} is not a regular file (a FIFO, socket or device)"
+        )
+    return p

@@ -49,7 +49,7 @@ from leogym.scenario.config import (
     HopSquareWaveConfig,
     ScenarioConfig,
 )
-from leogym.scenario.network import HopLink, HopNetwork, HopNode, HopRoute
+from leogym.scenario.network import HopLink, HopNetwork, HopNode, HopRoute, outage_mask
 from leogym.scenario.queues import resolve_queue_packets
 from leogym.scenario.satpath import merge_intervals
 from leogym.scenario.timeline import PathTimeline
@@ -191,6 +191,17 @@ def _longest_rtt(net: HopNetwork) -> list[float]:
     return [b if b >= 0.0 else o for b, o in zip(best, own, strict=True)]
 
 
+def _outages_within(outages: np.ndarray, t0: float, t1: float) -> list[list[float]]:
+    """The intervals of a link's ``outages`` (sorted and disjoint, as
+    :func:`~leogym.scenario.satpath.merge_intervals` leaves them) that may overlap
+    ``[t0, t1)``, in order: found by bisection, so a route's steps do not each scan every
+    outage of a link (break-before-make gives a link one outage per step)."""
+    pairs = outages.reshape(-1, 2)
+    first = int(np.searchsorted(pairs[:, 1], t0, side="right"))
+    last = int(np.searchsorted(pairs[:, 0], t1, side="left"))
+    return pairs[first:last].tolist()
+
+
 def route_timeline(
     net: HopNetwork, route: int, times: np.ndarray, duration: float, queue_packets: int
 ) -> PathTimeline:
@@ -210,7 +221,7 @@ def route_timeline(
         t0 = float(steps[k])
         t1 = float(steps[k + 1]) if k + 1 < len(steps) else np.inf
         for li, _ in _step_links(net, np.asarray(nodes)):
-            for a, b in net.links[li].arrays.outages.reshape(-1, 2).tolist():
+            for a, b in _outages_within(net.links[li].arrays.outages, t0, t1):
                 lo, hi = max(a, t0), min(b, t1)
                 if hi > lo:
                     pieces.append((lo, hi))
@@ -276,13 +287,19 @@ def build_controlled_network(
     rtts = _longest_rtt(net)
     for i, (lc, ln) in enumerate(zip(hops.links, links, strict=True)):
         a = ln.arrays
+        # The samples outside the link's outages, picked here by bisection and handed over
+        # with no outages left: the same means as the full arrays with their outages, without
+        # a scan of the grid per outage (break-before-make gives a link one per route step).
+        up = ~outage_mask(a.outages, times)
+        if not up.any():
+            up[:] = True
         queue = resolve_queue_packets(
             lc.queue,
             cfg.traffic.packet_bytes,
-            a.rate_down_bps,
-            np.full(len(times), rtts[i]),
-            a.outages,
-            times,
+            a.rate_down_bps[up],
+            np.full(int(up.sum()), rtts[i]),
+            np.zeros((0, 2)),
+            times[up],
             field=f"{ROOT}.links[{i}].queue.size",
         )
         if cfg.rate_scale != 1.0 and lc.queue.unit != "bdp":

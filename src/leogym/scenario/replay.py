@@ -14,17 +14,24 @@ directions (RTT = 2x); it repeats after ``10 * lines`` ms. The pair carries no l
 keeps its own loss arrays.
 
 **LENS IRTT CSV** (S11): one probe per line, ``timestamp,rtt,uplink,downlink``: the probe's
-send time in ns, its RTT and its one-way up and down delays in ms, ``-1`` marking the direction
-in which it was lost (``rtt`` is ``-1`` for any lost probe). An optional header line (any
+send time in ns, its RTT and its one-way up and down delays in ms. A probe lost in a known
+direction has ``-1`` in that direction's column and ``rtt = 0`` (so ``rtt`` alone does not mark
+it); one lost in an unknown direction (IRTT ``lost: true``) is ``-1,0,0`` with ``rtt = -1``. A
+probe counts as lost when any of the three columns is ``-1``. An optional header line (any
 first line that is not four numbers) is skipped. One-way delays rest on NTP and may be
 negative, so only ``rtt`` is used for delay; the up/down columns only say which way a probe was
 lost. The trace starts at its first probe and repeats after ``last - first + median probe
 interval``. Per grid step ``[t, t + dt)`` the delay is the minimum RTT of the probes that came
 back in it (the spec's "10 ms minimum per bin"), split ``up_share`` / ``1 - up_share`` over the
-directions; steps without a returned probe hold the previous value. Loss is the share of lost
-probes per ``loss_bin_s`` window (uplink: probes with ``uplink == -1``, which includes those
-lost in an unknown direction; downlink: probes with ``downlink == -1`` among those that reached
-the server); windows without probes hold the previous value. The trace carries no capacity.
+directions; steps without a returned probe hold the previous value. Loss: each lost probe
+stands for the mean probe spacing (``period / probes``) of loss from its send time, and each
+``loss_bin_s`` window gets the share of its time so covered (uplink: probes with
+``uplink == -1``, which includes those lost in an unknown direction; downlink: probes with
+``downlink == -1``, over the spacing of the probes that reached the server). On an evenly
+probed trace that is the window's share of lost probes; a window without probes gets no loss,
+so long probe gaps (a pinger's timeout after each loss) are not read as heavy loss, and the
+replayed mean equals the trace's share of lost probes. A trace repeated into more than
+:data:`MAX_TILED_PROBES` probes over the grid is refused. The trace carries no capacity.
 
 **Alignment.** ``offset_s`` is the trace time at episode time 0, as for terrestrial traces.
 Starlink reconfigures every 15 s at fixed UTC seconds (12/27/42/57); a trace recorded elsewhere
@@ -51,13 +58,15 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from leogym.scenario.errors import ScenarioConfigError
+from leogym.scenario.errors import ScenarioConfigError, regular_file
 from leogym.scenario.files import file_stamp
 from leogym.scenario.terrestrial import read_mahimahi_trace, trace_capacity_bps
 from leogym.schema import bounded, choice, fail
 
 __all__ = [
     "LEOREPLAYER_DELAY_STEP_S",
+    "MAX_TILED_PROBES",
+    "MAX_TRACE_DELAY_MS",
     "ReplayConfig",
     "replay_path",
     "IrttProbes",
@@ -79,15 +88,13 @@ __all__ = [
 LEOREPLAYER_DELAY_STEP_S = 0.01
 #: IRTT CSV marker of a lost direction.
 _LOST = -1.0
+#: Largest delay a trace line may hold (ms): a LeoReplayer one-way delay or a LENS RTT. Pings
+#: time out after a few seconds; anything longer is not a path delay but a broken file.
+MAX_TRACE_DELAY_MS = 10_000.0
 
 
 def _open_text(path: str | Path, field: str) -> Path:
-    if not isinstance(path, (str, os.PathLike)) or not str(path):
-        raise ScenarioConfigError(field, f"must be a file name, got {path!r}")
-    p = Path(path)
-    if not p.is_file():
-        raise ScenarioConfigError(field, f"trace file not found: {str(p)!r}")
-    return p
+    return regular_file(path, field)
 
 
 def _number(text: str, p: Path, lineno: int, field: str, what: str) -> float:
@@ -122,7 +129,7 @@ def read_leoreplayer_delay(path: str | Path, field: str = "replay.delay") -> np.
 
     :return: the one-way delays (ms), float64, one per 10 ms step.
     :raises ScenarioConfigError: missing or empty file, an unparsable or non-finite line, a
-        negative delay (each naming the file and line).
+        delay outside ``[0, MAX_TRACE_DELAY_MS]`` (each naming the file and line).
     """
     p = _open_text(path, field)
     values: list[float] = []
@@ -135,6 +142,11 @@ def read_leoreplayer_delay(path: str | Path, field: str = "replay.delay") -> np.
             if value < 0:
                 raise ScenarioConfigError(
                     field, f"{p}:{lineno}: delay must be >= 0 ms, got {text[:40]}"
+                )
+            if value > MAX_TRACE_DELAY_MS:
+                raise ScenarioConfigError(
+                    field,
+                    f"{p}:{lineno}: delay must be <= {MAX_TRACE_DELAY_MS:g} ms, got {text[:40]}",
                 )
             values.append(value)
     if not values:
@@ -151,6 +163,8 @@ class IrttProbes:
     :param lost_up: the probe was lost before the server (or in an unknown direction).
     :param lost_down: the probe reached the server and was lost on the way back.
     :param period_s: the length after which the trace repeats.
+    :param source: the file it was read from (for error messages).
+    :param start_ns: the first probe's send time as written (ns since the epoch in LENS files).
     """
 
     t_s: np.ndarray
@@ -158,6 +172,8 @@ class IrttProbes:
     lost_up: np.ndarray
     lost_down: np.ndarray
     period_s: float
+    source: str = "<probes>"
+    start_ns: int = 0
 
 
 def read_lens_irtt_csv(path: str | Path, field: str = "replay.csv") -> IrttProbes:
@@ -165,8 +181,8 @@ def read_lens_irtt_csv(path: str | Path, field: str = "replay.csv") -> IrttProbe
     docstring).
 
     :raises ScenarioConfigError: missing file, no probes, a line without four numeric columns,
-        a timestamp that goes back, a negative RTT other than the ``-1`` loss marker (each
-        naming the file and line).
+        a timestamp that goes back, an RTT outside ``[0, MAX_TRACE_DELAY_MS]`` other than the
+        ``-1`` loss marker (each naming the file and line).
     """
     p = _open_text(path, field)
     stamps: list[int] = []
@@ -207,9 +223,11 @@ def read_lens_irtt_csv(path: str | Path, field: str = "replay.csv") -> IrttProbe
             r = _number(cols[1], p, lineno, field, "an RTT in ms")
             u = _number(cols[2], p, lineno, field, "an uplink delay in ms")
             d = _number(cols[3], p, lineno, field, "a downlink delay in ms")
-            if r < 0 and r != _LOST:
+            if (r < 0 and r != _LOST) or r > MAX_TRACE_DELAY_MS:
                 raise ScenarioConfigError(
-                    field, f"{p}:{lineno}: RTT must be >= 0 ms or -1 (lost), got {cols[1]}"
+                    field,
+                    f"{p}:{lineno}: RTT must be in [0, {MAX_TRACE_DELAY_MS:g}] ms or -1 (lost), "
+                    f"got {cols[1][:40]}",
                 )
             lost = r == _LOST or u == _LOST or d == _LOST
             stamps.append(ts)
@@ -232,6 +250,8 @@ def read_lens_irtt_csv(path: str | Path, field: str = "replay.csv") -> IrttProbe
         lost_up=np.asarray(up_lost, dtype=bool),
         lost_down=np.asarray(down_lost, dtype=bool),
         period_s=period,
+        source=str(p),
+        start_ns=stamps[0],
     )
 
 
@@ -278,14 +298,54 @@ def _hold(values: np.ndarray, ok: np.ndarray, default: float) -> np.ndarray:
     return values[idx]
 
 
-def _tile(probes: IrttProbes, lo: float, hi: float) -> tuple[np.ndarray, np.ndarray]:
-    """Trace times of the looping probes in ``[lo, hi)`` and their probe indices."""
+#: Most probe instances a replay may lay out (the trace repeated over the replayed span):
+#: about 10 bytes each per array, so a few hundred MB at most. A 10 ms LENS trace reaches it
+#: after about 28 h of scenario time; a trace that repeats every few nanoseconds, at once.
+MAX_TILED_PROBES = 20_000_000
+
+
+def _check_tiles(probes: IrttProbes, lo: float, hi: float, field: str) -> tuple[int, int]:
+    """The first and last repetition of the trace that ``[lo, hi)`` touches.
+
+    :raises ScenarioConfigError: they hold more than :data:`MAX_TILED_PROBES` probes.
+    """
     p = probes.period_s
     k0, k1 = math.floor(lo / p), math.floor(hi / p)
+    count = (k1 - k0 + 1) * len(probes.t_s)
+    if count > MAX_TILED_PROBES:
+        raise ScenarioConfigError(
+            field,
+            f"{probes.source}: the trace repeats every {p:.6g} s with {len(probes.t_s)} probes; "
+            f"replaying {hi - lo:.6g} s would lay out {count:.3g} probes (at most "
+            f"{MAX_TILED_PROBES:.0e}): the trace is too short for this scenario",
+        )
+    return k0, k1
+
+
+def _tile(
+    probes: IrttProbes, lo: float, hi: float, field: str = "replay.csv"
+) -> tuple[np.ndarray, np.ndarray]:
+    """Trace times of the looping probes in ``[lo, hi)`` and their probe indices.
+
+    :raises ScenarioConfigError: the span would repeat the trace into more than
+        :data:`MAX_TILED_PROBES` probes (a trace far too short for the scenario).
+    """
+    p = probes.period_s
+    k0, k1 = _check_tiles(probes, lo, hi, field)
     t = np.concatenate([probes.t_s + k * p for k in range(k0, k1 + 1)])
     i = np.tile(np.arange(len(probes.t_s)), k1 - k0 + 1)
     m = (t >= lo) & (t < hi)
     return t[m], i[m]
+
+
+def _loss_measure(starts: np.ndarray, hold_s: float, edges: np.ndarray) -> np.ndarray:
+    """Time covered by the intervals ``[s, s + hold_s)`` in each window between consecutive
+    ``edges`` (overlaps counted twice). ``starts`` must be sorted."""
+    csum = np.concatenate([[0.0], np.cumsum(starts)])
+    n_full = np.searchsorted(starts, edges - hold_s, side="right")
+    n_began = np.searchsorted(starts, edges, side="right")
+    covered = n_full * hold_s + (n_began - n_full) * edges - (csum[n_began] - csum[n_full])
+    return np.diff(covered)
 
 
 def irtt_delay_loss(
@@ -295,14 +355,28 @@ def irtt_delay_loss(
     offset_s: float = 0.0,
     loss_bin_s: float = 1.0,
     up_share: float = 0.5,
+    field: str = "replay.csv",
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Delay and loss of a LENS IRTT trace on the grid (see the module docstring).
 
+    Loss: each lost probe stands for the trace's mean probe spacing (``period / probes``; for
+    the downlink, ``period / probes that reached the server``) of loss from its send time, and
+    a ``loss_bin_s`` window gets the share of its time so covered. A window without probes
+    therefore gets no loss from them, and the replayed mean equals the trace's share of lost
+    probes whatever the gaps between probes; on an evenly probed trace a window's value is its
+    share of lost probes.
+
     :return: ``(delay_down_s, delay_up_s, loss_down, loss_up)``.
+    :raises ScenarioConfigError: the trace is too short for the grid (:func:`_tile`).
     """
     times = np.asarray(times_s, dtype=np.float64)
     n = len(times)
-    t, i = _tile(probes, offset_s + times[0], offset_s + times[-1] + max(dt_s, loss_bin_s))
+    n_probes = len(probes.t_s)
+    n_reached = n_probes - int(probes.lost_up.sum())
+    hold_up = probes.period_s / n_probes
+    hold_down = probes.period_s / max(n_reached, 1)
+    lo = offset_s + times[0] - max(hold_up, hold_down)
+    t, i = _tile(probes, lo, offset_s + times[-1] + max(dt_s, loss_bin_s), field)
     # delay: minimum RTT of the returned probes in each grid step
     step = np.floor((t - offset_s) / dt_s + 1e-9).astype(np.int64)
     keep = (step >= 0) & (step < n) & np.isfinite(probes.rtt_ms[i])
@@ -310,19 +384,13 @@ def irtt_delay_loss(
     np.minimum.at(best, step[keep], probes.rtt_ms[i[keep]])
     first = probes.rtt_ms[np.isfinite(probes.rtt_ms)]
     rtt = _hold(best, np.isfinite(best), float(first[0]) if len(first) else 0.0)
-    # loss: share of lost probes per loss_bin_s window
+    # loss: time share of each loss_bin_s window covered by the lost probes' spans
     win_of_step = np.floor(times / loss_bin_s + 1e-9).astype(np.int64)
     nwin = int(win_of_step[-1]) + 1
-    win = np.floor((t - offset_s) / loss_bin_s + 1e-9).astype(np.int64)
-    ok = (win >= 0) & (win < nwin)
-    win, i = win[ok], i[ok]
-    sent = np.bincount(win, minlength=nwin).astype(float)
-    lost_up = np.bincount(win, weights=probes.lost_up[i].astype(float), minlength=nwin)
-    lost_down = np.bincount(win, weights=probes.lost_down[i].astype(float), minlength=nwin)
-    reached = sent - lost_up
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p_up = _hold(lost_up / sent, sent > 0, 0.0)
-        p_down = _hold(lost_down / reached, reached > 0, 0.0)
+    edges = np.arange(nwin + 1, dtype=np.float64) * loss_bin_s
+    rel = t - offset_s
+    p_up = _loss_measure(rel[probes.lost_up[i]], hold_up, edges) / loss_bin_s
+    p_down = _loss_measure(rel[probes.lost_down[i]], hold_down, edges) / loss_bin_s
     rtt_s = rtt * 1e-3
     return (
         rtt_s * (1.0 - up_share),
@@ -392,7 +460,7 @@ def replay_lens_irtt(
     """Read a LENS IRTT CSV file and resample its delay and loss onto ``times_s``."""
     probes = read_lens_irtt_csv(csv, f"{field}.csv")
     down, up, loss_down, loss_up = irtt_delay_loss(
-        probes, times_s, dt_s, offset_s, loss_bin_s, up_share
+        probes, times_s, dt_s, offset_s, loss_bin_s, up_share, f"{field}.csv"
     )
     return ReplayArrays(delay_down_s=down, delay_up_s=up, loss_down=loss_down, loss_up=loss_up)
 
@@ -522,6 +590,19 @@ class ReplayConfig:
                 raise fail(error, f"{path}.csv", "required when format is 'lens_irtt'")
             _cached(self.csv, f"{path}.csv", read_lens_irtt_csv)
 
+    def check_span(self, duration_s: float, period_s: float, path: str) -> None:
+        """Refuse a LENS trace that replaying ``duration_s`` would repeat into more than
+        :data:`MAX_TILED_PROBES` probes (before anything is built), naming ``path.csv``.
+
+        :param period_s: the scenario's slot period (the alignment moves the start by less).
+        """
+        if self.format != "lens_irtt" or not self.csv:
+            return
+        probes = _cached(self.csv, f"{path}.csv", read_lens_irtt_csv)
+        lo = self.offset_s - probes.period_s
+        hi = self.offset_s + period_s + duration_s + max(self.loss_bin_s, 1.0)
+        _check_tiles(probes, lo, hi, f"{path}.csv")
+
     def files(self) -> list[str]:
         """The files this config names (for validation's file stamps)."""
         if self.format == "leoreplayer":
@@ -569,6 +650,8 @@ def replay_path(
         }
     if cfg.format == "lens_irtt":
         probes = _cached(str(cfg.csv), f"{field}.csv", read_lens_irtt_csv)
-        dd, du, ld, lu = irtt_delay_loss(probes, times, dt_s, offset, cfg.loss_bin_s, cfg.up_share)
+        dd, du, ld, lu = irtt_delay_loss(
+            probes, times, dt_s, offset, cfg.loss_bin_s, cfg.up_share, f"{field}.csv"
+        )
         return {"delay_down_s": dd, "delay_up_s": du, "loss_down": ld, "loss_up": lu}
     return {}

@@ -16,12 +16,11 @@ state is uniform. All draws come from the path's seeded generator.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
 
-from leogym.scenario.errors import ScenarioConfigError
+from leogym.scenario.errors import ScenarioConfigError, regular_file
 
 __all__ = ["read_mahimahi_trace", "trace_capacity_bps", "markov_capacity_bps", "MTU_BYTES"]
 
@@ -38,11 +37,7 @@ def read_mahimahi_trace(path: str | Path, field: str) -> np.ndarray:
     :raises ScenarioConfigError: missing file, a non-integer or negative line (with its
         number), decreasing timestamps, or an empty trace / last timestamp 0.
     """
-    if not isinstance(path, (str, os.PathLike)) or not str(path):
-        raise ScenarioConfigError(field, f"must be a file name, got {path!r}")
-    p = Path(path)
-    if not p.is_file():
-        raise ScenarioConfigError(field, f"trace file not found: {str(p)!r}")
+    p = regular_file(path, field)
     values: list[int] = []
     previous = 0
     with p.open("r", encoding="utf-8", errors="replace") as fh:

@@ -38,9 +38,14 @@ from leogym.scenario.config import (
 )
 from leogym.scenario.errors import ScenarioConfigError, field_error
 from leogym.scenario.files import file_stamp, mahimahi_trace, tle_records
-from leogym.scenario.flows import connection_path_count
+from leogym.scenario.flows import (
+    check_flow_names,
+    check_flow_settings,
+    check_udp_load,
+    connection_path_count,
+)
 from leogym.scenario.frames import parse_utc
-from leogym.scenario.network import MAX_LINKS, MAX_NODES, MAX_ROUTE_STEPS
+from leogym.scenario.network import MAX_LINKS, MAX_NODES, MAX_ROUTE_STEPS, timeline_bytes
 from leogym.scenario.presets import PRESETS, resolve_constellation
 
 __all__ = [
@@ -158,12 +163,13 @@ def check_relations(cfg: ScenarioConfig) -> None:
 
     h = cfg.handover
     hp = f"{ROOT}.handover"
-    if h.offset_s >= h.period_s:
-        raise field_error(f"{hp}.offset_s", f"must be < period_s ({h.period_s:g})", h.offset_s)
-    if h.mode == "schedule" and h.outage_s >= h.period_s:
-        raise field_error(f"{hp}.outage_s", f"must be < period_s ({h.period_s:g})", h.outage_s)
-    if h.outage_s > duration:
-        raise field_error(f"{hp}.outage_s", f"must be <= duration_s ({duration:g})", h.outage_s)
+    if not controlled:  # a controlled network has no handovers but its route steps: not used
+        if h.offset_s >= h.period_s:
+            raise field_error(f"{hp}.offset_s", f"must be < period_s ({h.period_s:g})", h.offset_s)
+        if h.mode == "schedule" and h.outage_s >= h.period_s:
+            raise field_error(f"{hp}.outage_s", f"must be < period_s ({h.period_s:g})", h.outage_s)
+        if h.outage_s > duration:
+            raise field_error(f"{hp}.outage_s", f"must be <= duration_s ({duration:g})", h.outage_s)
 
     seen: set[str] = set()
     for i, path in enumerate(paths):
@@ -218,6 +224,8 @@ def check_relations(cfg: ScenarioConfig) -> None:
             raise field_error(f"{xp}.ecn", "only a 'tcp_bulk' flow negotiates ECN", x.ecn)
 
     _flows(cfg, controlled)
+    check_udp_load(cfg, trp)
+    _memory(cfg)
 
     for j, f in enumerate(cfg.sampling.trace_choices):
         mahimahi_trace(f, f"{ROOT}.sampling.trace_choices[{j}]")
@@ -302,6 +310,7 @@ def _controlled(cfg: ScenarioConfig, hops: HopsConfig, hp: str) -> None:
         link_names.add(name)
         _queue(f"{lp}.queue", ln.queue)
         _square_wave(f"{lp}.rate_square_wave", ln, cfg.timeline_dt_s)
+        _link_rate(lp, ln, cfg.rate_scale)
         for j, iv in enumerate(ln.outages):
             op = f"{lp}.outages[{j}]"
             if len(iv) != 2:
@@ -355,6 +364,42 @@ def _controlled(cfg: ScenarioConfig, hops: HopsConfig, hp: str) -> None:
     for j, name in enumerate(hops.paths):
         if name not in routes:
             raise field_error(f"{hp}.paths[{j}]", "unknown route", name)
+
+
+def _memory(cfg: ScenarioConfig) -> None:
+    """The timeline's estimated memory (its grid's samples x its paths and controlled links)
+    stays within ``max_timeline_gib``, checked before any array is made. A geometry-derived
+    hop network's links are known only once built (``MAX_LINK_SAMPLES`` guards them)."""
+    samples = int(cfg.duration_s / cfg.timeline_dt_s) + 1
+    controlled = cfg.topology == "hops" and bool(cfg.hops.nodes)
+    paths = len(cfg.hops.paths) if controlled else len(cfg.paths)
+    links = len(cfg.hops.links) if controlled else 0
+    need = timeline_bytes(samples, paths, links) / 2**30
+    if need > cfg.max_timeline_gib:
+        raise field_error(
+            f"{ROOT}.max_timeline_gib",
+            f"the timeline needs about {need:.3g} GiB ({samples} samples x {paths} paths and "
+            f"{links} links); shorten duration_s, coarsen timeline_dt_s or raise "
+            "max_timeline_gib",
+            cfg.max_timeline_gib,
+        )
+
+
+def _link_rate(lp: str, ln: HopLinkConfig, rate_scale: float) -> None:
+    """Each direction's lowest rate (less the square wave's amplitude) is at least 1 bit/s
+    after ``rate_scale``, what the core carries."""
+    amplitude = ln.rate_square_wave.amplitude_mbps
+    for name in ("rate_mbps", "rate_up_mbps"):
+        rate = getattr(ln, name)
+        if rate is None or rate <= amplitude:  # a wave at or above the rate: _square_wave
+            continue
+        if (rate - amplitude) * 1e6 / rate_scale < 1.0:
+            extra = f" less rate_square_wave.amplitude_mbps ({amplitude:g})" if amplitude else ""
+            raise field_error(
+                f"{lp}.{name}",
+                f"must be >= 1 bit/s{extra} after rate_scale ({rate_scale:g})",
+                rate,
+            )
 
 
 def _square_wave(wp: str, ln: HopLinkConfig, dt_s: float) -> None:
@@ -472,6 +517,7 @@ def _flows(cfg: ScenarioConfig, controlled: bool) -> None:
     total = sum(fl.count for fl in tr.flows)
     if total > MAX_FLOWS:
         raise field_error(fp, f"at most {MAX_FLOWS} flows in all (count summed)", total)
+    check_flow_names(cfg, fp)
     if controlled:
         names, what = {rc.name for rc in cfg.hops.routes}, "route"
     else:
@@ -522,6 +568,7 @@ def _flows(cfg: ScenarioConfig, controlled: bool) -> None:
                 f"must be >= 1 bit/s after rate_scale ({cfg.rate_scale:g})",
                 fl.rate_mbps,
             )
+    check_flow_settings(cfg, fp)
 
 
 def _constellation(cfg: ScenarioConfig) -> None:
@@ -590,12 +637,18 @@ def _replay(cfg: ScenarioConfig, s: SatellitePathConfig, sp: str) -> None:
     rp = f"{sp}.replay"
     if cfg.topology != "path":
         raise field_error(f"{ROOT}.topology", f"must be 'path' with {rp} on", cfg.topology)
-    if s.dynamics.enabled:
-        raise field_error(f"{sp}.dynamics.preset", f"must be 'off' with {rp} on", s.dynamics.preset)
+    if s.dynamics.enabled and s.replay.format != "lens_irtt":
+        # a LENS trace carries no capacity: the layer supplies it (its delay and loss are replaced)
+        raise field_error(
+            f"{sp}.dynamics.preset",
+            f"must be 'off' with {rp}.format '{s.replay.format}' (only lens_irtt leaves the rate)",
+            s.dynamics.preset,
+        )
     if s.replay.trace_boundary_s is not None and cfg.handover.mode != "schedule":
         raise field_error(
             f"{rp}.trace_boundary_s", "needs handover.mode 'schedule'", s.replay.trace_boundary_s
         )
+    s.replay.check_span(cfg.duration_s, cfg.handover.period_s, rp)
     if s.replay.allow_stacking:
         return
     why = f"must be 0 with {rp} on (the trace holds the boundary; set {rp}.allow_stacking)"

@@ -15,12 +15,12 @@ from typing import Any, Protocol
 import numpy as np
 
 from leogym.scenario.config import TCP_TIMER_FIELDS, LeotpFlowConfig, ScenarioConfig
-from leogym.scenario.flows import expanded_flows, route_index
+from leogym.scenario.flows import connection_path_count, expanded_flows, route_index
 from leogym.scenario.network import HopNetwork
 from leogym.scenario.timeline import NATIVE_ARRAYS, PathTimeline, Timeline
 from leogym.scenario.validation import LEOTP_DATA_HEADER_BYTES, LEOTP_MAX_BYTES
 from leogym.schema import FieldError
-from leogym.simulation.transport import TransportOptions
+from leogym.simulation.transport import TransportOptions, check_against_scenario
 
 __all__ = [
     "AlgorithmSettings",
@@ -201,8 +201,18 @@ def native_connection(settings: Any, scenario: ScenarioConfig, prefix: str = "en
         ``leotp`` (a :class:`~leogym.scenario.config.LeotpFlowConfig`).
     :param scenario: the episode's scenario: variants A-C need Midnodes, so a hop topology.
     :param prefix: the settings' config section, for errors.
-    :raises FieldError: a LEOTP variant with Midnodes on a path scenario (the field named).
+    :raises FieldError: a LEOTP variant with Midnodes on a path scenario, transport options
+        the scenario cannot take (:func:`~leogym.simulation.transport.check_against_scenario`);
+        the field named.
     """
+    transport = getattr(settings, "transport", None)
+    if isinstance(transport, TransportOptions):
+        check_against_scenario(
+            transport,
+            connection_path_count(scenario),
+            int(scenario.traffic.packet_bytes),
+            f"{prefix}.transport",
+        )
     if getattr(settings, "connection", "mpquic") != "leotp":
         return {}
     leotp = getattr(settings, "leotp", None) or LeotpFlowConfig()

@@ -27,9 +27,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from leogym.schema import FieldError, bounded, build, choice
+from leogym.schema import FieldError, bounded, build, choice, duration
 
-__all__ = ["TransportOptions", "RecoveryParams", "PATH_STATES", "RECOVERIES"]
+__all__ = [
+    "TransportOptions",
+    "RecoveryParams",
+    "PATH_STATES",
+    "RECOVERIES",
+    "check_against_scenario",
+    "check_env_subflow_paths",
+]
 
 #: States of a transport path (``initial_path_states``).
 PATH_STATES = ("active", "standby", "deactivated")
@@ -77,9 +84,9 @@ class RecoveryParams:
         is delivered instead of waiting for the flight to fall below the reduced window.
     """
 
-    min_rto_s: float | None = field(default=None, metadata=bounded(0.0, 60.0))
-    max_rto_s: float | None = field(default=None, metadata=bounded(0.0, 3600.0))
-    initial_rto_s: float | None = field(default=None, metadata=bounded(0.001, 60.0))
+    min_rto_s: float | None = field(default=None, metadata=duration(0.0, 60.0))
+    max_rto_s: float | None = field(default=None, metadata=duration(0.0, 3600.0))
+    initial_rto_s: float | None = field(default=None, metadata=duration(0.001, 60.0))
     rto_formula: str | None = field(default=None, metadata=choice("rfc6298", "linux", "quic"))
     rto_backoff: str | None = field(default=None, metadata=choice("double", "xor", "picoquic"))
     tail_loss_probes: int | None = field(default=None, metadata=bounded(0, 2))
@@ -114,9 +121,12 @@ class RecoveryParams:
 class TransportOptions:
     """Optional transport settings of the native connection (``None``: the core's default).
 
-    :param subflow_paths: topology path of each transport path (default: one per path, in order);
-        a path index may repeat (two subflows over one path) or be left out.
-    :param receive_window_bytes: the receiver's flow-control window.
+    :param subflow_paths: topology path of each transport path (default: one per path, in
+        order); a subset of the scenario's paths, each at most once (a path may be left out,
+        e.g. ``[0]`` for single-path runs). An env maps observation and action ``i`` to
+        topology path ``i``, so an env takes every path in order (or leaves this unset).
+    :param receive_window_bytes: the receiver's flow-control window; at least one packet
+        (``scenario.traffic.packet_bytes``), or nothing is ever delivered.
     :param send_buffer_bytes: the sender's send buffer (bytes the scheduler may hold unsent).
     :param cwnd_validation: ``"rfc9002"`` (RFC 9002 §7.8) or ``"linux"`` (slow start grows while
         cwnd < 2 × the window's peak flight, Linux's ``tcp_is_cwnd_limited``).
@@ -144,9 +154,9 @@ class TransportOptions:
     send_buffer_bytes: int | None = field(default=None, metadata=bounded(1024, 2**40))
     cwnd_validation: str | None = field(default=None, metadata=choice("rfc9002", "linux"))
     reinject_on_pto: bool | None = None
-    initial_rtt_s: float | None = field(default=None, metadata=bounded(1e-6, 60.0))
+    initial_rtt_s: float | None = field(default=None, metadata=duration(1e-6, 60.0))
     ack_every: int | None = field(default=None, metadata=bounded(1, 1000))
-    max_ack_delay_s: float | None = field(default=None, metadata=bounded(0.0, 10.0))
+    max_ack_delay_s: float | None = field(default=None, metadata=duration(0.0, 10.0))
     pacing: bool | None = None
     initial_path_states: list[str] | None = field(default=None, metadata=choice(*PATH_STATES))
     tcp_buffer_bytes: int | None = field(default=None, metadata=bounded(0, 2**30))
@@ -177,6 +187,16 @@ class TransportOptions:
         return out
 
     def _check_relations(self, path: str, error: type[FieldError]) -> None:
+        paths = self.subflow_paths
+        if paths is not None:
+            if not paths:
+                raise error(f"{path}.subflow_paths", "must name at least one path (got [])")
+            repeated = sorted({p for p in paths if paths.count(p) > 1})
+            if repeated:
+                raise error(
+                    f"{path}.subflow_paths",
+                    f"must name each path at most once (path(s) {repeated} repeat; got {paths})",
+                )
         # As the core: the timer settings have no meaning under RFC 9002's PTO.
         set_params = self.recovery_params.native()
         if set_params and self.recovery in (None, RECOVERIES[0]):
@@ -205,3 +225,51 @@ class TransportOptions:
             )
         options: TransportOptions = build(cls, value, where)
         return options
+
+
+def check_against_scenario(
+    options: TransportOptions, n_paths: int, packet_bytes: int, where: str = "env.transport"
+) -> None:
+    """The transport options that depend on the scenario: ``subflow_paths`` names paths the
+    scenario has, and ``receive_window_bytes`` holds at least one full packet.
+
+    :param n_paths: the connection's paths in the scenario
+        (:func:`leogym.scenario.flows.connection_path_count`).
+    :param packet_bytes: ``scenario.traffic.packet_bytes``.
+    :raises FieldError: naming ``<where>.<field>``.
+    """
+    for i, p in enumerate(options.subflow_paths or []):
+        if p >= n_paths:
+            raise FieldError(
+                f"{where}.subflow_paths[{i}]",
+                f"path {p} does not exist: the scenario's connection has {n_paths} path(s), "
+                f"0 to {n_paths - 1}",
+            )
+    window = options.receive_window_bytes
+    if window is not None and window < packet_bytes:
+        raise FieldError(
+            f"{where}.receive_window_bytes",
+            f"must be >= one packet, scenario.traffic.packet_bytes ({packet_bytes} B); a "
+            f"smaller window never lets a packet through (got {window})",
+        )
+
+
+def check_env_subflow_paths(
+    options: TransportOptions, n_paths: int, where: str = "env.transport"
+) -> None:
+    """An env's ``subflow_paths``: unset, or every path in order (``[0, ..., n_paths - 1]``).
+    An env's observation row and action entry ``i`` are topology path ``i`` (its measurements
+    and its handover forecast), so a subset or another order would pair one path's forecast
+    with another's measurements, or give the actions the wrong length.
+
+    :raises FieldError: naming ``<where>.subflow_paths``.
+    """
+    paths = options.subflow_paths
+    every = list(range(n_paths))
+    if paths is not None and list(paths) != every:
+        raise FieldError(
+            f"{where}.subflow_paths",
+            f"an env uses every path of the scenario in order, {every} (observation and "
+            f"action i are path i); leave it unset, or run a subset of paths through "
+            f"leogym.simulation.Simulation (got {list(paths)})",
+        )
