@@ -137,7 +137,7 @@ BAD = [
      r"scenario\.hops\.links\[0\]\.rate_square_wave\.amplitude_mbps: must be below the link's "
      r"rate in both directions \(4 Mbit/s\)"),
     (("links", 0, "rate_square_wave", "period_s"), 0.0,
-     r"scenario\.hops\.links\[0\]\.rate_square_wave\.period_s: must be > 0"),
+     r"scenario\.hops\.links\[0\]\.rate_square_wave\.period_s: must be in \(0, 1e7\]"),
     (("routes", 0, "repeat_s"), 1.0,
      r"scenario\.hops\.routes\[0\]\.repeat_s: must be > the last step's t_s \(1\)"),
     (("routes", 0, "repeat_s"), 1e-4,
