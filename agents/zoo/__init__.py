@@ -126,6 +126,21 @@ def _root(models_dir: str | Path | None) -> Path:
     return Path(models_dir) if models_dir is not None else MODELS_DIR
 
 
+def _json_object(path: Path, what: str) -> dict[str, Any]:
+    """The JSON object in ``path``.
+
+    :param what: how messages start (``"zoo manifest P:"``, ``"zoo model 'x': card.json is"``).
+    :raises ZooError: unreadable, not JSON, or not an object.
+    """
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise ZooError(f"{what} unreadable ({exc})") from exc
+    if not isinstance(data, dict):
+        raise ZooError(f"{what} not a JSON object")
+    return data
+
+
 def manifest(models_dir: str | Path | None = None) -> dict[str, dict[str, Any]]:
     """The zoo's manifest: ``{name: {"sha256": hex, "bytes": size}}`` (empty where the folder
     has none).
@@ -136,12 +151,7 @@ def manifest(models_dir: str | Path | None = None) -> dict[str, dict[str, Any]]:
     path = _root(models_dir) / MANIFEST
     if not path.is_file():
         return {}
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise ZooError(f"zoo manifest {path}: unreadable ({exc})") from exc
-    if not isinstance(data, dict):
-        raise ZooError(f"zoo manifest {path}: not a JSON object")
+    data = _json_object(path, f"zoo manifest {path}:")
     for name, entry in data.items():
         check_name(name)
         sha = entry.get("sha256") if isinstance(entry, dict) else None
@@ -226,12 +236,7 @@ def read_card(name: str, models_dir: str | Path | None = None) -> dict[str, Any]
         malformed field (named).
     """
     path = card_path(name, models_dir)
-    try:
-        card = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise ZooError(f"zoo model {name!r}: card.json is unreadable ({exc})") from exc
-    if not isinstance(card, dict):
-        raise ZooError(f"zoo model {name!r}: card.json is not a JSON object")
+    card = _json_object(path, f"zoo model {name!r}: card.json is")
     _check_card(name, card)
     card["model"] = {"file": MODEL, **manifest(models_dir)[name]}
     return card
