@@ -15,8 +15,13 @@ NS3_WHEEL := ns3==3.44.post0
 # under this version, point pip at PyTorch's CPU wheel index (PIP_EXTRA_INDEX_URL) first.
 TORCH_SPEC ?= torch==2.13.0
 STAMP := $(VENV)/.leogym-installed
+# The editable install maps every Python module to its file, so a module added, moved or
+# removed must re-run it: MODULES lists them and is rewritten only when the list changes.
+MODULES := $(VENV)/.leogym-modules
+$(shell mkdir -p $(VENV) && find -L src -name '*.py' | sort > $(MODULES).new && \
+	(cmp -s $(MODULES).new $(MODULES) || mv $(MODULES).new $(MODULES)); rm -f $(MODULES).new)
 SOURCES := $(shell find cpp -name '*.cc' -o -name '*.h' -o -name CMakeLists.txt 2>/dev/null) \
-	CMakeLists.txt pyproject.toml
+	CMakeLists.txt pyproject.toml $(MODULES)
 
 .PHONY: all install run test test-fast lint hooks bench clean distclean
 

@@ -8,7 +8,9 @@ multiplicative changes with Aurora's symmetric rule (Jay et al., ICML 2019, §4)
 
 so ``+a`` and ``−a`` undo each other and ``a = 0`` is "no change". The discrete variant offers
 the fixed factors :data:`DISCRETE_FACTORS` per path (``MultiDiscrete``), whose middle entry is
-"no change".
+"no change". In the residual (hybrid) mode the action is not a change but a gain on a native
+controller's window: ``2^a`` (:func:`residual_gain`; Orca's ``4^a`` on CUBIC's window, Abbasloo
+et al., SIGCOMM 2020, with a narrower range), ``a = 0`` leaving the controller alone.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ __all__ = [
     "DISCRETE_FACTORS",
     "InvalidActionError",
     "multiplicative_factor",
+    "residual_gain",
     "check_action",
 ]
 
@@ -39,6 +42,11 @@ def multiplicative_factor(action: np.ndarray, scale: float) -> np.ndarray:
     """Aurora's symmetric mapping from ``a ∈ [-1, 1]`` to a positive factor."""
     a = np.asarray(action, dtype=np.float64)
     return np.where(a >= 0, 1.0 + scale * a, 1.0 / (1.0 - scale * a))
+
+
+def residual_gain(action: np.ndarray) -> np.ndarray:
+    """The residual mode's gain on the base controller's window: ``2^a`` for ``a ∈ [-1, 1]``."""
+    return np.exp2(np.asarray(action, dtype=np.float64))
 
 
 def check_action(space: spaces.Space, action: object) -> np.ndarray:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from gymnasium import spaces
-from leogym.envs.actions import DISCRETE_FACTORS, multiplicative_factor
+from leogym.envs.actions import DISCRETE_FACTORS, multiplicative_factor, residual_gain
 from leogym.envs.leo_env import LeoEnv
 
 __all__ = ["LeoCCEnv", "MIN_CWND_PACKETS", "MAX_CWND_PACKETS"]
@@ -30,7 +30,10 @@ class LeoCCEnv(LeoEnv):
     cwnd by ``1 + s·a`` (``a ≥ 0``) or divides it by ``1 − s·a`` (``a < 0``), ``s =
     action_scale`` (default 0.5). ``discrete``: ``MultiDiscrete([5] * max_paths)`` choosing the
     factors ``[0.5, 0.8, 1.0, 1.25, 2.0]``. Entries for padded paths are ignored. The cwnd is
-    kept within [2, 100 000] packets.
+    kept within [2, 100 000] packets. ``residual`` (hybrid control): ``Box(-1, 1, (max_paths,),
+    float32)``; the native controller ``residual_base`` (default ``cubic``) runs as usual and
+    entry ``i`` sets path ``i``'s window and pacing rate to ``2^a`` times the controller's until
+    the next step; an all-zero action is the base controller's run, bit for bit.
 
     ## Observation Space
     ``Box(float32)`` of ``history × max_paths × F`` features, oldest frame first. Per path:
@@ -46,8 +49,10 @@ class LeoCCEnv(LeoEnv):
     (0 for padding or a deactivated path). ``env.unwrapped.feature_names`` lists every entry.
 
     ## Rewards
-    Pure Python over the step's measurements (:mod:`leogym.envs.rewards`); default
-    ``"aurora"``: ``0.01·(10·goodput[Mbit/s] − 1000·queueing_delay[s] − 2000·loss_rate)``;
+    Pure Python over the step's measurements (:mod:`leogym.envs.rewards`); default ``"leo"``:
+    ``goodput/capacity − 0.5·queue_sojourn/propagation_RTT − 5·loss_rate − 1.25·ce_fraction``
+    (scale-free; a handover's new geometry costs nothing); ``"aurora"``:
+    ``0.01·(10·goodput[Mbit/s] − 1000·queueing_delay[s] − 2000·loss_rate)``;
     ``"congestion_signals"`` replaces the RTT-based queueing delay with the measured queue
     sojourn and subtracts ``500·ce_fraction`` (``reward.ce``).
 
@@ -61,7 +66,8 @@ class LeoCCEnv(LeoEnv):
 
     ## Arguments
     ``gymnasium.make("leogym/LeoCC-v0", scenario="tiny", cc="external", scheduler="minrtt",
-    step_ms=100, episode_s=20, reward="aurora", action_mode="continuous", cc_target="cwnd",
+    step_ms=100, episode_s=20, reward="leo", action_mode="continuous", residual_base="cubic",
+    cc_target="cwnd",
     observation={"history": 1, "max_paths": 4, "handover_features": True, "snr_features": True,
     "handover_jitter_s": 0.0}, sample_scenarios=False)``. Any native ``cc`` (``"cubic"``,
     ``"maco"``, ``"freeze+cubic"``, …) puts that algorithm in charge: the env then ignores
@@ -92,6 +98,9 @@ class LeoCCEnv(LeoEnv):
         if not self.agent_controls_cc:
             return
         assert self._sim is not None  # step() has checked it
+        if self.config.action_mode == "residual":
+            self._sim.apply(flow_cwnd_gain={0: residual_gain(action[: self.n_paths])})
+            return
         if self.config.action_mode == "discrete":
             factor = DISCRETE_FACTORS[np.asarray(action)[: self.n_paths]]
         else:

@@ -17,7 +17,7 @@ import dataclasses
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from leogym.envs.rewards import REWARDS, WEIGHT_RANGE, RewardWeights
+from leogym.envs.rewards import REWARDS, WEIGHT_RANGE, RewardWeights, default_weights
 
 from leogym import schema
 from leogym.native import cc_algorithms, schedulers
@@ -34,6 +34,11 @@ __all__ = [
     "UnknownEnvArgument",
     "external_flows",
 ]
+
+
+def _native_controllers() -> list[str]:
+    """The plain native congestion controllers (no wrapper, not the agent's ``external``)."""
+    return [c for c in cc_algorithms() if c != "external" and "+" not in c]
 
 
 class UnknownEnvArgument(FieldError, TypeError):
@@ -81,20 +86,38 @@ class ObservationConfig:
 
 @dataclass
 class RewardConfig:
-    """Reward name (see :mod:`leogym.envs.rewards`) and term weights (defaults and range:
+    """Reward name (see :mod:`leogym.envs.rewards`) and term weights (range:
     :class:`~leogym.envs.rewards.RewardWeights`).
 
-    :param name: a reward of :data:`~leogym.envs.rewards.REWARDS` (``aurora``, ``goodput``,
-        ``power``, ``congestion_signals``, and any added by ``register_reward``). An env given
-        a callable as ``reward=`` records the callable's name here.
+    :param name: a reward of :data:`~leogym.envs.rewards.REWARDS` (``leo``, the default;
+        ``aurora``, ``goodput``, ``power``, ``congestion_signals``, and any added by
+        ``register_reward``). An env given a callable as ``reward=`` records the callable's
+        name here.
+    :param throughput: weight of the throughput term; ``None``: the reward's default
+        (:func:`~leogym.envs.rewards.default_weights`), as for every weight below.
+    :param delay: weight of the delay term.
+    :param loss: weight of the loss rate.
+    :param scale: overall scale.
+    :param ce: weight of the CE-marked fraction (``congestion_signals``, ``leo``).
+    :param fair: weight of the fair-share term (``leo``).
     """
 
-    name: str = field(default="aurora", metadata=choice(lambda: REWARDS))
-    throughput: float = field(default=RewardWeights.throughput, metadata=WEIGHT_RANGE)
-    delay: float = field(default=RewardWeights.delay, metadata=WEIGHT_RANGE)
-    loss: float = field(default=RewardWeights.loss, metadata=WEIGHT_RANGE)
-    scale: float = field(default=RewardWeights.scale, metadata=WEIGHT_RANGE)
-    ce: float = field(default=RewardWeights.ce, metadata=WEIGHT_RANGE)
+    name: str = field(default="leo", metadata=choice(lambda: REWARDS))
+    throughput: float | None = field(default=None, metadata=WEIGHT_RANGE)
+    delay: float | None = field(default=None, metadata=WEIGHT_RANGE)
+    loss: float | None = field(default=None, metadata=WEIGHT_RANGE)
+    scale: float | None = field(default=None, metadata=WEIGHT_RANGE)
+    ce: float | None = field(default=None, metadata=WEIGHT_RANGE)
+    fair: float | None = field(default=None, metadata=WEIGHT_RANGE)
+
+    def weights(self) -> RewardWeights:
+        """The weights in force: the reward's defaults, with the ones set here replacing them."""
+        given = {
+            f.name: getattr(self, f.name)
+            for f in fields(RewardWeights)
+            if getattr(self, f.name) is not None
+        }
+        return dataclasses.replace(default_weights(self.name), **given)
 
 
 @dataclass
@@ -110,7 +133,14 @@ class EnvOptions:
     :param episode_s: simulated seconds per episode (at least one step); reaching it truncates
         the episode. A scenario whose ``duration_s`` is shorter is extended to the episode
         (:meth:`fit_scenario`).
-    :param action_mode: ``"continuous"`` (Box in [-1, 1]) or ``"discrete"``.
+    :param action_mode: ``"continuous"`` (Box in [-1, 1]) or ``"discrete"`` (the agent sets
+        the windows, ``cc="external"``), or ``"residual"``: hybrid control, in which the native
+        controller ``residual_base`` runs as usual and the agent's action ``a`` in [-1, 1]
+        scales each path's window (and pacing rate) to ``2^a`` times the base controller's,
+        from one step boundary to the next (cpp/model/cc/mp-residual.h); ``a = 0`` is the base
+        controller bit for bit.
+    :param residual_base: the native controller under ``action_mode="residual"`` (a plain name
+        of ``leogym._core.cc_algorithms()``: ``cubic``, ``bbr3``, ``maco``, ...).
     :param action_scale: a continuous action ``a`` multiplies the controlled quantity by
         ``1 + action_scale·a`` for ``a ≥ 0`` and divides it by ``1 − action_scale·a`` for ``a < 0``
         (Aurora's symmetric mapping).
@@ -138,7 +168,10 @@ class EnvOptions:
     scheduler: str = field(default="minrtt", metadata=choice(schedulers))
     step_ms: float = field(default=100.0, metadata=bounded(1.0, 60_000.0))
     episode_s: float = field(default=20.0, metadata=bounded(0.0, 86_400.0, lo_open=True))
-    action_mode: str = field(default="continuous", metadata=choice("continuous", "discrete"))
+    action_mode: str = field(
+        default="continuous", metadata=choice("continuous", "discrete", "residual")
+    )
+    residual_base: str = field(default="cubic", metadata=choice(_native_controllers))
     action_scale: float = field(default=0.5, metadata=bounded(1e-6, 10.0))
     cc_target: str = field(default="cwnd", metadata=choice("cwnd", "pacing"))
     sample_scenarios: bool = False
@@ -157,8 +190,16 @@ class EnvOptions:
     def _check_relations(self, path: str, error: type[FieldError]) -> None:
         from leogym.simulation import check_settings
 
+        if self.action_mode == "residual" and self.cc != "external":
+            raise schema.fail(
+                error,
+                f"{path}.cc",
+                "must be 'external' with action_mode 'residual' (the agent scales the window "
+                f"of residual_base={self.residual_base!r}; set the base controller there)",
+                self.cc,
+            )
         try:  # algorithm parameters and transport options, by the core's config checker
-            check_settings(self, path)
+            check_settings(self.core_settings(), path)
         except ValueError as exc:
             raise error(str(exc)) from None
         step_s = self.step_ms / 1000.0
@@ -169,6 +210,14 @@ class EnvOptions:
                 f"must be >= step_ms / 1000 ({step_s:g} s)",
                 self.episode_s,
             )
+
+    def core_settings(self) -> EnvOptions:
+        """These options as the native core runs them: under ``action_mode="residual"`` the
+        controller is ``residual+<residual_base>`` (the agent's gains scale its windows);
+        otherwise the options themselves."""
+        if self.action_mode != "residual":
+            return self
+        return dataclasses.replace(self, cc=f"residual+{self.residual_base}")
 
     def options(self) -> dict[str, Any]:
         """The :class:`EnvOptions` fields as ``gymnasium.make`` kwargs (sections as they are)."""

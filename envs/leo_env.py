@@ -19,7 +19,7 @@ from gymnasium import spaces
 from leogym.envs.actions import check_action
 from leogym.envs.config import EnvConfig
 from leogym.envs.features import FeatureTable, path_frame
-from leogym.envs.rewards import RewardWeights, StepMetrics, get_reward, step_metrics
+from leogym.envs.rewards import StepMetrics, get_reward, step_metrics
 
 from leogym.scenario.flows import connection_path_count
 from leogym.scenario.forecast import HandoverOracle
@@ -51,7 +51,7 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         kwargs.setdefault("cc", self.default_cc)
         kwargs.setdefault("scheduler", self.default_scheduler)
         scenario = kwargs.pop("scenario", "tiny")
-        reward = kwargs.pop("reward", "aurora")
+        reward = kwargs.pop("reward", "leo")
         custom_reward = reward if callable(reward) and not isinstance(reward, str) else None
         if custom_reward is not None:
             reward = {}  # the default weights; the name, checked against REWARDS, is set below
@@ -67,8 +67,7 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
             load_scenario(scenario), flows_driven=self.drives_flows
         )
         self.config.scenario = self.scenario
-        rc = self.config.reward
-        self._weights = RewardWeights(rc.throughput, rc.delay, rc.loss, rc.scale, rc.ce)
+        self._weights = self.config.reward.weights()
         self.n_paths = connection_path_count(self.scenario)
         self.step_s = self.config.step_ms / 1000.0
         self.max_steps = self.config.max_steps
@@ -102,8 +101,9 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
 
     @property
     def agent_controls_cc(self) -> bool:
-        """The agent sets the windows (or rates): ``cc="external"`` on leogym's transport (a
-        LEOTP connection, ``connection="leotp"``, takes no actions)."""
+        """The agent sets the windows (or rates, or, with ``action_mode="residual"``, the gains
+        on ``residual_base``'s): ``cc="external"`` on leogym's transport (a LEOTP connection,
+        ``connection="leotp"``, takes no actions)."""
         return self.config.cc == "external" and self.config.connection == "mpquic"
 
     @property
@@ -130,7 +130,9 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         self._oracle = self.timeline.oracle(self.config.observation.handover_forecast)
         # ns-3 runs one simulator per process: opening this one closes any other env's (that
         # env's step() then says so). Vectorised envs live in separate processes.
-        self._sim = Simulation.open(self.config, scenario, episode_seed, timeline=self.timeline)
+        self._sim = Simulation.open(
+            self.config.core_settings(), scenario, episode_seed, timeline=self.timeline
+        )
         self._steps = 0
         self._min_rtt = np.inf
         self._last: Measurements | None = None
@@ -244,7 +246,8 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
 
     def _step_metrics(self, m: Measurements, t0: float, t1: float) -> StepMetrics:
         assert self._oracle is not None
-        capacity = float(self._oracle.capacity(0.5 * (t0 + t1)).sum()) * self._rate_scale
+        mid = 0.5 * (t0 + t1)
+        capacity = float(self._oracle.capacity(mid).sum()) * self._rate_scale
         metrics, self._min_rtt = step_metrics(
             t0,
             t1,
@@ -259,6 +262,8 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
             rate_scale=self._rate_scale,
             queue_delay_s=m.queue_delay_s,
             ce_packets=m.ce_packets,
+            propagation_rtt_s=self._oracle.propagation_rtt(mid),
+            sharing_flows=sharing_flows(m),
         )
         return metrics
 
@@ -294,6 +299,14 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
             "hol_delay_s": m.hol_delay_s,
             "completion_time_s": _finite_or_none(m.completion_time_s),
         }
+
+
+def sharing_flows(m: Measurements) -> int:
+    """How many flows delivered data in step ``m``, the connection counted always: the flows
+    that share the capacity, for the fair-share term (an approximation on hop networks, where
+    not every flow crosses every link of the connection)."""
+    others = np.asarray(m.flow_goodput_bytes[1:], dtype=np.float64)
+    return 1 + int(np.count_nonzero(others > 0))
 
 
 def _nan_to_zero(x: np.ndarray) -> np.ndarray:

@@ -28,7 +28,7 @@ from leogym.envs.multi_flow import (
     set_flow_controls,
     set_flow_count,
 )
-from leogym.envs.rewards import RewardWeights, StepMetrics, get_reward
+from leogym.envs.rewards import StepMetrics, get_reward
 from pettingzoo import ParallelEnv  # type: ignore[import-untyped]
 
 from leogym import schema
@@ -52,7 +52,7 @@ class FairnessConfig:
         r_i = (1 - team) * base_i + team * mean_j(base_j)
               + jain * J - share * |N * s_i - 1|
 
-    where ``base_i`` is the env's reward (``reward``, e.g. ``aurora``) over flow ``i``'s own
+    where ``base_i`` is the env's reward (``reward``, e.g. ``leo``) over flow ``i``'s own
     measurements, ``J`` is Jain's index of the agents' goodputs in the step (1 for an equal
     split, ``1/N`` when one flow takes everything), and ``s_i`` is flow ``i``'s share of the
     agents' goodput in the step (``|N s_i - 1|`` is 0 at the fair share). Both fairness terms
@@ -102,7 +102,7 @@ class LeoMultiAgentCCEnv(ParallelEnv[str, np.ndarray, np.ndarray]):  # type: ign
     Per agent, LeoCC-v0's, over its own flow's subflows (``feature_names``).
 
     ## Rewards
-    ``reward`` (default ``aurora``) over each flow's own measurements, combined with the
+    ``reward`` (default ``leo``) over each flow's own measurements, combined with the
     fairness terms of :class:`FairnessConfig` (``fairness={"jain": ..., "share": ...,
     "team": ...}``).
 
@@ -150,20 +150,22 @@ class LeoMultiAgentCCEnv(ParallelEnv[str, np.ndarray, np.ndarray]):  # type: ign
                 f"cc: every flow is an agent here, so cc is 'external' (got {kwargs['cc']!r})"
             )
         kwargs["cc"] = "external"
-        reward = kwargs.pop("reward", "aurora")
+        reward = kwargs.pop("reward", "leo")
         self.config = EnvConfig.from_kwargs(scenario=None, reward=reward, **kwargs)
         self.fairness: FairnessConfig = schema.check(
             schema.build(FairnessConfig, fairness, "fairness"), "fairness"
         )
         self._reward_fn = get_reward(self.config.reward.name)
-        rc = self.config.reward
-        self._weights = RewardWeights(rc.throughput, rc.delay, rc.loss, rc.scale, rc.ce)
+        self._weights = self.config.reward.weights()
 
         sc: ScenarioConfig = load_scenario(scenario)
         if n_flows is not None:
             sc = set_flow_count(sc, n_flows)
         named = expanded_flows(sc)
-        controls = ["external" for _, fc in named if fc.transport == "mpquic"]
+        # Each agent sets its flow's windows, or the gains on residual_base's in the residual
+        # mode (core_settings().cc is then residual+<base>).
+        cc = self.config.core_settings().cc
+        controls = [cc for _, fc in named if fc.transport == "mpquic"]
         if controls:
             sc = set_flow_controls(sc, controls, field="scenario.traffic.flows")
         # Every flow is driven here; the scenario is extended to the episode (as in LeoCC-v0).
@@ -264,7 +266,9 @@ class LeoMultiAgentCCEnv(ParallelEnv[str, np.ndarray, np.ndarray]):  # type: ign
             )
             for agent, f in self.agent_flows.items()
         }
-        self._sim = Simulation.open(self.config, scenario, episode_seed, timeline=self.timeline)
+        self._sim = Simulation.open(
+            self.config.core_settings(), scenario, episode_seed, timeline=self.timeline
+        )
         self._steps = 0
         self._last = None
         self.agents = list(self.possible_agents)

@@ -19,10 +19,16 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from leogym.envs.actions import DISCRETE_FACTORS, check_action, multiplicative_factor
+from leogym.envs.actions import (
+    DISCRETE_FACTORS,
+    check_action,
+    multiplicative_factor,
+    residual_gain,
+)
 from leogym.envs.cc_env import MAX_CWND_PACKETS, MIN_CWND_PACKETS, LeoCCEnv
 from leogym.envs.config import EnvOptions, external_flows
 from leogym.envs.features import FeatureTable, path_frame
+from leogym.envs.leo_env import sharing_flows
 from leogym.envs.rewards import StepMetrics, step_metrics
 
 from leogym.native import cc_algorithms, core
@@ -247,7 +253,8 @@ class FlowObserver:
     def metrics(self, m: Measurements, t0: float, t1: float) -> StepMetrics:
         """The flow's reward metrics of step ``m`` (:class:`StepMetrics`, as LeoCC-v0's)."""
         idx = m.flow_subflows(self.flow)
-        capacity = float(self.oracle.capacity(0.5 * (t0 + t1)).sum()) * self._rate_scale
+        mid = 0.5 * (t0 + t1)
+        capacity = float(self.oracle.capacity(mid).sum()) * self._rate_scale
         metrics, self._min_rtt = step_metrics(
             t0,
             t1,
@@ -262,6 +269,8 @@ class FlowObserver:
             rate_scale=self._rate_scale,
             queue_delay_s=m.subflow_queue_delay_s[idx],
             ce_packets=m.subflow_ce_packets[idx],
+            propagation_rtt_s=self.oracle.propagation_rtt(mid),
+            sharing_flows=sharing_flows(m),
         )
         return metrics
 
@@ -287,8 +296,11 @@ def control_action(
     """The windows (bytes; ``cc_target="cwnd"``) or pacing rates (bit/s; ``"pacing"``) that an
     action of LeoCC-v0's action space sets on a flow's ``len(current)`` subflows, from their
     current values (``Measurements.subflow_cwnd_bytes`` / ``subflow_pacing_rate_bps``): the
-    same mapping and limits as LeoCC-v0 (:class:`~leogym.envs.cc_env.LeoCCEnv`)."""
+    same mapping and limits as LeoCC-v0 (:class:`~leogym.envs.cc_env.LeoCCEnv`). Under
+    ``action_mode="residual"``, the gains on the flow's base controller instead."""
     n = len(current)
+    if options.action_mode == "residual":
+        return residual_gain(np.asarray(action)[:n])
     if options.action_mode == "discrete":
         factor = DISCRETE_FACTORS[np.asarray(action)[:n]]
     else:
@@ -314,10 +326,13 @@ def current_controls(options: EnvOptions, m: Measurements | None, flow: int, n: 
 
 
 def apply_controls(sim: Simulation, options: EnvOptions, values: dict[int, np.ndarray]) -> None:
-    """Set the flows' windows or pacing rates (``{flow: values}``) in one call."""
+    """Set the flows' windows, pacing rates or residual gains (``{flow: values}``, as
+    :func:`control_action` gives them) in one call."""
     if not values:
         return
-    if options.cc_target == "pacing":
+    if options.action_mode == "residual":
+        sim.apply(flow_cwnd_gain=values)
+    elif options.cc_target == "pacing":
         sim.apply(flow_pacing_rate_bps=values)
     else:
         sim.apply(flow_cwnd_bytes=values)
@@ -350,7 +365,7 @@ class LeoMultiFlowCCEnv(LeoCCEnv):
     As LeoCC-v0: flow 0's per-path features (``env.unwrapped.feature_names``).
 
     ## Rewards
-    As LeoCC-v0 (default ``"aurora"``), over flow 0's measurements.
+    As LeoCC-v0 (default ``"leo"``), over flow 0's measurements.
 
     ## Starting State
     As LeoCC-v0; every flow starts at its ``start_s`` (0 in ``bottleneck4``).
@@ -398,6 +413,10 @@ class LeoMultiFlowCCEnv(LeoCCEnv):
                 if fc.transport == "mpquic"
             ]
             items = list(others) if isinstance(others, (list, tuple)) else [others] * len(mp_flows)
+            # A policy drives its flow as the agent drives flow 0: windows, or gains on the
+            # same base controller in the residual mode.
+            residual = self.config.action_mode == "residual"
+            policy_cc = self.config.core_settings().cc if residual else "external"
             controls: list[str] = []
             for k, item in enumerate(items):
                 if isinstance(item, str):
@@ -408,7 +427,7 @@ class LeoMultiFlowCCEnv(LeoCCEnv):
                         )
                     controls.append(item)
                 elif callable(getattr(item, "predict", None)):
-                    controls.append("external")
+                    controls.append(policy_cc)
                     if k < len(mp_flows):
                         self._policies[mp_flows[k]] = item
                 else:

@@ -4,11 +4,17 @@ A reward is any callable ``(metrics: StepMetrics, weights: RewardWeights) -> flo
 reward needs no rebuild: the native core only measures. Register new ones with
 :func:`register_reward` or pass a callable as ``reward=`` to the env.
 
-The default, ``"aurora"``, is the linear throughput/latency/loss utility of Aurora
-(Jay et al., "A Deep Reinforcement Learning Perspective on Internet Congestion Control",
+The default, ``"leo"`` (:func:`leo_reward`), is scale-free and charges only the delay a sender
+causes: capacity-normalised goodput, queueing measured in the link queues relative to each path's
+own propagation RTT (never a handover's change of geometry), loss, CE marks and an optional
+fair-share term for shared links. ``"aurora"`` is the linear throughput/latency/loss utility of
+Aurora (Jay et al., "A Deep Reinforcement Learning Perspective on Internet Congestion Control",
 ICML 2019, §4: ``r = 10·throughput − 1000·latency − 2000·loss``), with throughput taken in Mbit/s
 of in-order goodput rather than packets/s, and a ``scale`` factor so that a good step on a tens-of-
-Mbit/s LEO path scores O(1).
+Mbit/s LEO path scores O(1); it is kept as it was, for comparison.
+
+Each reward has its own default weights (:func:`default_weights`): ``leo``'s are in
+:data:`REWARD_DEFAULTS`, every other reward takes :class:`RewardWeights`' (Aurora's).
 """
 
 from __future__ import annotations
@@ -29,6 +35,9 @@ __all__ = [
     "step_metrics",
     "RewardFn",
     "aurora_reward",
+    "leo_reward",
+    "default_weights",
+    "REWARD_DEFAULTS",
     "goodput_reward",
     "power_reward",
     "congestion_signal_reward",
@@ -54,6 +63,10 @@ class StepMetrics:
         sojourn summed over the hops), weighted by each path's delivered bytes; 0 if unknown.
     :param ce_fraction: packets the peer reported ECN CE-marked / packets sent during the step
         (0 without ECN).
+    :param propagation_rtt_s: the paths' own propagation RTT at the middle of the step (the
+        timeline's ground truth), weighted by each path's delivered bytes; 0 if unknown.
+    :param fair_share_bps: the flow's fair share of the capacity when it shares links with other
+        flows (the capacity over the flows that delivered data in the step); 0 when alone.
     """
 
     goodput_bps: float
@@ -64,6 +77,8 @@ class StepMetrics:
     step_s: float
     queue_delay_s: float = 0.0
     ce_fraction: float = 0.0
+    propagation_rtt_s: float = 0.0
+    fair_share_bps: float = 0.0
 
 
 def step_metrics(
@@ -81,6 +96,8 @@ def step_metrics(
     rate_scale: float,
     queue_delay_s: Any = None,
     ce_packets: Any = None,
+    propagation_rtt_s: Any = None,
+    sharing_flows: int = 1,
 ) -> tuple[StepMetrics, float]:
     """One step's :class:`StepMetrics` from per-path (or per-subflow) measurements.
 
@@ -91,6 +108,10 @@ def step_metrics(
     :param queue_delay_s: per path, the mean time its packets spent in link queues (NaN: no
         packet); ``None``: not measured.
     :param ce_packets: per path, packets the peer reported CE-marked; ``None``: none.
+    :param propagation_rtt_s: per path, the propagation RTT at the middle of the step;
+        ``None``: unknown.
+    :param sharing_flows: how many flows (this one included) share the capacity in the step;
+        above 1, the fair share is ``capacity_bps / sharing_flows``.
     :return: the metrics and the episode's smallest RTT after this step.
     """
     dt = max(t1 - t0, 1e-9)
@@ -122,6 +143,14 @@ def step_metrics(
         if seen.any():
             queue_delay = float(np.multiply(q[seen], delivered[seen]).sum() / delivered[seen].sum())
     ce = 0.0 if ce_packets is None else float(np.asarray(ce_packets).sum())
+    propagation = 0.0
+    if propagation_rtt_s is not None:
+        prop = np.asarray(propagation_rtt_s, dtype=np.float64)
+        total = delivered.sum()
+        if total > 0:
+            propagation = float(np.multiply(prop, delivered).sum() / total)
+        elif len(prop):
+            propagation = float(prop.mean())
     metrics = StepMetrics(
         goodput_bps=float(goodput_bytes) * 8.0 / dt * rate_scale,
         delay_s=delay,
@@ -131,6 +160,8 @@ def step_metrics(
         step_s=dt,
         queue_delay_s=queue_delay,
         ce_fraction=min(ce / sent, 1.0) if sent > 0 else 0.0,
+        propagation_rtt_s=propagation,
+        fair_share_bps=capacity_bps / sharing_flows if sharing_flows > 1 else 0.0,
     )
     return metrics, min_rtt_so_far
 
@@ -143,11 +174,13 @@ WEIGHT_RANGE = bounded(-1e9, 1e9)
 class RewardWeights:
     """Weights of the reward terms (Aurora's defaults: 10, 1000, 2000) and an overall scale.
 
-    ``ce`` weighs the CE-marked fraction in :func:`congestion_signal_reward` (the others ignore
-    it). Its default, a quarter of the loss weight, is our choice: a mark carries the same
-    congestion signal as a drop without losing the packet, and an L4S queue marks a scalable
-    flow's packets at a steady few percent by design (RFC 9332 section 2.5), so a mark must
-    cost less than a loss or the agent learns to avoid ECN's operating point.
+    ``ce`` weighs the CE-marked fraction in :func:`congestion_signal_reward` and
+    :func:`leo_reward` (the others ignore it). Its default, a quarter of the loss weight, is our
+    choice: a mark carries the same congestion signal as a drop without losing the packet, and
+    an L4S queue marks a scalable flow's packets at a steady few percent by design (RFC 9332
+    section 2.5), so a mark must cost less than a loss or the agent learns to avoid ECN's
+    operating point. ``fair`` weighs :func:`leo_reward`'s fair-share term (the others ignore
+    it).
     """
 
     throughput: float = field(default=10.0, metadata=WEIGHT_RANGE)
@@ -155,6 +188,7 @@ class RewardWeights:
     loss: float = field(default=2000.0, metadata=WEIGHT_RANGE)
     scale: float = field(default=0.01, metadata=WEIGHT_RANGE)
     ce: float = field(default=500.0, metadata=WEIGHT_RANGE)
+    fair: float = field(default=0.0, metadata=WEIGHT_RANGE)
 
     def __post_init__(self) -> None:
         schema.check(self, "reward")
@@ -206,7 +240,52 @@ def congestion_signal_reward(m: StepMetrics, w: RewardWeights) -> float:
     )
 
 
+#: Utilisation above this is clipped in :func:`leo_reward` (a reorder buffer released after an
+#: outage can deliver more than a step's capacity in one step).
+MAX_UTILISATION = 2.0
+#: Sage's fair-share shape (Yen et al., SIGCOMM 2023, multi-flow reward
+#: ``25·exp(-8·(x/fair - 1)²)``): the width of the bell around the fair share.
+FAIR_SHARE_WIDTH = 8.0
+
+
+def leo_reward(m: StepMetrics, w: RewardWeights) -> float:
+    """A scale-free utility for LEO paths:
+    ``scale · (w_thr·u − w_delay·q/p − w_loss·loss_rate − w_ce·ce_fraction − w_fair·(1 − f))``.
+
+    * ``u``: goodput over the step's capacity (clipped to [0, :data:`MAX_UTILISATION`]; 0
+      when every path is in an outage), so a 20 and a 200 Mbit/s path score alike;
+    * ``q/p``: the time the flow's packets spent in link queues (``queue_delay_s``, the
+      measured sojourn summed over the hops) over the paths' own propagation RTT
+      (``propagation_rtt_s``): RTT inflation the sender caused. A handover to a longer path
+      changes ``p``, never ``q``, so geometry costs nothing (Aurora's "RTT above the smallest
+      RTT of the episode" charges it as queueing);
+    * ``f = exp(−8·(x/fair − 1)²)``: Sage's fair-share bell around the flow's fair share (1 at
+      the fair share), applied only when the flow shares links (``fair_share_bps > 0``).
+
+    Defaults (:data:`REWARD_DEFAULTS`): a queue as long as the propagation RTT costs half the
+    capacity, 1 % loss costs 5 % of it (Aurora's 2000-per-loss against 10-per-Mbit/s on a
+    40 Mbit/s path), a CE mark a quarter of a loss; the fair-share term is off (weight 0)
+    unless a training distribution with competing flows turns it on.
+    """
+    u = 0.0
+    if m.capacity_bps > 0:
+        u = min(max(m.goodput_bps / m.capacity_bps, 0.0), MAX_UTILISATION)
+    inflation = m.queue_delay_s / m.propagation_rtt_s if m.propagation_rtt_s > 0 else 0.0
+    unfair = 0.0
+    if w.fair != 0.0 and m.fair_share_bps > 0:
+        x = m.goodput_bps / m.fair_share_bps
+        unfair = 1.0 - math.exp(-FAIR_SHARE_WIDTH * (x - 1.0) ** 2)
+    return w.scale * (
+        w.throughput * u
+        - w.delay * inflation
+        - w.loss * m.loss_rate
+        - w.ce * m.ce_fraction
+        - w.fair * unfair
+    )
+
+
 REWARDS: dict[str, RewardFn] = {
+    "leo": leo_reward,
     "aurora": aurora_reward,
     "goodput": goodput_reward,
     "power": power_reward,
@@ -214,11 +293,28 @@ REWARDS: dict[str, RewardFn] = {
 }
 
 
-def register_reward(name: str, fn: RewardFn) -> None:
-    """Make ``fn`` available as ``reward=name`` in every env."""
+#: Default weights of the rewards whose terms are not Aurora's; every other reward takes
+#: :class:`RewardWeights`' defaults.
+REWARD_DEFAULTS: dict[str, RewardWeights] = {
+    "leo": RewardWeights(throughput=1.0, delay=0.5, loss=5.0, scale=1.0, ce=1.25, fair=0.0),
+}
+
+
+def default_weights(name: str) -> RewardWeights:
+    """The default weights of reward ``name`` (:data:`REWARD_DEFAULTS`, else Aurora's)."""
+    return REWARD_DEFAULTS.get(name, RewardWeights())
+
+
+def register_reward(name: str, fn: RewardFn, defaults: RewardWeights | None = None) -> None:
+    """Make ``fn`` available as ``reward=name`` in every env.
+
+    :param defaults: its default weights (``None``: :class:`RewardWeights`' defaults).
+    """
     if not callable(fn):
         raise TypeError(f"reward {name!r} must be callable")
     REWARDS[name] = fn
+    if defaults is not None:
+        REWARD_DEFAULTS[name] = defaults
 
 
 def get_reward(name_or_fn: str | RewardFn) -> RewardFn:

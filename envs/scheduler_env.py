@@ -34,7 +34,7 @@ class LeoSchedulerEnv(LeoEnv):
     As ``leogym/LeoCC-v0``: see its card, or ``env.unwrapped.feature_names``.
 
     ## Rewards
-    As ``leogym/LeoCC-v0`` (default ``"aurora"``).
+    As ``leogym/LeoCC-v0`` (default ``"leo"``).
 
     ## Starting State
     Equal weights over the real paths.

@@ -26,7 +26,7 @@ EXTERNAL_FLOW = "scenario.traffic.flows=[{transport: mpquic, cc: external, route
 @pytest.mark.parametrize(
     ("overrides", "field"),
     [
-        (["env.reward.name=bogus"], "env.reward.name: must be one of aurora"),
+        (["env.reward.name=bogus"], "env.reward.name: must be one of leo, aurora"),
         (["scenario=tiny", "env.observation.max_paths=1"], "env.observation.max_paths: the"),
         (["scenario=tiny", "env.transport.subflow_paths=[0,7]"], "env.transport.subflow_paths"),
         (["scenario=tiny", "env.transport.subflow_paths=[1]"], "env.transport.subflow_paths: an"),

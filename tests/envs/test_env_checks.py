@@ -138,7 +138,7 @@ def test_the_multi_flow_env_drives_external_flows_only_with_a_policy() -> None:
 @pytest.mark.native
 @pytest.mark.parametrize("reward", ["bogus", {"name": "bogus"}])
 def test_an_unknown_reward_name_is_refused_naming_the_field(reward: object) -> None:
-    with pytest.raises(FieldError, match=r"^env\.reward\.name: must be one of aurora"):
+    with pytest.raises(FieldError, match=r"^env\.reward\.name: must be one of leo, aurora"):
         gym.make("leogym/LeoCC-v0", reward=reward)
 
 

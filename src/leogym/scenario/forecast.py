@@ -131,6 +131,12 @@ class HandoverOracle:
         self._snr = np.stack([np.asarray(p.snr_db, dtype=np.float64) for p in paths])
         self._elev = np.stack([np.asarray(p.elevation_deg, dtype=np.float64) for p in paths])
         self._rate = np.stack([np.asarray(p.rate_down_bps, dtype=np.float64) for p in paths])
+        self._rtt = np.stack(
+            [
+                np.asarray(p.delay_down_s, np.float64) + np.asarray(p.delay_up_s, np.float64)
+                for p in paths
+            ]
+        )
         # The mode's current RTT and capacity: what after_handover reports past the last one.
         fc = [_forecast_arrays(p, mode) for p in paths]
         self._rtt_now = np.stack([np.asarray(f[0] + f[1], dtype=np.float64) for f in fc])
@@ -203,6 +209,10 @@ class HandoverOracle:
         cap = self._rate[:, self.timeline.index_at(t)].copy()
         cap[self.in_outage(t)] = 0.0
         return cap
+
+    def propagation_rtt(self, t: float) -> np.ndarray:
+        """Each path's propagation RTT at ``t`` (the timeline's one-way delays, down plus up)."""
+        return self._rtt[:, self.timeline.index_at(t)]
 
     def snr_db(self, t: float) -> np.ndarray:
         return self._snr[:, self.timeline.index_at(t)]

@@ -1,0 +1,107 @@
+"""``action_mode="residual"``: hybrid control in LeoCC-v0, LeoMultiFlowCC-v0 and the
+multi-agent env. The native ``residual_base`` runs as usual and the action ``a`` sets each path's
+window to ``2^a`` times the controller's (Orca's hybrid control, Abbasloo et al., SIGCOMM 2020).
+The contract a learner relies on: an all-zero action is the base controller's own run, bit for
+bit, observations and rewards included; bad settings name their field."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import leogym  # noqa: F401  (registers the ids)
+from leogym.schema import FieldError
+
+pytestmark = pytest.mark.native
+
+SHORT = {"episode_s": 4.0, "step_ms": 100.0}
+
+
+def _rollout(env_id: str, actions: np.ndarray | None, **kw: object) -> list[tuple]:
+    env = gym.make(env_id, **SHORT, **kw)
+    obs, _ = env.reset(seed=5)
+    out = [(obs, 0.0)]
+    a = np.zeros(env.action_space.shape, np.float32) if actions is None else actions
+    while True:
+        obs, r, term, trunc, info = env.step(a)
+        out.append((obs, r, info["cwnd_bytes"]))
+        if term or trunc:
+            break
+    env.close()
+    return out
+
+
+@pytest.mark.parametrize(
+    ("scenario", "base"), [("default", "cubic"), ("default", "bbr3"), ("maco", "maco")]
+)
+def test_a_zero_action_is_the_base_controller_bit_for_bit(scenario: str, base: str) -> None:
+    plain = _rollout("leogym/LeoCC-v0", None, scenario=scenario, cc=base)
+    residual = _rollout(
+        "leogym/LeoCC-v0", None, scenario=scenario, action_mode="residual", residual_base=base
+    )
+    assert len(plain) == len(residual) == 41
+    for step, (x, y) in enumerate(zip(plain, residual, strict=True)):
+        for a, b in zip(x, y, strict=True):
+            np.testing.assert_array_equal(np.asarray(a), np.asarray(b), err_msg=f"step {step}")
+
+
+def test_a_gain_moves_the_window_against_the_base() -> None:
+    # In slow start before any loss the window scales with the gain: 2^-1 < 1 < 2^1.
+    runs = [
+        _rollout(
+            "leogym/LeoCC-v0",
+            np.full(4, a, np.float32),
+            scenario="default",
+            action_mode="residual",
+            residual_base="cubic",
+        )
+        for a in (-1.0, 0.0, 1.0)
+    ]
+    cwnd = [float(np.sum(run[2][2])) for run in runs]
+    assert cwnd[0] < cwnd[1] < cwnd[2]
+
+
+def test_the_multi_flow_env_drives_policies_through_the_same_base() -> None:
+    class Zero:
+        def predict(self, obs, state=None, episode_start=None, deterministic=True):
+            return np.zeros(4, np.float32), state
+
+    env = gym.make(
+        "leogym/LeoMultiFlowCC-v0",
+        action_mode="residual",
+        residual_base="cubic",
+        others=[Zero(), "cubic", "cubic"],
+        **SHORT,
+    )
+    flows = env.unwrapped.scenario.traffic.flows
+    assert [f.cc for f in flows] == ["residual+cubic", "cubic", "cubic"]
+    env.reset(seed=1)
+    for _ in range(5):
+        env.step(np.zeros(4, np.float32))
+    env.close()
+
+
+def test_the_multi_agent_env_runs_residual_agents() -> None:
+    from leogym.envs.multi_agent import LeoMultiAgentCCEnv
+
+    env = LeoMultiAgentCCEnv(n_flows=2, action_mode="residual", **SHORT)
+    assert {f.cc for f in env.scenario.traffic.flows} == {"residual+cubic"}
+    obs, _ = env.reset(seed=0)
+    _, rewards, *_ = env.step({a: np.zeros(4, np.float32) for a in env.agents})
+    assert set(rewards) == set(obs)
+    env.close()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"action_mode": "residual", "cc": "cubic"}, "env.cc"),
+        ({"action_mode": "residual", "residual_base": "external"}, "env.residual_base"),
+        ({"action_mode": "residual", "residual_base": "freeze+cubic"}, "env.residual_base"),
+        ({"action_mode": "residual", "residual_base": "nope"}, "env.residual_base"),
+    ],
+)
+def test_bad_residual_settings_name_the_field(kwargs: dict, field: str) -> None:
+    with pytest.raises(FieldError, match=field.replace(".", r"\.")):
+        gym.make("leogym/LeoCC-v0", **kwargs)
