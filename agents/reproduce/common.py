@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import itertools
 import math
 import time
 import typing
@@ -30,6 +31,7 @@ from leogym.simulation.transport import RECOVERIES, RecoveryParams
 __all__ = [
     "RunSeries",
     "algorithms",
+    "grid",
     "with_cross_traffic",
     "run_simulation",
     "Table",
@@ -292,6 +294,18 @@ def run_simulation(
             "rate_down_mean_bps": [float(np.mean(p.rate_down_bps)) for p in tl.paths],
         },
     )
+
+
+def grid(order: Sequence[str] = (), **axes: Iterable[Any]) -> list[dict[str, Any]]:
+    """A paper's runs as data: one task per combination of the axes' values, its keys in the
+    order the axes are given. The first axis of ``order`` varies slowest (default: the axes'
+    own order; axes left out of ``order`` follow it); a constant is an axis of one value."""
+    nest = [*order, *(k for k in axes if k not in order)]
+    values = {k: list(axes[k]) for k in nest}
+    return [
+        {k: combo[nest.index(k)] for k in axes}
+        for combo in itertools.product(*(values[k] for k in nest))
+    ]
 
 
 def pct_change(new: float, base: float) -> float:

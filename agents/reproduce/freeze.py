@@ -34,18 +34,21 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
+from leogym.agents.reproduce import judge
 from leogym.agents.reproduce.common import (
     Table,
     algorithms,
+    grid,
     pct_change,
     run_simulation,
     transport,
 )
 
-__all__ = ["PAPER", "SIZES", "CONDITIONS", "CCS", "run_task", "tasks", "summarise"]
+__all__ = ["CHECKS", "PAPER", "SIZES", "CONDITIONS", "CCS", "run_task", "tasks", "summarise"]
 
 #: The paper's completion-time results (docs/specs/freeze.md#results-in-the-paper).
 PAPER = {
@@ -68,28 +71,30 @@ CCS = ("newreno", "cubic", "bbr", "bbr3", "bbr3_picoquic")
 
 @dataclass(frozen=True)
 class Size:
+    """A size: the conditions and controllers run, each with and without the freeze."""
+
     seeds: int
     file_bytes: int
     ccs: tuple[str, ...]
+    conditions: tuple[str, ...]
 
 
 SIZES = {
-    "full": Size(seeds=5, file_bytes=256_000_000, ccs=CCS),
-    "quick": Size(seeds=2, file_bytes=256_000_000, ccs=CCS[:3]),
+    "full": Size(seeds=5, file_bytes=256_000_000, ccs=CCS, conditions=tuple(CONDITIONS)),
+    "quick": Size(
+        seeds=2, file_bytes=256_000_000, ccs=CCS[:3], conditions=("lossy-HO, RTT 50 ms",)
+    ),
 }
 
 
 def tasks(size: str, seeds: int | None = None) -> list[dict[str, Any]]:
+    """One task per (condition, controller, freeze, seed)."""
     sz = SIZES[size]
     n = sz.seeds if seeds is None else seeds
-    conditions = list(CONDITIONS) if size == "full" else ["lossy-HO, RTT 50 ms"]
-    return [
-        {"condition": c, "cc": cc, "freeze": f, "seed": s, "file_bytes": sz.file_bytes}
-        for c in conditions
-        for cc in sz.ccs
-        for f in (False, True)
-        for s in range(n)
-    ]
+    freeze = (False, True)
+    return grid(
+        condition=sz.conditions, cc=sz.ccs, freeze=freeze, seed=range(n), file_bytes=[sz.file_bytes]
+    )
 
 
 def _scenario(task: dict[str, Any]) -> Any:
@@ -197,23 +202,28 @@ def summarise(results: list[dict[str, Any]], size: str) -> list[Table]:
     return [t]
 
 
+def _completion(condition: str, freeze: bool, res: judge.Results) -> float | None:
+    """NewReno's mean completion time under ``condition`` (``None``: not run)."""
+    key = (condition, "newreno", freeze)
+    v = [r["completion_s"] for r in res if (r["condition"], r["cc"], r["freeze"]) == key]
+    return float(np.mean(v)) if v else None
+
+
+def _shortens(condition: str) -> judge.Check:
+    """The paper's direction under ``condition``: the freeze shortens NewReno's completion."""
+    with_freeze, without = (
+        partial(_completion, condition, True),
+        partial(_completion, condition, False),
+    )
+    compare = judge.Compare(with_freeze, "<", without)
+    return judge.Check(f"freeze_shortens_newreno[{condition}]", (compare,), needs=())
+
+
+#: The paper's direction under each lossy condition (a transfer that never finished is not
+#: faster: NaN compares false).
+CHECKS = tuple(_shortens(c) for c in CONDITIONS if c != "emulation")
+
+
 def directions(results: list[dict[str, Any]]) -> dict[str, bool]:
-    """Freeze shortens NewReno's completion time under lossy handovers."""
-    out = {}
-    for c in {r["condition"] for r in results if r["condition"] != "emulation"}:
-        a = np.mean(
-            [
-                r["completion_s"]
-                for r in results
-                if r["condition"] == c and r["cc"] == "newreno" and not r["freeze"]
-            ]
-        )
-        b = np.mean(
-            [
-                r["completion_s"]
-                for r in results
-                if r["condition"] == c and r["cc"] == "newreno" and r["freeze"]
-            ]
-        )
-        out[f"freeze_shortens_newreno[{c}]"] = bool(b < a)
-    return out
+    """The measurable :data:`CHECKS`."""
+    return judge.directions(CHECKS, results)
