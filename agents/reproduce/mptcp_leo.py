@@ -27,18 +27,21 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
+from leogym.agents.reproduce import judge
 from leogym.agents.reproduce.common import (
     Table,
     algorithms,
+    grid,
     run_simulation,
     transport,
     with_cross_traffic,
 )
 
-__all__ = ["PAPER", "SIZES", "VARIANTS", "run_task", "tasks", "summarise"]
+__all__ = ["CHECKS", "PAPER", "SIZES", "VARIANTS", "run_task", "tasks", "summarise"]
 
 PAPER = {
     "single_path_zero_at_handover": True,
@@ -79,11 +82,8 @@ def tasks(
         )
     sz = SIZES[size]
     n = sz.seeds if seeds is None else seeds
-    return [
-        {"label": lab, "seed": s, "duration_s": sz.duration_s, "scenario": scenario}
-        for s in range(n)
-        for lab in VARIANTS
-    ]
+    axes = {"label": VARIANTS, "seed": range(n), "duration_s": [sz.duration_s]}
+    return grid(order=("seed",), **axes, scenario=[scenario])
 
 
 def run_task(task: dict[str, Any]) -> dict[str, Any]:
@@ -210,12 +210,41 @@ def summarise(results: list[dict[str, Any]], size: str) -> list[Table]:
     return [t, w]
 
 
+def _minima(kind: str, res: judge.Results) -> list[float]:
+    """The smallest throughput bin after each handover, every ``kind`` transfer pooled."""
+    return [m for r in res if r["label"].startswith(kind) for m in r["minima"]]
+
+
+def _zero_share(res: judge.Results) -> float:
+    """The share of single-path handovers with a zero bin (NaN: none)."""
+    single = _minima("single", res)
+    return float(np.mean([m == 0.0 for m in single])) if single else math.nan
+
+
+def _above_zero_share(res: judge.Results) -> float:
+    """The share of multipath handovers without a zero bin (NaN: none)."""
+    multi = _minima("multi", res)
+    return float(np.mean([m > 0 for m in multi])) if multi else math.nan
+
+
+def _mean_minimum(kind: str, empty: float, res: judge.Results) -> float:
+    """The mean of ``kind``'s minima (``empty`` when it has none)."""
+    v = _minima(kind, res)
+    return float(np.mean(v)) if v else empty
+
+
+#: The paper's directions (no handover measured: a "no", not "not measured").
+CHECKS = (
+    judge.Check("single_path_zero_at_every_handover",
+                (judge.Compare(_zero_share, "==", 1.0),), needs=()),
+    judge.Check("multipath_mostly_above_zero",
+                (judge.Compare(_above_zero_share, ">", 0.5),), needs=()),
+    judge.Check("multipath_min_above_single",
+                (judge.Compare(partial(_mean_minimum, "multi", math.nan), ">",
+                               partial(_mean_minimum, "single", 0.0)),), needs=()),
+)  # fmt: skip
+
+
 def directions(results: list[dict[str, Any]]) -> dict[str, bool]:
-    single = [m for r in results if r["label"].startswith("single") for m in r["minima"]]
-    multi = [m for r in results if r["label"].startswith("multi") for m in r["minima"]]
-    return {
-        "single_path_zero_at_every_handover": bool(single) and all(m == 0.0 for m in single),
-        "multipath_mostly_above_zero": bool(multi) and np.mean([m > 0 for m in multi]) > 0.5,
-        "multipath_min_above_single": bool(multi)
-        and float(np.mean(multi)) > float(np.mean(single) if single else 0.0),
-    }
+    """The measurable :data:`CHECKS`."""
+    return judge.directions(CHECKS, results)
