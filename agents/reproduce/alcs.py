@@ -20,19 +20,23 @@ losses (packets the satellite link dropped in outages; the paper's Fig. 7 / Tabl
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
+from leogym.agents.reproduce import judge
 from leogym.agents.reproduce.common import (
     Table,
     algorithms,
+    grid,
     pct_change,
     run_simulation,
     transport,
 )
 
-__all__ = ["PAPER", "SIZES", "SCHEDULERS", "run_task", "tasks", "summarise"]
+__all__ = ["CHECKS", "PAPER", "SIZES", "SCHEDULERS", "run_task", "tasks", "summarise"]
 
 #: Table III: (file MB, satellite loss) -> scheduler -> completion time (s).
 PAPER: dict[tuple[int, float], dict[str, float]] = {
@@ -140,53 +144,25 @@ SIZES = {
 }
 
 
+#: The satellite path's random loss rates (Table III's two columns).
+LOSSES = (1e-4, 5e-3)
+
+
 def tasks(size: str, seeds: int | None = None) -> list[dict[str, Any]]:
+    """Table III's cells, the handover exposure (Fig. 7 / Table I: every transfer starts 2 s
+    before a handover) and the calibration sweep, one task per scheduler and seed."""
     sz = SIZES[size]
     n = sz.seeds if seeds is None else seeds
-    main = [
-        {
-            "label": lab,
-            "file_mb": mb,
-            "loss": loss,
-            "seed": s,
-            "exposure": False,
-            "calibration": None,
-        }
-        for mb in sz.files_mb
-        for loss in (1e-4, 5e-3)
-        for lab in sz.labels
-        for s in range(n)
-    ]
-    # Handover exposure (Fig. 7 / Table I): every transfer starts 2 s before a handover.
-    exposure = [
-        {
-            "label": lab,
-            "file_mb": EXPOSURE_MB,
-            "loss": 1e-4,
-            "seed": s,
-            "exposure": True,
-            "calibration": None,
-        }
-        for lab in sz.labels
-        if lab in BASELINES + ("alcs",)
-        for s in range(n)
-    ]
-    sweep_labels = [lab for lab in SWEEP_LABELS if lab in sz.labels or size == "full"]
-    sweep = [
-        {
-            "label": lab,
-            "file_mb": mb,
-            "loss": loss,
-            "seed": s,
-            "exposure": False,
-            "calibration": cal,
-        }
-        for cal in sz.sweep_calibrations
-        for mb in sz.sweep_files_mb
-        for loss in (1e-4, 5e-3)
-        for lab in sweep_labels
-        for s in range(min(n, sz.sweep_seeds))
-    ]
+    cell = ("file_mb", "loss")
+    main = grid(cell, label=sz.labels, file_mb=sz.files_mb, loss=LOSSES, seed=range(n),
+                exposure=[False], calibration=[None])  # fmt: skip
+    exposed = [lab for lab in sz.labels if lab in BASELINES + ("alcs",)]
+    exposure = grid(label=exposed, file_mb=[EXPOSURE_MB], loss=[1e-4], seed=range(n),
+                    exposure=[True], calibration=[None])  # fmt: skip
+    swept = [lab for lab in SWEEP_LABELS if lab in sz.labels or size == "full"]
+    sweep = grid(("calibration", *cell), label=swept, file_mb=sz.sweep_files_mb, loss=LOSSES,
+                 seed=range(min(n, sz.sweep_seeds)), exposure=[False],
+                 calibration=sz.sweep_calibrations)  # fmt: skip
     return main + exposure + sweep
 
 
@@ -379,41 +355,52 @@ def _sweep_table(sweep: list[dict[str, Any]]) -> Table:
     return s
 
 
+def _main(res: judge.Results) -> list[Mapping[str, Any]]:
+    """Table III's runs (neither exposure nor calibration)."""
+    return [r for r in res if not r.get("calibration") and not r["exposure"]]
+
+
+def _completion(mb: int, loss: float, label: str, res: judge.Results) -> float | None:
+    """The mean completion time of ``label`` in a Table III cell (``None``: not run)."""
+    key = (mb, loss, label)
+    v = [r["completion_s"] for r in _main(res) if (r["file_mb"], r["loss"], r["label"]) == key]
+    return float(np.nanmean(v)) if v else None
+
+
+def _drops_per_handover(label: str, res: judge.Results) -> float:
+    """Packets the satellite link lost in outages per handover crossed, exposure runs."""
+    v = [r for r in res if not r.get("calibration") and r["exposure"] and r["label"] == label]
+    hos = sum(r["handovers_in_transfer"] for r in v)
+    return sum(r["outage_drops"] for r in v) / hos if hos else math.nan
+
+
+def _baseline_drops(res: judge.Results) -> list[float] | None:
+    """Every baseline's :func:`_drops_per_handover` (``None``: no exposure runs)."""
+    if not any(r["exposure"] for r in res if not r.get("calibration")):
+        return None
+    labels = {r["label"] for r in _main(res)}
+    return [_drops_per_handover(b, res) for b in BASELINES if b in labels]
+
+
+def _faster(mb: int, loss: float, b: str) -> judge.Check:
+    """ALCS's completion time below baseline ``b``'s in one cell (NaN: not faster)."""
+    alcs, base = partial(_completion, mb, loss, "alcs"), partial(_completion, mb, loss, b)
+    name = f"alcs_faster_than_{b}[{mb}MB,{loss}]"
+    return judge.Check(name, (judge.Compare(alcs, "<", base),), needs=())
+
+
+#: ALCS faster than every baseline (per cell, mean over seeds), and ALCS's handover drops
+#: below every baseline's.
+CHECKS = (
+    *(_faster(mb, loss, b) for mb in SIZES["full"].files_mb for loss in LOSSES for b in BASELINES),
+    judge.Check(
+        "alcs_fewest_handover_drops",
+        (judge.Compare(partial(_drops_per_handover, "alcs"), "<", _baseline_drops),),
+        needs=(),
+    ),
+)
+
+
 def directions(results: list[dict[str, Any]]) -> dict[str, bool]:
-    """ALCS faster than every baseline (per cell, mean over seeds), and ALCS's handover
-    drops below every baseline's."""
-    out: dict[str, bool] = {}
-    results = [r for r in results if not r.get("calibration")]
-    exposure = [r for r in results if r["exposure"]]
-    results = [r for r in results if not r["exposure"]]
-    cells = {(r["file_mb"], r["loss"]) for r in results}
-    labels = {r["label"] for r in results}
-    for mb, loss in sorted(cells):
-        a = np.nanmean(
-            [
-                r["completion_s"]
-                for r in results
-                if (r["file_mb"], r["loss"], r["label"]) == (mb, loss, "alcs")
-            ]
-        )
-        for b in BASELINES:
-            if b in labels:
-                c = np.nanmean(
-                    [
-                        r["completion_s"]
-                        for r in results
-                        if (r["file_mb"], r["loss"], r["label"]) == (mb, loss, b)
-                    ]
-                )
-                out[f"alcs_faster_than_{b}[{mb}MB,{loss}]"] = bool(a < c)
-
-    def per_ho(lab: str) -> float:
-        v = [r for r in exposure if r["label"] == lab]
-        hos = sum(r["handovers_in_transfer"] for r in v)
-        return sum(r["outage_drops"] for r in v) / hos if hos else math.nan
-
-    if exposure:
-        out["alcs_fewest_handover_drops"] = all(
-            per_ho("alcs") < per_ho(b) for b in BASELINES if b in labels
-        )
-    return out
+    """The measurable :data:`CHECKS`."""
+    return judge.directions(CHECKS, results)
