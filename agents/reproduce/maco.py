@@ -41,19 +41,32 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
+from leogym.agents.reproduce import judge
 from leogym.agents.reproduce.common import (
     RunSeries,
     Table,
     algorithms,
+    grid,
     run_simulation,
     transport,
     with_cross_traffic,
 )
 
-__all__ = ["PAPER", "SIZES", "VARIANTS", "run_task", "tasks", "summarise", "shared_friendliness"]
+__all__ = [
+    "CHECKS",
+    "HEADLINE",
+    "PAPER",
+    "SIZES",
+    "VARIANTS",
+    "run_task",
+    "tasks",
+    "summarise",
+    "shared_friendliness",
+]
 
 #: The paper's numbers (docs/specs/maco.md#results-in-the-paper).
 PAPER: dict[str, Any] = {
@@ -93,9 +106,7 @@ def tasks(size: str, seeds: int | None = None) -> list[dict[str, Any]]:
     """One task per (variant, seed)."""
     sz = SIZES[size]
     n = sz.seeds if seeds is None else seeds
-    return [
-        {"variant": v, "seed": s, "duration_s": sz.duration_s} for s in range(n) for v in VARIANTS
-    ]
+    return grid(("seed",), variant=VARIANTS, seed=range(n), duration_s=[sz.duration_s])
 
 
 def _scenario(seed: int) -> tuple[Any, list[Any]]:
@@ -298,153 +309,157 @@ def _p99_ms(x: list[float]) -> float:
     return float(np.percentile(x, 99) * 1e3) if x else math.nan
 
 
+def _runs(variant: str, res: judge.Results) -> list[Any]:
+    return [r for r in res if r["variant"] == variant]
+
+
+def _mean(variant: str, key: str, res: judge.Results) -> float:
+    """The mean over seeds of a per-run metric (NaNs left out; NaN if none is left)."""
+    vals = [x[key] for x in _runs(variant, res) if not math.isnan(x[key])]
+    return float(np.mean(vals)) if vals else math.nan
+
+
+def _ratio(variant: str, res: judge.Results) -> float:
+    """MACO's mean goodput over ``variant``'s."""
+    return _mean("maco", "goodput_mbps", res) / _mean(variant, "goodput_mbps", res)
+
+
+def _ratio_max(variant: str, res: judge.Results) -> float:
+    """The largest goodput ratio MACO / ``variant`` over 5 s windows, seed by seed."""
+    best = 0.0
+    for a, b in zip(_runs("maco", res), _runs(variant, res), strict=True):
+        n = min(len(a["goodput_5s"]), len(b["goodput_5s"]))
+        if n:
+            ratio = a["goodput_5s"][:n] / np.maximum(b["goodput_5s"][:n], 1e-9)
+            best = max(best, float(np.max(ratio)))
+    return best
+
+
+def _p99(variant: str, keys: tuple[str, ...], res: judge.Results) -> float:
+    """The p99 (ms) of the recovery times under ``keys``, every run pooled."""
+    return _p99_ms([s for r in _runs(variant, res) for key in keys for s in r[key]])
+
+
+def _cut(keys: tuple[str, ...], res: judge.Results) -> float:
+    """MACO's reduction of the p99 recovery time against OLIA's (%)."""
+    olia = _p99("olia", keys, res)
+    return 100 * (1 - _p99("maco", keys, res) / olia) if olia else math.nan
+
+
+#: The SS- and CA-phase recovery times, and the other readings of the SS phase: label ->
+#: the per-run result keys whose phases it pools.
+SS, CA = ("recovery_ss_s",), ("recovery_ca_s",)
+READINGS = {
+    "p99 SS, paper's definition: entry to path BDP, all phases (ms)": (
+        "ss_first_to_bdp_s",
+        "ss_later_to_bdp_s",
+    ),
+    "p99 SS, paper's definition, first slow starts excluded (ms)": ("ss_later_to_bdp_s",),
+    "p99 SS, entry to ssthresh, first slow starts excluded (ms)": ("ss_later_to_ssthresh_s",),
+}
+READING_CLAIMS = (
+    "SS, paper's definition (to path BDP)",
+    "SS, paper's definition, first slow starts excluded",
+    "SS, to ssthresh, first slow starts excluded",
+)
+
+
+def _convergence(res: judge.Results) -> float:
+    """The mean of the SS and CA cuts (the paper's headline)."""
+    return float(np.nanmean([_cut(SS, res), _cut(CA, res)]))
+
+
+def _above(variant: str) -> judge.Check:
+    """MACO's mean goodput above ``variant``'s (NaN: not above)."""
+    return judge.Check(
+        f"maco_above_{variant}", (judge.Compare(partial(_ratio, variant), ">", 1.0),), needs=()
+    )
+
+
+def _cut_claim(label: str, paper: float, keys: tuple[str, ...]) -> judge.Claim:
+    """A recovery-time cut against OLIA (``keys`` empty: the mean of the SS and CA cuts); the
+    direction holds when it is positive."""
+    cut = partial(_cut, keys) if keys else _convergence
+    return judge.Claim(label, paper, cut, (judge.Check(label, (judge.Compare(cut, ">", 0.0),)),))
+
+
+def _throughput_claims(variant: str) -> tuple[judge.Claim, judge.Claim]:
+    """MACO's throughput over ``variant``'s: the mean (the direction) and the best window."""
+    name = variant.upper()
+    mean, best = partial(_ratio, variant), partial(_ratio_max, variant)
+    return (
+        judge.Claim(
+            f"throughput MACO / {name} (mean of runs)", "up to 3x", mean, (_above(variant),)
+        ),
+        judge.Claim(f"throughput MACO / {name} (best 5 s window)", "up to 3x", best),
+    )
+
+
+#: The headline ratios: claim, the paper's figure, ours and whether the direction holds.
+HEADLINE = (
+    *_throughput_claims("olia"),
+    *_throughput_claims("bbr"),
+    _cut_claim("convergence: p99 recovery reduction vs OLIA, SS (%)", 72.5, SS),
+    *(
+        _cut_claim(f"convergence: p99 reduction vs OLIA, {label} (%)", 72.5, keys)
+        for label, keys in zip(READING_CLAIMS, READINGS.values(), strict=True)
+    ),
+    _cut_claim("convergence: p99 recovery reduction vs OLIA, CA (%)", 73.5, CA),
+    _cut_claim(
+        "convergence: mean of SS and CA (%) [headline]", PAPER["convergence_improvement_pct"], ()
+    ),
+)
+#: The paper's directions (the smoke test's): MACO's throughput above OLIA's and BBR's.
+CHECKS = (_above("olia"), _above("bbr"))
+
+
 def summarise(results: list[dict[str, Any]], size: str) -> list[Table]:
     """The side-by-side tables."""
-    by: dict[str, list[dict[str, Any]]] = {v: [] for v in VARIANTS}
-    for res in results:
-        by[res["variant"]].append(res)
-    seeds = len(by["maco"])
-
-    def mean(v: str, key: str) -> float:
-        vals = [x[key] for x in by[v] if not math.isnan(x[key])]
-        return float(np.mean(vals)) if vals else math.nan
-
-    def ratio_max(v: str) -> float:
-        best = 0.0
-        for a, b in zip(by["maco"], by[v], strict=True):
-            n = min(len(a["goodput_5s"]), len(b["goodput_5s"]))
-            if n:
-                best = max(
-                    best, float(np.max(a["goodput_5s"][:n] / np.maximum(b["goodput_5s"][:n], 1e-9)))
-                )
-        return best
-
+    res = results
+    seeds = len(_runs("maco", res))
     t = Table(
         f"MACO (Yang et al., TMC 2024): paper vs leogym, scenario 'maco', {seeds} seed(s), "
         f"{SIZES[size].duration_s:.0f} s runs",
         ["metric", "paper MACO", "paper OLIA", "paper BBR", "ours MACO", "ours OLIA", "ours BBR"],
     )
     P = PAPER
-    t.add(
-        "goodput (Mbit/s)",
-        "-",
-        "<= 38",
-        "5-15",
-        mean("maco", "goodput_mbps"),
-        mean("olia", "goodput_mbps"),
-        mean("bbr", "goodput_mbps"),
-    )
-    t.add(
-        "goodput 0-22 s (Mbit/s)",
-        "-",
-        "38 (peak)",
-        "< OLIA",
-        mean("maco", "goodput_to_22s"),
-        mean("olia", "goodput_to_22s"),
-        mean("bbr", "goodput_to_22s"),
-    )
-    t.add(
-        "goodput after 22 s (Mbit/s)",
-        "-",
-        "< BBR",
-        "> OLIA",
-        mean("maco", "goodput_after_22s"),
-        mean("olia", "goodput_after_22s"),
-        mean("bbr", "goodput_after_22s"),
-    )
-    t.add(
-        "mean cwnd (MSS; BBR: rate x minRTT)",
-        P["mean_cwnd_mss"]["maco"],
-        "< 100",
-        "~250",
-        mean("maco", "mean_cwnd_mss"),
-        mean("olia", "mean_cwnd_mss"),
-        mean("bbr", "mean_cwnd_mss"),
-    )
-    t.add(
-        "p95 delay (ms; ours: RTT samples)",
-        P["p95_delay_ms"]["maco"],
-        P["p95_delay_ms"]["olia"],
-        P["p95_delay_ms"]["bbr"],
-        mean("maco", "p95_rtt_ms"),
-        mean("olia", "p95_rtt_ms"),
-        mean("bbr", "p95_rtt_ms"),
-    )
-    t.add(
-        "congestion events (ours: cwnd cuts >= 30 %)",
-        P["congestion_events"]["maco"],
-        P["congestion_events"]["olia"],
-        P["congestion_events"]["bbr"],
-        mean("maco", "reductions"),
-        mean("olia", "reductions"),
-        mean("bbr", "reductions"),
-    )
-    ss = {v: _p99_ms([x for r in by[v] for x in r["recovery_ss_s"]]) for v in ("maco", "olia")}
-    ca = {v: _p99_ms([x for r in by[v] for x in r["recovery_ca_s"]]) for v in ("maco", "olia")}
-    t.add(
-        "p99 recovery time, SS (ms)",
-        P["p99_recovery_ss_ms"]["maco"],
-        P["p99_recovery_ss_ms"]["olia"],
-        "-",
-        ss["maco"],
-        ss["olia"],
-        "-",
-    )
-    t.add(
-        "p99 recovery time, CA (ms)",
-        P["p99_recovery_ca_ms"]["maco"],
-        P["p99_recovery_ca_ms"]["olia"],
-        "-",
-        ca["maco"],
-        ca["olia"],
-        "-",
-    )
-    # reading -> the per-run result keys whose phases it pools
-    readings = {
-        "ss_paper": ("ss_first_to_bdp_s", "ss_later_to_bdp_s"),
-        "ss_paper_later": ("ss_later_to_bdp_s",),
-        "ss_thresh": ("ss_later_to_ssthresh_s",),
+    rows = (
+        ("goodput (Mbit/s)", "-", "<= 38", "5-15", "goodput_mbps"),
+        ("goodput 0-22 s (Mbit/s)", "-", "38 (peak)", "< OLIA", "goodput_to_22s"),
+        ("goodput after 22 s (Mbit/s)", "-", "< BBR", "> OLIA", "goodput_after_22s"),
+        ("mean cwnd (MSS; BBR: rate x minRTT)", P["mean_cwnd_mss"]["maco"], "< 100", "~250",
+         "mean_cwnd_mss"),
+        ("p95 delay (ms; ours: RTT samples)", *P["p95_delay_ms"].values(), "p95_rtt_ms"),
+        ("congestion events (ours: cwnd cuts >= 30 %)", *P["congestion_events"].values(),
+         "reductions"),
+    )  # fmt: skip
+    for *row, key in rows:
+        t.add(*row, *(_mean(v, key, res) for v in VARIANTS))
+    ss_paper = (P["p99_recovery_ss_ms"]["maco"], P["p99_recovery_ss_ms"]["olia"], "-")
+    recovery = {
+        "p99 recovery time, SS (ms)": SS,
+        "p99 recovery time, CA (ms)": CA,
+        **READINGS,
     }
-    alt = {
-        k: {
-            v: _p99_ms([s for r in by[v] for key in keys for s in r[key]]) for v in ("maco", "olia")
-        }
-        for k, keys in readings.items()
-    }
-    count = {
-        k: {
-            v: float(np.mean([sum(len(r[key]) for key in keys) for r in by[v]]))
-            for v in ("maco", "olia")
-        }
-        for k, keys in readings.items()
-    }
-    labels = {
-        "ss_paper": "p99 SS, paper's definition: entry to path BDP, all phases (ms)",
-        "ss_paper_later": "p99 SS, paper's definition, first slow starts excluded (ms)",
-        "ss_thresh": "p99 SS, entry to ssthresh, first slow starts excluded (ms)",
-    }
-    for k, label in labels.items():
-        t.add(
-            label,
-            P["p99_recovery_ss_ms"]["maco"],
-            P["p99_recovery_ss_ms"]["olia"],
-            "-",
-            alt[k]["maco"],
-            alt[k]["olia"],
-            "-",
-        )
+    for label, keys in recovery.items():
+        paper = (*P["p99_recovery_ca_ms"].values(), "-") if keys == CA else ss_paper
+        t.add(label, *paper, _p99("maco", keys, res), _p99("olia", keys, res), "-")
+
+    def count(v: str, keys: tuple[str, ...]) -> float:
+        return float(np.mean([sum(len(r[key]) for key in keys) for r in _runs(v, res)]))
+
+    first, later = list(READINGS.values())[0], list(READINGS.values())[2]
     t.add(
         "SS phases per run: all / after the first",
         "-",
         "-",
         "-",
-        f"{count['ss_paper']['maco']:.1f} / {count['ss_thresh']['maco']:.1f}",
-        f"{count['ss_paper']['olia']:.1f} / {count['ss_thresh']['olia']:.1f}",
+        *(f"{count(v, first):.1f} / {count(v, later):.1f}" for v in ("maco", "olia")),
         "-",
     )
 
     def per_run(v: str, key: str) -> float:
-        return float(np.mean([sum(r.get(key, [0])) for r in by[v]]))
+        return float(np.mean([sum(r.get(key, [0])) for r in _runs(v, res)]))
 
     t.add(
         "RTO expiries / PTOs per run (all paths)",
@@ -453,81 +468,25 @@ def summarise(results: list[dict[str, Any]], size: str) -> list[Table]:
         "-",
         *(f"{per_run(v, 'rto_count'):.1f} / {per_run(v, 'pto_count'):.1f}" for v in VARIANTS),
     )
-    t.add(
-        "outages per run (all paths)",
-        "-",
-        "-",
-        "-",
-        *(per_run(v, "outages") for v in VARIANTS),
-    )
+    t.add("outages per run (all paths)", "-", "-", "-", *(per_run(v, "outages") for v in VARIANTS))
     t.add(
         "background NewReno (Mbit/s, all links)",
         "-",
         "-",
         "-",
-        mean("maco", "cross_mbps"),
-        mean("olia", "cross_mbps"),
-        mean("bbr", "cross_mbps"),
+        *(_mean(v, "cross_mbps", res) for v in VARIANTS),
     )
-
     h = Table(
         "MACO headline ratios: paper vs leogym", ["claim", "paper", "ours", "direction holds"]
     )
-    r_olia = mean("maco", "goodput_mbps") / mean("olia", "goodput_mbps")
-    r_bbr = mean("maco", "goodput_mbps") / mean("bbr", "goodput_mbps")
-    h.add("throughput MACO / OLIA (mean of runs)", "up to 3x", r_olia, _yes(r_olia > 1))
-    h.add("throughput MACO / OLIA (best 5 s window)", "up to 3x", ratio_max("olia"), "")
-    h.add("throughput MACO / BBR (mean of runs)", "up to 3x", r_bbr, _yes(r_bbr > 1))
-    h.add("throughput MACO / BBR (best 5 s window)", "up to 3x", ratio_max("bbr"), "")
-    conv_ss = 100 * (1 - ss["maco"] / ss["olia"]) if ss["olia"] else math.nan
-    conv_ca = 100 * (1 - ca["maco"] / ca["olia"]) if ca["olia"] else math.nan
-    conv = float(np.nanmean([conv_ss, conv_ca]))
-    h.add(
-        "convergence: p99 recovery reduction vs OLIA, SS (%)",
-        72.5,
-        conv_ss,
-        _yes(conv_ss > 0 if not math.isnan(conv_ss) else conv_ss),
-    )
-    for k, label in (
-        ("ss_paper", "SS, paper's definition (to path BDP)"),
-        ("ss_paper_later", "SS, paper's definition, first slow starts excluded"),
-        ("ss_thresh", "SS, to ssthresh, first slow starts excluded"),
-    ):
-        red = 100 * (1 - alt[k]["maco"] / alt[k]["olia"]) if alt[k]["olia"] else math.nan
-        h.add(
-            f"convergence: p99 reduction vs OLIA, {label} (%)",
-            72.5,
-            red,
-            _yes(red > 0 if not math.isnan(red) else red),
-        )
-    h.add(
-        "convergence: p99 recovery reduction vs OLIA, CA (%)",
-        73.5,
-        conv_ca,
-        _yes(conv_ca > 0 if not math.isnan(conv_ca) else conv_ca),
-    )
-    h.add(
-        "convergence: mean of SS and CA (%) [headline]",
-        P["convergence_improvement_pct"],
-        conv,
-        _yes(conv > 0 if not math.isnan(conv) else conv),
-    )
+    for claim, ours, verdict in judge.verdicts(HEADLINE, res):
+        h.add(claim.label, claim.paper, ours, verdict)
     return [t, h]
 
 
 def directions(results: list[dict[str, Any]]) -> dict[str, bool]:
-    """The paper's directions as booleans (for the smoke test)."""
-    by: dict[str, list[dict[str, Any]]] = {v: [] for v in VARIANTS}
-    for res in results:
-        by[res["variant"]].append(res)
-    g = {v: float(np.mean([x["goodput_mbps"] for x in by[v]])) for v in VARIANTS}
-    return {"maco_above_olia": g["maco"] > g["olia"], "maco_above_bbr": g["maco"] > g["bbr"]}
-
-
-def _yes(b: bool | float) -> str:
-    if isinstance(b, float) and math.isnan(b):
-        return "n/a"
-    return "yes" if b else "NO"
+    """The measurable :data:`CHECKS`."""
+    return judge.directions(CHECKS, results)
 
 
 #: Multipath controllers of the TCP-friendliness check on ``maco_shared`` (name -> (cc,
