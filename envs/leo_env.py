@@ -11,6 +11,7 @@ inspection) and stepped in worker processes.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import gymnasium as gym
@@ -21,6 +22,7 @@ from leogym.envs.config import EnvConfig
 from leogym.envs.features import FeatureTable, path_frame
 from leogym.envs.rewards import StepMetrics, get_reward, step_metrics
 
+from leogym.scenario import ScenarioConfig
 from leogym.scenario.flows import connection_path_count
 from leogym.scenario.forecast import HandoverOracle
 from leogym.simulation import Measurements, Simulation
@@ -40,6 +42,10 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
     #: Whether the env drives the scenario's ``external`` flows itself (LeoMultiFlowCC-v0,
     #: through its ``others`` policies, checks them on its own); the others refuse such flows.
     drives_flows: ClassVar[bool] = False
+    #: Draws each episode's scenario in place of ``sample_scenario`` when set (a picklable
+    #: ``(scenario, rng) -> scenario``; ``VecEnv.set_attr`` sets it in worker processes). The
+    #: curriculum (:mod:`leogym.agents.curriculum`) mixes its configurations in this way.
+    episode_sampler: Callable[[ScenarioConfig, np.random.Generator], ScenarioConfig] | None = None
 
     def __init__(self, render_mode: str | None = None, **kwargs: Any) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -120,7 +126,9 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
 
         episode_seed = int(self.np_random.integers(1, _MAX_SEED))
         scenario = self.scenario
-        if self.config.sample_scenarios:
+        if self.episode_sampler is not None:
+            scenario = self.episode_sampler(scenario, self.np_random)
+        elif self.config.sample_scenarios:
             scenario = sample_scenario(scenario, self.np_random)
         self.episode_scenario = scenario
         self.timeline = build_timeline(scenario, seed=episode_seed)
