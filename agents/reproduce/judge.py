@@ -42,8 +42,8 @@ _OPS: dict[str, Callable[[Any, Any], Any]] = {
 
 @dataclass(frozen=True)
 class Compare:
-    """One comparison: ``left OP scale * right``, element by element where ``left`` or
-    ``right`` is a sequence (every element must hold).
+    """One comparison: ``left OP scale * right + offset``, element by element where ``left``
+    or ``right`` is a sequence (every element must hold).
 
     :ivar op: ``<``, ``<=``, ``>``, ``>=``, ``==``; ``in`` (``right`` is ``(low, high)``, both
         included), ``rising`` (``left`` strictly increasing) or ``non-decreasing``; ``right``
@@ -54,6 +54,7 @@ class Compare:
     op: str
     right: Metric | float | tuple[float, float] = 0.0
     scale: float = 1.0
+    offset: float = 0.0
 
     def holds(self, a: Any, b: Any) -> bool:
         """Whether the comparison holds for the operands' values ``a`` and ``b``."""
@@ -64,7 +65,8 @@ class Compare:
         y = np.asarray(b, dtype=np.float64)
         if self.op == "in":
             return bool(np.all((y[0] <= x) & (x <= y[1])))
-        return bool(np.all(_OPS[self.op](x, self.scale * y)))
+        ref = self.scale * y + self.offset if self.offset else self.scale * y
+        return bool(np.all(_OPS[self.op](x, ref)))
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ import json
 import numpy as np
 import pytest
 from leogym.agents.reproduce import cli as reproduce
+from leogym.agents.reproduce import judge
 from leogym.agents.reproduce.maco import recovery_times
 
 
@@ -173,13 +174,17 @@ def test_leotp_headline_needs_the_throughput_too():
         return {"group": "starlink", "condition": "ny", "algorithm": label, "flows": [flow]}
 
     bbr = run("BBR", 8.8, 230.0, 176.0)
+    headline = leotp.ROWS[11]
+    assert headline.label == "Headline (abstract)"
     for mbps, holds in ((7.9, "NO"), (9.2, "yes")):
-        _, checks = leotp._row12(
-            [bbr, run("PCC", 5.6, 95.0, 41.0), run("LEOTP-A", mbps, 73.0, 19.0)]
-        )
+        res = [bbr, run("PCC", 5.6, 95.0, 41.0), run("LEOTP-A", mbps, 73.0, 19.0)]
+        checks = judge.judge(headline.checks, res)
         assert checks["headline_leotp_owd_le_0.6x_bbr"] is True
         assert checks["fig17_leotp_ge_1.03x_bbr_1.05x_pcc_queueing_le_0.4x_bbr"] is (holds == "yes")
-        assert leotp._holds(checks).startswith(holds)
+        assert checks["fig18_leotp_ge_1.03x_bbr_pcc"] is None  # HK and PR did not run
+        assert judge.holds(checks, "not yet measurable").startswith(holds)
+        ((_, _, verdict),) = judge.verdicts([headline], res, "not yet measurable")
+        assert verdict == judge.holds(checks, "not yet measurable")
 
 
 @pytest.mark.native
@@ -198,3 +203,17 @@ def test_leotp_one_small_row_runs_natively():
     assert f["owd_ms"] >= 53.0 - 1e-6 and f["queueing_ms"] >= 3.0 - 1e-6
     assert 5.0 < f["goodput_mbps"] < 20.0 * 1472 / 1500
     assert f["sent_packets"] > 0 and f["route_links"] == 5.0
+
+
+def test_leotp_dumbbell_uses_the_one_jain_index():
+    """The dumbbell's fairness is ``leogym.simulation.fairness.jain_index``, not a copy; for
+    the 1-D bins it sees, the old copy's NaN rule (no value, or all zero) gave the same."""
+    from leogym.agents.reproduce import leotp
+
+    from leogym.simulation import fairness
+
+    assert leotp.jain_index is fairness.jain_index
+    bins = [[1.0] * 6, [1.0] * 6, [0.0] * 6]  # third flow silent: Jain 2/3 while all three run
+    run = {"time_scale": 0.01, "flows": [{"bins_mbps": b} for b in bins]}
+    two, three, shares = leotp._dumbbell_shares(run)
+    assert three == pytest.approx(2 / 3) and shares == pytest.approx([0.5, 0.5, 0.0])
