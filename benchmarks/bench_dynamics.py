@@ -78,7 +78,7 @@ def _geometric_timeline(duration_s: float) -> tuple[Any, Any]:
     """``starlink_geometric`` at ``duration_s`` with no boundary outage (the layer draws its
     own), and its timeline for seed 0: the input of ``apply_dynamics``."""
     from leogym.scenario import build_timeline, load_scenario
-    from leogym.scenario.dynamics import DynamicsConfig
+    from leogym.scenario.config.dynamics import DynamicsConfig
 
     cfg = copy.deepcopy(load_scenario(BEFORE))
     cfg.duration_s = duration_s
@@ -90,8 +90,8 @@ def _geometric_timeline(duration_s: float) -> tuple[Any, Any]:
 def apply_cpu(cfg: Any, tl: Any, seed: int, preset: str = "default") -> float:
     """CPU seconds of one ``apply_dynamics`` on the satellite path of ``tl`` (the call of
     ``tests/scenario/test_dynamics.py``'s ``_apply``, the slot grid taken from ``cfg``)."""
+    from leogym.scenario.config.dynamics import DynamicsConfig
     from leogym.scenario.dynamics import (
-        DynamicsConfig,
         apply_dynamics,
         diurnal_gain,
         dynamics_streams,

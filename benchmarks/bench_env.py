@@ -155,12 +155,14 @@ def maco_worst_step(episode_s: float = 4.0, cwnd_bytes: float = 2800.0) -> dict[
     """
     from leogym.envs.config import EnvConfig
 
-    from leogym.scenario import load_scenario
+    from leogym.scenario import load_scenario, validate_scenario
     from leogym.simulation import Simulation
 
     cfg = load_scenario("maco")
     cfg.duration_s = episode_s + 1.0
-    sim = Simulation.open(EnvConfig.from_kwargs(scenario="maco", cc="external"), cfg.validate(), 0)
+    sim = Simulation.open(
+        EnvConfig.from_kwargs(scenario="maco", cc="external"), validate_scenario(cfg), 0
+    )
     worst, cross = 0.0, 0.0
     try:
         for _ in range(int(round(episode_s * 10))):
@@ -189,7 +191,7 @@ def maco_worst_step_row(quick: bool = False) -> Row:
 
 
 def _with(scenario: str, **changes: Any):
-    from leogym.scenario import load_scenario
+    from leogym.scenario import load_scenario, validate_scenario
 
     cfg = load_scenario(scenario)
     for key, value in changes.items():
@@ -198,7 +200,7 @@ def _with(scenario: str, **changes: Any):
         for p in parents:
             obj = getattr(obj, p)
         setattr(obj, last, value)
-    return cfg.validate()
+    return validate_scenario(cfg)
 
 
 def fidelity_rows(quick: bool = False, seeds: int = 3) -> list[Row]:

@@ -139,12 +139,12 @@ def chain_rows(quick: bool, repeats: int) -> list[Row]:
 
 
 def _scenario(name: str, **changes: Any) -> Any:
-    from leogym.scenario import load_scenario
+    from leogym.scenario import load_scenario, validate_scenario
 
     cfg = load_scenario(name)
     if changes:
         cfg = dataclasses.replace(cfg, **changes)
-    return cfg.validate()
+    return validate_scenario(cfg)
 
 
 def sim_speed(scenario: Any, sim_s: float, seed: int = 0) -> dict[str, Any]:
@@ -309,12 +309,13 @@ def speed_rows(quick: bool, repeats: int) -> list[Row]:
         f"{_median([r['goodput_mbps'] for r in hop_runs]):.2f} Mbit/s",
     )
     # the same route kept full: a 9.5 Mbit/s UDP flow beside the loss-limited connection
+    from leogym.scenario import validate_scenario
     from leogym.scenario.config import FlowConfig
 
     udp = FlowConfig(name="udp", transport="udp_onoff", rate_mbps=9.5, routes=["bj_ny"])
-    full_sc = dataclasses.replace(
-        hop_sc, traffic=dataclasses.replace(hop_sc.traffic, flows=[udp])
-    ).validate()
+    full_sc = validate_scenario(
+        dataclasses.replace(hop_sc, traffic=dataclasses.replace(hop_sc.traffic, flows=[udp]))
+    )
     full_runs = [sim_speed(full_sc, leotp_s, seed=i) for i in range(repeats)]
     out += _speed_pair(
         "leotp_starlink (hop mode) + 9.5 Mbit/s UDP flow",
@@ -384,14 +385,14 @@ _MEM_CHILD = r"""
 import dataclasses, json, sys
 from benchmarks.common import rss_over_cycles
 from leogym.envs.config import EnvConfig
-from leogym.scenario import load_scenario
+from leogym.scenario import load_scenario, validate_scenario
 from leogym.simulation import Simulation
 spec, n, warm = json.loads(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 name = spec.pop("name")
 sc = load_scenario(name)
 if spec:
     sc = dataclasses.replace(sc, **spec)
-sc = sc.validate()
+sc = validate_scenario(sc)
 settings = EnvConfig(cc="cubic", scheduler="minrtt")
 def cycle(seed):
     sim = Simulation.open(settings, sc, seed=seed)

@@ -99,7 +99,7 @@ def tasks(size: str, seeds: int | None = None) -> list[dict[str, Any]]:
 
 def _scenario(task: dict[str, Any]) -> Any:
     from leogym.scenario import load_scenario, sample_scenario
-    from leogym.scenario.dynamics import DynamicsConfig
+    from leogym.scenario.config.dynamics import DynamicsConfig
 
     sc = sample_scenario(load_scenario("freeze"), np.random.default_rng(500 + task["seed"]))
     mods = CONDITIONS[task["condition"]]

@@ -21,7 +21,7 @@ from omegaconf import OmegaConf
 
 from leogym.scenario import build_timeline, load_scenario, sample_scenario
 from leogym.scenario.config import ScenarioConfig
-from leogym.scenario.dynamics import DYNAMICS_PRESETS, DynamicsConfig
+from leogym.scenario.config.dynamics import DYNAMICS_PRESETS, DynamicsConfig
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITE_FILE = ROOT / "conf" / "suite" / "heldout.yaml"

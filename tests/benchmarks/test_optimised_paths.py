@@ -17,7 +17,7 @@ from leogym.envs.config import ObservationConfig
 from leogym.envs.features import FeatureTable, PathSignals
 
 import leogym  # noqa: F401
-from leogym.scenario import build_timeline, load_scenario
+from leogym.scenario import build_timeline, load_scenario, validate_scenario
 from leogym.scenario.errors import ScenarioConfigError
 from leogym.scenario.forecast import HandoverOracle
 from leogym.simulation import native_config
@@ -112,7 +112,7 @@ def test_frame_is_the_documented_clipped_scaling() -> None:
 def _with_scale(name: str, k: float):
     cfg = load_scenario(name)
     cfg.rate_scale = k
-    return cfg.validate()
+    return validate_scenario(cfg)
 
 
 def test_rate_scale_divides_rates_queues_and_workload() -> None:
@@ -142,7 +142,7 @@ def test_rate_scale_out_of_range_names_the_field(k: float) -> None:
     cfg = load_scenario("tiny")
     cfg.rate_scale = k
     with pytest.raises(ScenarioConfigError, match=r"scenario\.rate_scale"):
-        cfg.validate()
+        validate_scenario(cfg)
 
 
 @pytest.mark.native

@@ -198,6 +198,7 @@ class ScenarioTarget(Target):
             ScenarioConfigError,
             build_timeline,
             load_scenario,
+            validate_scenario,
         )
 
         route, (data, _, _) = example
@@ -206,7 +207,7 @@ class ScenarioTarget(Target):
                 cfg = load_scenario(data)
             else:
                 cfg = _unchecked(ScenarioConfig, data)
-                cfg.validate()
+                validate_scenario(cfg)
         except ScenarioConfigError as e:
             return Outcome("clear_error", _exc(e))
         except Exception as e:  # noqa: BLE001 - classified

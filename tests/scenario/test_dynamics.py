@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 
 from leogym.scenario import build_timeline, load_scenario
+from leogym.scenario.config.dynamics import DynamicsConfig
 from leogym.scenario.dynamics import (
     DIURNAL_PROFILE,
-    DynamicsConfig,
     apply_dynamics,
     diurnal_gain,
     dynamics_streams,
@@ -29,6 +29,7 @@ from leogym.scenario.dynamics import (
 from leogym.scenario.errors import ScenarioConfigError
 from leogym.scenario.handover import slot_instants
 from leogym.scenario.timeline_builder import _S_DYN, resolved_epoch_utc_s
+from leogym.scenario.validation import validate_scenario
 
 DURATION_S = 3600.0
 SEEDS = range(5)
@@ -393,7 +394,7 @@ def test_bad_dynamics_values_name_the_field(change, field, text):
     for key, value in change.items():
         setattr(cfg.paths[0].satellite.dynamics, key, value)
     with pytest.raises(ScenarioConfigError) as err:
-        cfg.validate()
+        validate_scenario(cfg)
     assert str(err.value).startswith(f"scenario.paths[0].{field}:")
     assert text in str(err.value)
     assert isinstance(err.value, ValueError)
@@ -414,7 +415,7 @@ def test_double_counting_is_rejected_unless_stacking(where, name, value):
     obj = cfg.handover if where == "handover" else cfg.paths[0].satellite
     setattr(obj, name, value)
     with pytest.raises(ScenarioConfigError, match="allow_stacking") as err:
-        cfg.validate()
+        validate_scenario(cfg)
     prefix = "scenario.handover" if where == "handover" else "scenario.paths[0].satellite"
     assert err.value.field == f"{prefix}.{name}"
     cfg.paths[0].satellite.dynamics.allow_stacking = True
@@ -425,7 +426,7 @@ def test_dynamics_needs_the_slot_schedule():
     cfg = _scenario(30.0, "default")
     cfg.handover.mode = "visibility"
     with pytest.raises(ScenarioConfigError, match=r"^scenario\.handover\.mode:"):
-        cfg.validate()
+        validate_scenario(cfg)
 
 
 def test_config_round_trips_through_dataclasses():
@@ -439,7 +440,7 @@ def test_sampling_picks_a_preset_and_a_scale_after_every_other_draw():
     then a factor on sigma_s, sigma_w, q, m_e_ms and d_med_s; drawn after everything else, so a
     scenario without them draws exactly as before."""
     from leogym.scenario import sample_scenario
-    from leogym.scenario.dynamics import DYNAMICS_PRESETS, SCALED_PARAMS
+    from leogym.scenario.config.dynamics import DYNAMICS_PRESETS, SCALED_PARAMS
 
     base = load_scenario("default")
     plain = sample_scenario(base, np.random.default_rng(5))
@@ -479,5 +480,5 @@ def test_bad_sampling_values_name_the_field(key, value, field):
     cfg = load_scenario("default")
     setattr(cfg.sampling, key, value)
     with pytest.raises(ScenarioConfigError) as err:
-        cfg.validate()
+        validate_scenario(cfg)
     assert err.value.field == field

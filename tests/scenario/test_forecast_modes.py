@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from leogym.scenario import build_timeline, load_scenario
-from leogym.scenario.dynamics import DynamicsConfig
+from leogym.scenario.config.dynamics import DynamicsConfig
 from leogym.scenario.forecast import HandoverOracle, settled_sample
 
 SEEDS = range(5)

@@ -15,9 +15,10 @@ import pytest
 
 from leogym.scenario import build_timeline, load_scenario
 from leogym.scenario.config import MAX_LINK_RATE_MBPS
-from leogym.scenario.dynamics import DynamicsConfig
+from leogym.scenario.config.dynamics import DynamicsConfig
 from leogym.scenario.network import TIMELINE_BYTES_PER_SAMPLE, outage_mask, timeline_bytes
 from leogym.scenario.network_controlled import build_controlled_network
+from leogym.scenario.validation import validate_scenario
 from leogym.schema import FieldError
 
 
@@ -176,7 +177,7 @@ def test_every_dynamics_scale_has_an_upper_bound(key, value):
     cfg = copy.deepcopy(load_scenario("default"))
     setattr(cfg.paths[0].satellite.dynamics, key, value)
     with pytest.raises(FieldError, match=rf"^scenario\.paths\[0\]\.satellite\.dynamics\.{key}: "):
-        cfg.validate()
+        validate_scenario(cfg)
 
 
 def test_dynamics_scaling_stays_within_the_bounds():
@@ -198,4 +199,4 @@ def test_a_controlled_network_is_not_checked_against_handover_outage_s():
     path = copy.deepcopy(load_scenario("default"))
     path.handover.outage_s = path.duration_s + 1.0
     with pytest.raises(FieldError, match=r"^scenario\.handover\.outage_s: "):
-        path.validate()
+        validate_scenario(path)

@@ -13,6 +13,7 @@ import pytest
 from leogym.scenario import build_timeline, load_scenario
 from leogym.scenario.network import HopLink, HopNetwork, HopNode, HopRoute
 from leogym.scenario.timeline import PathTimeline
+from leogym.scenario.validation import validate_scenario
 from leogym.schema import FieldError
 
 PACKET = 1000
@@ -186,7 +187,7 @@ def test_bad_controlled_network_names_the_field(key, value, field):
     data = _chain()
     _set(data, key, value)
     with pytest.raises(FieldError) as err:
-        load_scenario(data).validate()
+        validate_scenario(load_scenario(data))
     assert err.value.field == field, str(err.value)
 
 
@@ -194,7 +195,7 @@ def test_unknown_route_node_message():
     data = _chain()
     data["hops"]["routes"][0]["nodes"] = ["s", "r9", "c"]
     with pytest.raises(FieldError, match=r"scenario\.hops\.routes\[0\]\.nodes\[1\]: unknown node"):
-        load_scenario(data).validate()
+        validate_scenario(load_scenario(data))
 
 
 def test_geometry_hops_take_no_controlled_fields():
@@ -202,7 +203,7 @@ def test_geometry_hops_take_no_controlled_fields():
     data["hops"]["nodes"] = []
     data["paths"] = [{"name": "t", "kind": "terrestrial"}]
     with pytest.raises(FieldError) as err:
-        load_scenario(data).validate()
+        validate_scenario(load_scenario(data))
     assert err.value.field == "scenario.hops.links"
 
 
@@ -221,7 +222,7 @@ def test_bad_flow_names_the_field(flow, field):
     data = _chain()
     data["traffic"]["flows"] = [flow]
     with pytest.raises(FieldError) as err:
-        load_scenario(data).validate()
+        validate_scenario(load_scenario(data))
     assert err.value.field == field, str(err.value)
 
 
@@ -231,7 +232,7 @@ def test_good_flows_name_routes_or_paths():
         {"transport": "mpquic", "cc": "cubic", "routes": ["direct", "detour"]},
         {"transport": "tcp", "routes": ["detour"], "start_s": 1.0, "stop_s": 4.0, "count": 3},
     ]
-    load_scenario(data).validate()
+    validate_scenario(load_scenario(data))
     # path topology: flows name the scenario's paths (default names included)
     cfg = load_scenario(
         {
@@ -240,21 +241,21 @@ def test_good_flows_name_routes_or_paths():
             "traffic": {"flows": [{"routes": ["terrestrial0"]}, {"routes": ["b"]}]},
         }
     )
-    cfg.validate()
+    validate_scenario(cfg)
     bad = copy.deepcopy(cfg)
     bad.traffic.flows[0].routes = ["direct"]
     with pytest.raises(FieldError) as err:
-        bad.validate()
+        validate_scenario(bad)
     assert err.value.field == "scenario.traffic.flows[0].routes[0]"
 
 
 def test_cross_traffic_counts_the_controlled_paths():
     data = _chain()
     data["traffic"]["cross_traffic"] = [{"path": 1}]
-    load_scenario(data).validate()
+    validate_scenario(load_scenario(data))
     data["traffic"]["cross_traffic"] = [{"path": 2}]
     with pytest.raises(FieldError) as err:
-        load_scenario(data).validate()
+        validate_scenario(load_scenario(data))
     assert err.value.field == "scenario.traffic.cross_traffic[0].path"
 
 

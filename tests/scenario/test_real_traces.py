@@ -158,7 +158,7 @@ def test_real_traces_replay_through_the_env_for_every_native_cc(scenario: str) -
 
 
 def test_dynamics_beside_a_replay_only_where_the_trace_leaves_the_rate() -> None:
-    from leogym.scenario.dynamics import DynamicsConfig
+    from leogym.scenario.config.dynamics import DynamicsConfig
     from leogym.scenario.errors import ScenarioConfigError
 
     cfg = load_scenario("starlink_leocc_replay")

@@ -23,6 +23,7 @@ from leogym.scenario.replay import (
     replay_leoreplayer,
     scenario_boundary_phase_s,
 )
+from leogym.scenario.validation import validate_scenario
 
 _spec = importlib.util.spec_from_file_location(
     "trace_fixtures", Path(__file__).with_name("trace_fixtures.py")
@@ -348,7 +349,7 @@ def test_irtt_probe_gaps_are_not_read_as_loss(tmp_path: Path) -> None:
 
 def _tiny(**replay: object):  # type: ignore[no-untyped-def]
     from leogym.scenario import load_scenario
-    from leogym.scenario.replay import ReplayConfig
+    from leogym.scenario.config.replay import ReplayConfig
 
     cfg = load_scenario("tiny")
     cfg.handover.outage_s = 0.0
@@ -377,7 +378,7 @@ def test_config_leoreplayer_replaces_delay_and_rate(tmp_path: Path) -> None:
     base = _tiny()
     geo = build_timeline(base, 0).paths[0]
     cfg = _tiny(format="leoreplayer", bw_down=str(bw), delay=str(delay), offset_s=0.1)
-    cfg.validate()
+    validate_scenario(cfg)
     tl = build_timeline(cfg, 0)
     p = tl.paths[0]
     phase = np.round((tl.times + 0.1) % 2.0, 6)
@@ -431,13 +432,13 @@ def test_config_errors_name_the_field(tmp_path: Path) -> None:
     ]
     for replay, match in cases:
         with pytest.raises(ScenarioConfigError, match=match):
-            _tiny(**replay).validate()
+            validate_scenario(_tiny(**replay))
     cfg = _tiny(format="leoreplayer", bw_down=str(bw), delay=str(bw))
     cfg.handover.outage_s = 0.1
     with pytest.raises(ScenarioConfigError, match=r"^scenario\.handover\.outage_s: must be 0 with"):
-        cfg.validate()
+        validate_scenario(cfg)
     cfg.paths[0].satellite.replay.allow_stacking = True
-    cfg.validate()
+    validate_scenario(cfg)
 
 
 def test_tiny_irtt_trace_is_refused_at_validation(tmp_path: Path) -> None:

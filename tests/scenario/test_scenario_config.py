@@ -18,6 +18,7 @@ from leogym.scenario import (
     build_timeline,
     load_scenario,
 )
+from leogym.scenario.validation import validate_scenario
 
 DATA = Path(__file__).parent / "data"
 BUNDLED = [
@@ -299,6 +300,6 @@ def test_structured_config_compatibility():
 def test_validate_returns_self_and_does_not_mutate():
     cfg = load_scenario("maco")
     before = copy.deepcopy(cfg)
-    assert cfg.validate() is cfg
+    assert validate_scenario(cfg) is cfg
     assert cfg == before
     assert dataclasses.is_dataclass(PathConfig)

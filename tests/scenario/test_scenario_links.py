@@ -16,6 +16,7 @@ from leogym.scenario.terrestrial import (
     read_mahimahi_trace,
     trace_capacity_bps,
 )
+from leogym.scenario.validation import validate_scenario
 
 DATA = Path(__file__).parent / "data"
 MTU_BITS = 1500 * 8
@@ -58,7 +59,7 @@ def test_trace_path_in_a_timeline():
     cfg = load_scenario("tiny")
     cfg.paths[1].terrestrial.capacity = "trace"
     cfg.paths[1].terrestrial.trace_down = str(DATA / "step.mahi")
-    tl = build_timeline(cfg.validate(), 0)
+    tl = build_timeline(validate_scenario(cfg), 0)
     p = tl.paths[1]
     assert set(np.unique(p.rate_down_bps[tl.times >= 0.1])) == {6e6, 12e6}
     np.testing.assert_array_equal(p.rate_up_bps, p.rate_down_bps)
@@ -120,7 +121,7 @@ def test_rain_lowers_snr_and_capacity_by_the_slant_attenuation():
     wet.rain.rain_height_km = 5.0
     wet.rain.extra_loss = 0.01
     a = build_timeline(dry, 0).paths[0]
-    b = build_timeline(wet.validate(), 0).paths[0]
+    b = build_timeline(validate_scenario(wet), 0).paths[0]
     atten = 2.0 * 5.0 / np.sin(np.radians(a.elevation_deg))  # ITU-R P.618, elevation >= 5 deg
     np.testing.assert_allclose(a.snr_db - b.snr_db, atten, rtol=1e-9)
     assert (b.rate_down_bps < a.rate_down_bps).all()

@@ -12,7 +12,7 @@ from omegaconf import OmegaConf
 
 from leogym.scenario import ScenarioConfigError, build_timeline, load_scenario
 from leogym.scenario import files as scenario_files
-from leogym.scenario.validation import validation_count
+from leogym.scenario.validation import validate_scenario, validation_count
 
 #: mahimahi: one 1500-byte delivery opportunity per line (Netravali et al., USENIX ATC 2015)
 MTU_BITS = 1500 * 8
@@ -42,7 +42,7 @@ def test_a_reset_loop_validates_and_reads_the_trace_once(tmp_path: Path) -> None
     checks = validation_count()
     rates = [build_timeline(cfg, seed).paths[1].rate_down_bps for seed in range(5)]
     for _ in range(5):
-        cfg.validate()
+        validate_scenario(cfg)
     assert validation_count() == checks  # validated by load_scenario already
     assert scenario_files.cache_info()["trace_reads"] == reads
     # 100 opportunities of 1500 bytes per 100 ms bin: 12 Mbit/s (the first bin, [0, 100) ms,
@@ -51,8 +51,8 @@ def test_a_reset_loop_validates_and_reads_the_trace_once(tmp_path: Path) -> None
     assert np.median(rates[0]) == pytest.approx(100 * MTU_BITS / 0.1)
     # a changed config is validated again (once)
     cfg.duration_s = 10.0
-    cfg.validate()
-    cfg.validate()
+    validate_scenario(cfg)
+    validate_scenario(cfg)
     assert validation_count() == checks + 1
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from leogym.scenario import build_timeline, load_scenario, sample_scenario
 from leogym.scenario.handover import slot_instants
+from leogym.scenario.validation import validate_scenario
 from leogym.simulation import native_paths
 
 DATA = Path(__file__).parent / "data"
@@ -161,7 +162,7 @@ def test_sampling_choices_cover_traces_losses_and_rain(tmp_path):
     cfg.sampling.rain_probability = 0.5
     cfg.sampling.rain_attenuation_db_km = [0.1, 1.0]
     rng = np.random.default_rng(0)
-    draws = [sample_scenario(cfg.validate(), rng) for _ in range(40)]
+    draws = [sample_scenario(validate_scenario(cfg), rng) for _ in range(40)]
     assert {d.paths[1].terrestrial.trace_down for d in draws} == set(cfg.sampling.trace_choices)
     assert {d.paths[0].loss_down for d in draws} == {1e-4, 5e-3}
     assert {d.rain.mode for d in draws} == {"off", "markov"}

@@ -16,7 +16,13 @@ import numpy as np
 import pytest
 from leogym.envs.config import EnvConfig
 
-from leogym.scenario import available_scenarios, build_timeline, load_scenario, sample_scenario
+from leogym.scenario import (
+    available_scenarios,
+    build_timeline,
+    load_scenario,
+    sample_scenario,
+    validate_scenario,
+)
 from leogym.scenario.config import FlowConfig
 from leogym.simulation import Simulation
 
@@ -51,7 +57,7 @@ def test_leotp_scenarios_load_validate_and_build(name: str) -> None:
     assert name in available_scenarios()
     sc = load_scenario(name)
     assert sc.name == name and sc.topology == "hops"
-    sc.validate()
+    validate_scenario(sc)
     _, tl = _timeline(name)
     assert tl.network is not None and tl.paths
     # 1000-packet drop-tail queues everywhere (the paper's testbed default)

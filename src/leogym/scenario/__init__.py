@@ -8,6 +8,9 @@ Typical use::
     episode = sample_scenario(cfg, np.random.default_rng(7))
     timeline = build_timeline(episode, seed=7)          # per-path arrays, no packets
 
+``validate_scenario(cfg)`` checks a config built by hand (``load_scenario`` and
+``sample_scenario`` return checked ones).
+
 See docs/scenario.md for the models and the config reference.
 """
 
@@ -35,6 +38,7 @@ from leogym.scenario.loader import available_scenarios, load_scenario
 from leogym.scenario.sampling import sample_scenario
 from leogym.scenario.timeline import HandoverForecast, PathTimeline, Timeline
 from leogym.scenario.timeline_builder import build_timeline
+from leogym.scenario.validation import validate_scenario
 
 __all__ = [
     "ConstellationConfig",
@@ -60,4 +64,5 @@ __all__ = [
     "build_timeline",
     "load_scenario",
     "sample_scenario",
+    "validate_scenario",
 ]

@@ -35,17 +35,30 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from leogym.scenario.timeline import PathTimeline, Timeline
+from leogym.scenario.links.arrays import PathTimeline
 
-__all__ = ["FORECAST_MODES", "HandoverForecast", "HandoverOracle", "settled_sample"]
+__all__ = ["FORECAST_MODES", "HandoverForecast", "HandoverOracle", "TimelineGrid", "settled_sample"]
 
 #: The forecast modes (see above): ``oracle`` first, the default of the notebooks' API.
 FORECAST_MODES = ("oracle", "realistic")
+
+
+class TimelineGrid(Protocol):
+    """What the oracle reads of a :class:`~leogym.scenario.timeline.Timeline`: its paths on
+    one grid. (A timeline holds its oracles, so this module names the part it reads instead of
+    importing it.)"""
+
+    paths: list[PathTimeline]
+    dt_s: float
+    settle_s: float
+
+    def index_at(self, t: float) -> int:
+        """Grid index of the sample at or just before ``t``."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -70,7 +83,9 @@ class HandoverForecast:
     rate_up_after_bps: float
 
 
-def settled_sample(timeline: Timeline, path: PathTimeline, handover_s: float) -> tuple[float, int]:
+def settled_sample(
+    timeline: TimelineGrid, path: PathTimeline, handover_s: float
+) -> tuple[float, int]:
     """The end of the outage a handover causes (``handover_s`` if none) and the index of the
     first grid sample after its effects (outage, delay spike: ``timeline.settle_s``) are over."""
     o = path.outages
@@ -89,7 +104,7 @@ def _forecast_arrays(path: PathTimeline, mode: str) -> tuple[np.ndarray, ...]:
 
 
 def forecast(
-    timeline: Timeline, i: int, k: int, t: float, mode: str = "oracle"
+    timeline: TimelineGrid, i: int, k: int, t: float, mode: str = "oracle"
 ) -> HandoverForecast:
     """The full forecast of handover ``k`` of path ``i``, seen from time ``t``."""
     p = timeline.paths[i]
@@ -121,7 +136,7 @@ class HandoverOracle:
     :param mode: ``oracle`` or ``realistic`` (what the "after handover" values may reveal).
     """
 
-    def __init__(self, timeline: Timeline, mode: str = "oracle") -> None:
+    def __init__(self, timeline: TimelineGrid, mode: str = "oracle") -> None:
         if mode not in FORECAST_MODES:
             raise ValueError(f"forecast mode must be one of {FORECAST_MODES} (got {mode!r})")
         self.timeline = timeline

@@ -33,6 +33,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from leogym.scenario.config import ScenarioConfig
 from leogym.scenario.errors import ScenarioConfigError, field_error
+from leogym.scenario.validation import validate_scenario
 
 __all__ = [
     "anchored_file_fields",
@@ -283,5 +284,5 @@ def load_scenario(
     else:
         raise ScenarioConfigError(ROOT, f"cannot load a scenario from {type(source).__name__}")
     if validate:
-        cfg.validate()
+        validate_scenario(cfg)
     return cfg

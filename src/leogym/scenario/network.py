@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from leogym.scenario.timeline import PathTimeline
+from leogym.scenario.links.arrays import LinkArrays, PathTimeline
 from leogym.schema import FieldError
 
 __all__ = [
@@ -115,15 +115,9 @@ class HopRoute:
 
 
 @dataclass
-class CollapsedRoute:
+class CollapsedRoute(LinkArrays):
     """A route's end-to-end view on the timeline grid (what path mode would see)."""
 
-    delay_down_s: np.ndarray
-    delay_up_s: np.ndarray
-    rate_down_bps: np.ndarray
-    rate_up_bps: np.ndarray
-    loss_down: np.ndarray
-    loss_up: np.ndarray
     #: bool[n]: some link of the route in force is in an outage.
     in_outage: np.ndarray
 

@@ -49,10 +49,10 @@ from leogym.scenario.config import (
     HopSquareWaveConfig,
     ScenarioConfig,
 )
+from leogym.scenario.intervals import merge_intervals
+from leogym.scenario.links.arrays import PathTimeline
 from leogym.scenario.network import HopLink, HopNetwork, HopNode, HopRoute, outage_mask
 from leogym.scenario.queues import resolve_queue_packets
-from leogym.scenario.satpath import merge_intervals
-from leogym.scenario.timeline import PathTimeline
 
 __all__ = [
     "break_before_make_outages",

@@ -96,11 +96,12 @@ import numpy as np
 from leogym.scenario.config import PathConfig, ScenarioConfig
 from leogym.scenario.constants import SPEED_OF_LIGHT_KM_S
 from leogym.scenario.handover import HandoverEvent, ServingPlan
+from leogym.scenario.intervals import false_runs, merge_intervals
 from leogym.scenario.isl import ShortestPaths
+from leogym.scenario.links.arrays import LINK_ARRAYS, PathTimeline
 from leogym.scenario.network import HopLink, HopNetwork, HopNode, HopRoute
-from leogym.scenario.satpath import SatelliteArrays, false_runs, merge_intervals
+from leogym.scenario.satpath import SatelliteArrays
 from leogym.scenario.scene import GroundSide, SceneGeometry
-from leogym.scenario.timeline import PathTimeline
 
 __all__ = ["GeometrySources", "build_geometry_network", "UNLIMITED_BPS", "ACCESS_BPS"]
 
@@ -113,8 +114,6 @@ ACCESS_BPS = 1e12
 
 _C = SPEED_OF_LIGHT_KM_S
 _Interval = tuple[float, float]
-#: The six per-direction arrays of a link, in PathTimeline's names.
-_FIELDS = ("delay_down_s", "delay_up_s", "rate_down_bps", "rate_up_bps", "loss_down", "loss_up")
 
 
 @dataclass
@@ -277,7 +276,7 @@ class _Builder:
         key = (min(leg.u, leg.v), max(leg.u, leg.v))
         ln = self.links.get(key)
         if ln is None:
-            values = {name: np.zeros(self.n) for name in _FIELDS}
+            values = {name: np.zeros(self.n) for name in LINK_ARRAYS}
             ln = _LinkDraft(
                 leg.kind,
                 leg.u,
@@ -306,7 +305,7 @@ class _Builder:
             free = ln.owner[sl] == -1
             if free.any():
                 idx = np.flatnonzero(free) + sl.start
-                for name in _FIELDS:
+                for name in LINK_ARRAYS:
                     src_name = name if fwd else _swap(name)
                     ln.values[name][idx] = leg.values[src_name][free]
                 ln.owner[idx] = path
@@ -539,7 +538,7 @@ class _Builder:
     def terrestrial_route(self, i: int, pt: PathTimeline) -> HopRoute:
         isp = self.node(f"isp:{pt.name}", "router")
         sl = slice(0, self.n)
-        carried = {name: np.asarray(getattr(pt, name), dtype=np.float64) for name in _FIELDS}
+        carried = {name: np.asarray(getattr(pt, name), dtype=np.float64) for name in LINK_ARRAYS}
         access = self._sym(np.zeros(self.n), ACCESS_BPS / self.rate_scale, 0.0)
         legs = [
             _Leg(self.server, isp, "terrestrial", carried),
@@ -627,7 +626,7 @@ class _Builder:
             values = dict(ln.values)
             if not used.all():
                 geo = self._geometry_delay_s(ln)
-                for name in _FIELDS:
+                for name in LINK_ARRAYS:
                     filled = _fill(values[name], used)
                     if geo is not None and name.startswith("delay"):
                         ok = ~used & np.isfinite(geo)
@@ -641,7 +640,7 @@ class _Builder:
                 )
             a = self.nodes[ln.a].name
             b = self.nodes[ln.b].name
-            v = {name: np.ascontiguousarray(values[name], dtype=np.float64) for name in _FIELDS}
+            v = {name: np.ascontiguousarray(values[name], dtype=np.float64) for name in LINK_ARRAYS}
             arrays = PathTimeline(
                 name=f"{a}-{b}",
                 kind="satellite" if ln.kind in ("gsl", "isl") else "terrestrial",

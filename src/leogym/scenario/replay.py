@@ -52,22 +52,23 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
 
+from leogym.scenario.config.replay import ReplayConfig
 from leogym.scenario.errors import ScenarioConfigError, regular_file
 from leogym.scenario.files import file_stamp
 from leogym.scenario.terrestrial import read_mahimahi_trace, trace_capacity_bps
-from leogym.schema import bounded, choice, fail
 
 __all__ = [
     "LEOREPLAYER_DELAY_STEP_S",
     "MAX_TILED_PROBES",
     "MAX_TRACE_DELAY_MS",
-    "ReplayConfig",
+    "check_replay_files",
+    "check_replay_span",
     "replay_path",
     "IrttProbes",
     "ReplayArrays",
@@ -536,80 +537,30 @@ def _cached(path: str, field: str, read: Callable[[str, str], T]) -> T:
     return value
 
 
-@dataclass
-class ReplayConfig:
-    """A measured trace that replaces a satellite path's geometric arrays
-    (``docs/scenario.md``, "Replaying measured traces"). ``format: off`` = none.
+def check_replay_files(cfg: ReplayConfig, path: str) -> None:
+    """Read (once per file version) every file ``cfg`` names, so that a missing or corrupt
+    trace is reported naming its field (``<path>.bw_down``, ...) before anything is built."""
+    if cfg.format == "leoreplayer":
+        _cached(str(cfg.bw_down), f"{path}.bw_down", read_mahimahi_bw)
+        if cfg.bw_up:
+            _cached(cfg.bw_up, f"{path}.bw_up", read_mahimahi_bw)
+        _cached(str(cfg.delay), f"{path}.delay", read_leoreplayer_delay)
+    elif cfg.format == "lens_irtt" and cfg.csv:
+        _cached(cfg.csv, f"{path}.csv", read_lens_irtt_csv)
 
-    ``leoreplayer`` replaces the delays (both directions) and rates and keeps the path's loss;
-    ``lens_irtt`` replaces the delays and losses and keeps the path's rates. SNR, elevation,
-    serving satellite, handovers and outages stay geometric.
+
+def check_replay_span(cfg: ReplayConfig, duration_s: float, period_s: float, path: str) -> None:
+    """Refuse a LENS trace that replaying ``duration_s`` would repeat into more than
+    :data:`MAX_TILED_PROBES` probes (before anything is built), naming ``path.csv``.
+
+    :param period_s: the scenario's slot period (the alignment moves the start by less).
     """
-
-    #: ``off``, ``leoreplayer`` (mahimahi ``bw`` + 10 ms ``delay`` files) or ``lens_irtt`` (CSV).
-    format: str = field(default="off", metadata=choice("off", "leoreplayer", "lens_irtt"))
-    #: LeoReplayer: mahimahi trace of the downlink (required).
-    bw_down: str | None = None
-    #: LeoReplayer: mahimahi trace of the uplink (``None``: as the downlink).
-    bw_up: str | None = None
-    #: LeoReplayer: one-way delay file, one value (ms) per 10 ms (required).
-    delay: str | None = None
-    #: LENS: IRTT CSV file ``timestamp(ns),rtt,uplink,downlink`` (required).
-    csv: str | None = None
-    #: Trace time at episode time 0 (s); with ``trace_boundary_s``, the earliest such time.
-    offset_s: float = field(default=0.0, metadata=bounded(0.0, 1e9))
-    #: Phase of the trace's slot boundaries (trace seconds); when set, the start is moved
-    #: forward by less than one ``handover.period_s`` so that they fall on the scenario's.
-    trace_boundary_s: float | None = field(default=None, metadata=bounded(0.0, 1e9))
-    #: LeoReplayer: window over which delivery opportunities are counted into a rate (s).
-    bin_s: float = field(default=0.1, metadata=bounded(0.001, 3600.0))
-    #: LENS: window over which the share of lost probes is counted (s).
-    loss_bin_s: float = field(default=1.0, metadata=bounded(0.001, 3600.0))
-    #: LENS: share of the RTT put on the uplink (the rest on the downlink).
-    up_share: float = field(default=0.5, metadata=bounded(0.0, 1.0))
-    #: Keep the geometric handover outage and loss window on top of the trace (they double
-    #: count the boundary effects that the trace already holds).
-    allow_stacking: bool = False
-
-    @property
-    def enabled(self) -> bool:
-        """Whether a trace is replayed (``format`` is not ``off``)."""
-        return self.format != "off"
-
-    def _check_relations(self, path: str, error: type) -> None:
-        if self.format == "leoreplayer":
-            for name in ("bw_down", "delay"):
-                if not getattr(self, name):
-                    raise fail(error, f"{path}.{name}", "required when format is 'leoreplayer'")
-            _cached(str(self.bw_down), f"{path}.bw_down", read_mahimahi_bw)
-            if self.bw_up:
-                _cached(self.bw_up, f"{path}.bw_up", read_mahimahi_bw)
-            _cached(str(self.delay), f"{path}.delay", read_leoreplayer_delay)
-        elif self.format == "lens_irtt":
-            if not self.csv:
-                raise fail(error, f"{path}.csv", "required when format is 'lens_irtt'")
-            _cached(self.csv, f"{path}.csv", read_lens_irtt_csv)
-
-    def check_span(self, duration_s: float, period_s: float, path: str) -> None:
-        """Refuse a LENS trace that replaying ``duration_s`` would repeat into more than
-        :data:`MAX_TILED_PROBES` probes (before anything is built), naming ``path.csv``.
-
-        :param period_s: the scenario's slot period (the alignment moves the start by less).
-        """
-        if self.format != "lens_irtt" or not self.csv:
-            return
-        probes = _cached(self.csv, f"{path}.csv", read_lens_irtt_csv)
-        lo = self.offset_s - probes.period_s
-        hi = self.offset_s + period_s + duration_s + max(self.loss_bin_s, 1.0)
-        _check_tiles(probes, lo, hi, f"{path}.csv")
-
-    def files(self) -> list[str]:
-        """The files this config names (for validation's file stamps)."""
-        if self.format == "leoreplayer":
-            return [f for f in (self.bw_down, self.bw_up, self.delay) if f]
-        if self.format == "lens_irtt":
-            return [self.csv] if self.csv else []
-        return []
+    if cfg.format != "lens_irtt" or not cfg.csv:
+        return
+    probes = _cached(cfg.csv, f"{path}.csv", read_lens_irtt_csv)
+    lo = cfg.offset_s - probes.period_s
+    hi = cfg.offset_s + period_s + duration_s + max(cfg.loss_bin_s, 1.0)
+    _check_tiles(probes, lo, hi, f"{path}.csv")
 
 
 def replay_path(

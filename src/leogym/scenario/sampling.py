@@ -13,6 +13,7 @@ from dataclasses import replace
 import numpy as np
 
 from leogym.scenario.config import ScenarioConfig
+from leogym.scenario.validation import validate_scenario
 
 __all__ = ["sample_scenario"]
 
@@ -90,4 +91,4 @@ def sample_scenario(cfg: ScenarioConfig, rng: np.random.Generator) -> ScenarioCo
     if factor is not None:
         for sat in satellites:
             sat.dynamics = sat.dynamics.scaled(factor)
-    return out.validate()
+    return validate_scenario(out)

@@ -29,23 +29,20 @@ from leogym.scenario.config import HandoverConfig, LinkBudgetConfig, PathConfig,
 from leogym.scenario.constants import SPEED_OF_LIGHT_KM_S
 from leogym.scenario.geometry import slant_range_at_elevation_km
 from leogym.scenario.handover import ServingPlan
+from leogym.scenario.intervals import false_runs, merge_intervals
 from leogym.scenario.isl import ShortestPaths
 from leogym.scenario.linkbudget import capacity_bps, rain_attenuation_db, snr_db
+from leogym.scenario.links.arrays import LinkArrays
 from leogym.scenario.scene import GroundSide, SceneGeometry
 
-__all__ = ["SatelliteArrays", "assemble_satellite_path", "merge_intervals", "false_runs"]
+__all__ = ["SatelliteArrays", "assemble_satellite_path"]
 
 
 @dataclass
-class SatelliteArrays:
-    """The arrays of one satellite path (see :class:`~leogym.scenario.timeline.PathTimeline`)."""
+class SatelliteArrays(LinkArrays):
+    """The arrays of one satellite path (see
+    :class:`~leogym.scenario.links.arrays.PathTimeline`)."""
 
-    delay_down_s: np.ndarray
-    delay_up_s: np.ndarray
-    rate_down_bps: np.ndarray
-    rate_up_bps: np.ndarray
-    loss_down: np.ndarray
-    loss_up: np.ndarray
     snr_db: np.ndarray
     elevation_deg: np.ndarray
     serving_sat: np.ndarray
@@ -61,32 +58,6 @@ class SatelliteArrays:
     #: ``envelope`` delay model: modelled over geometric propagation delay at each sample (NaN
     #: where no satellite serves), the factor on every propagation leg; ``None``: ``geometry``.
     delay_scale: np.ndarray | None = None
-
-
-def merge_intervals(intervals: list[tuple[float, float]], end: float) -> np.ndarray:
-    """Sort, clip to ``[0, end]`` and merge overlapping ``[start, stop)`` intervals.
-
-    :return: ``(k, 2)`` float64 array.
-    """
-    clipped = sorted((max(a, 0.0), min(b, end)) for a, b in intervals if min(b, end) > max(a, 0.0))
-    out: list[list[float]] = []
-    for a, b in clipped:
-        if out and a <= out[-1][1]:
-            out[-1][1] = max(out[-1][1], b)
-        else:
-            out.append([a, b])
-    return np.asarray(out, dtype=np.float64).reshape(-1, 2)
-
-
-def false_runs(ok: np.ndarray, times: np.ndarray, dt: float) -> list[tuple[float, float]]:
-    """``[start, stop)`` time intervals of the runs of False in ``ok``."""
-    bad = ~ok
-    if not bad.any():
-        return []
-    edges = np.diff(np.concatenate([[0], bad.astype(np.int8), [0]]))
-    starts = np.flatnonzero(edges == 1)
-    stops = np.flatnonzero(edges == -1)
-    return [(float(times[a]), float(times[b - 1] + dt)) for a, b in zip(starts, stops, strict=True)]
 
 
 def _fill_invalid(values: np.ndarray, ok: np.ndarray, default: float) -> np.ndarray:

@@ -48,6 +48,7 @@ from leogym.scenario.scene import (
 )
 from leogym.scenario.terrestrial import markov_capacity_bps, trace_capacity_bps
 from leogym.scenario.timeline import PathTimeline, Timeline
+from leogym.scenario.validation import validate_scenario
 from leogym.scenario.visibility import PathSky
 
 __all__ = ["build_timeline"]
@@ -186,7 +187,7 @@ def build_timeline(cfg: ScenarioConfig, seed: int, *, keep_geometry: bool = Fals
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ScenarioConfigError("seed", f"must be a non-negative integer (got {seed!r})")
     seed = int(seed)
-    cfg.validate()
+    validate_scenario(cfg)
     dt = float(cfg.timeline_dt_s)
     n = int(math.floor(cfg.duration_s / dt + 1e-9)) + 1
     times = np.arange(n) * dt

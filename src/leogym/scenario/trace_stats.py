@@ -39,12 +39,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from leogym.scenario.errors import ScenarioConfigError, regular_file
+from leogym.scenario.loader import load_scenario
 from leogym.scenario.replay import (
     LEOREPLAYER_DELAY_STEP_S,
     read_lens_irtt_csv,
     read_leoreplayer_delay,
     read_mahimahi_bw,
 )
+from leogym.scenario.timeline_builder import build_timeline, resolved_epoch_utc_s
 
 __all__ = ["Series", "read_series", "slot_stats", "preset_stats", "main"]
 
@@ -334,9 +336,6 @@ def preset_series(name: str, duration_s: float, seed: int) -> Series:
     """The satellite path of bundled scenario ``name`` (``duration_s``, ``seed``) as a series:
     its downlink capacity, its RTT on the grid and, as probes every grid step, its loss drawn
     from the loss arrays (uplink, then downlink)."""
-    from leogym.scenario import build_timeline, load_scenario
-    from leogym.scenario.timeline_builder import resolved_epoch_utc_s
-
     cfg = dataclasses.replace(load_scenario(name), duration_s=duration_s)
     cfg.sampling = dataclasses.replace(cfg.sampling, epoch_utc_s=[])
     tl = build_timeline(load_scenario(cfg), seed=seed)

@@ -36,6 +36,7 @@ from leogym.scenario.config import (
     SatellitePathConfig,
     ScenarioConfig,
 )
+from leogym.scenario.config.constellations import PRESETS
 from leogym.scenario.errors import ScenarioConfigError, field_error
 from leogym.scenario.files import file_stamp, mahimahi_trace, tle_records
 from leogym.scenario.flows import (
@@ -46,7 +47,8 @@ from leogym.scenario.flows import (
 )
 from leogym.scenario.frames import parse_utc
 from leogym.scenario.network import MAX_LINKS, MAX_NODES, MAX_ROUTE_STEPS, timeline_bytes
-from leogym.scenario.presets import PRESETS, resolve_constellation
+from leogym.scenario.presets import resolve_constellation
+from leogym.scenario.replay import check_replay_files, check_replay_span
 
 __all__ = [
     "validate_scenario",
@@ -72,11 +74,13 @@ def validation_count() -> int:
     return _CHECKS[0]
 
 
-def validate_scenario(cfg: ScenarioConfig) -> None:
+def validate_scenario(cfg: ScenarioConfig) -> ScenarioConfig:
     """Validate a whole scenario; see the module docstring.
 
     :param cfg: the config.
-    :raises ScenarioConfigError: on the first invalid field.
+    :return: ``cfg``, for chaining.
+    :raises ScenarioConfigError: on the first invalid field, naming its path, e.g.
+        ``scenario.constellation.altitude_km: must be in (0, 50000] (got -5)``.
     """
     if not isinstance(cfg, ScenarioConfig):
         raise ScenarioConfigError(ROOT, f"expected a ScenarioConfig, got {type(cfg).__name__}")
@@ -86,13 +90,17 @@ def validate_scenario(cfg: ScenarioConfig) -> None:
         key = None
     if key is not None and key in _VALID:
         _VALID.move_to_end(key)
-        return
+        return cfg
     _CHECKS[0] += 1
-    schema.check(cfg, ROOT, ScenarioConfigError)  # fields, then ScenarioConfig._check_relations
+    schema.check(cfg, ROOT, ScenarioConfigError)  # every field, and each part's own relations
+    for i, path in enumerate(cfg.paths):
+        check_replay_files(path.satellite.replay, f"{ROOT}.paths[{i}].satellite.replay")
+    check_relations(cfg)
     if key is not None:
         _VALID[key] = None
         if len(_VALID) > _MEMO_SIZE:
             _VALID.popitem(last=False)
+    return cfg
 
 
 def _file_stamps(cfg: ScenarioConfig) -> tuple:
@@ -108,7 +116,7 @@ def _file_stamps(cfg: ScenarioConfig) -> tuple:
 def check_relations(cfg: ScenarioConfig) -> None:
     """The rules of a scenario that relate several fields, and its files.
 
-    Called by :func:`leogym.schema.check` once every field is well-typed and in range.
+    Called by :func:`validate_scenario` once every field is well-typed and in range.
 
     :raises ScenarioConfigError: naming the field.
     """
@@ -648,7 +656,7 @@ def _replay(cfg: ScenarioConfig, s: SatellitePathConfig, sp: str) -> None:
         raise field_error(
             f"{rp}.trace_boundary_s", "needs handover.mode 'schedule'", s.replay.trace_boundary_s
         )
-    s.replay.check_span(cfg.duration_s, cfg.handover.period_s, rp)
+    check_replay_span(s.replay, cfg.duration_s, cfg.handover.period_s, rp)
     if s.replay.allow_stacking:
         return
     why = f"must be 0 with {rp} on (the trace holds the boundary; set {rp}.allow_stacking)"

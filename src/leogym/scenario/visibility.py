@@ -6,7 +6,8 @@ and range are interpolated linearly, so visibility changes are located to well b
 at a sample when it is above the terminal's mask and the path's ground side can reach it
 (bent pipe: some gateway sees it; ISL: always).
 
-Policies rank the usable satellites at a time ``t`` (best first):
+Policies (:data:`leogym.scenario.config.POLICIES`) rank the usable satellites at a time ``t``
+(best first):
 
 * ``max_elevation``: highest elevation (shortest slant range);
 * ``longest_visibility``: latest set time (ties by elevation);
@@ -20,9 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["PathSky", "POLICIES"]
-
-POLICIES = ("max_elevation", "longest_visibility", "min_delay", "random")
+__all__ = ["PathSky"]
 
 _EPS_S = 1e-6
 

@@ -3,9 +3,15 @@
 Every knob of a scenario is a field here, with its unit in its name. Fields use only simple types
 (``int``, ``float``, ``str``, ``bool``, ``Optional[...]``, ``list[...]`` and nested dataclasses),
 so the classes can be registered in Hydra's ``ConfigStore`` as they are. Each field's range or
-choices are its metadata (:mod:`leogym.schema`); :meth:`ScenarioConfig.validate` checks them,
-and the rules that relate several fields (:mod:`leogym.scenario.validation`), and raises
-:class:`~leogym.scenario.errors.ScenarioConfigError` naming the field path.
+choices are its metadata (:mod:`leogym.schema`).
+:func:`leogym.scenario.validation.validate_scenario` checks them, and the rules that relate
+several fields, and raises :class:`~leogym.scenario.errors.ScenarioConfigError` naming the field
+path.
+
+This package is the scenario's schema and its floor: its modules (this one,
+:mod:`~leogym.scenario.config.dynamics`, :mod:`~leogym.scenario.config.replay` and
+:mod:`~leogym.scenario.config.constellations`) import :mod:`leogym.schema` and each other, never
+the implementation (``tests/scenario/test_import_floors.py``).
 
 The reference for every field (meaning, unit, default, where the default comes from) is
 ``docs/scenario.md``; the comments below are the short form.
@@ -15,9 +21,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from leogym.scenario.dynamics import DYNAMICS_PRESET_NAMES, DynamicsConfig
-from leogym.scenario.replay import ReplayConfig
-from leogym.scenario.visibility import POLICIES
+from leogym.scenario.config.constellations import PRESETS
+from leogym.scenario.config.dynamics import DYNAMICS_PRESET_NAMES, DynamicsConfig
+from leogym.scenario.config.replay import ReplayConfig
 from leogym.schema import bounded, choice, duration, interval
 
 __all__ = [
@@ -49,6 +55,7 @@ __all__ = [
     "MAX_PACKET_BYTES",
     "MAX_PATHS",
     "MAX_QUEUE_PACKETS",
+    "POLICIES",
     "QUEUE_DISCIPLINES",
     "QUEUE_PI_DEFAULTS",
     "QUEUE_TARGET_MS",
@@ -80,10 +87,9 @@ ELEVATION_MASK = bounded(0.0, 90.0, hi_open=True)
 ATTENUATION = bounded(0.0, 1000.0)
 
 
-def _preset_names() -> tuple[str, ...]:
-    from leogym.scenario.presets import PRESETS
-
-    return tuple(PRESETS)
+#: The satellite selection policies of a path (``handover.policy``;
+#: :mod:`leogym.scenario.visibility` ranks the satellites by them).
+POLICIES = ("max_elevation", "longest_visibility", "min_delay", "random")
 
 
 @dataclass
@@ -110,7 +116,7 @@ class ConstellationConfig:
     """
 
     #: ``starlink_shell1``, ``iridium``, ``leotp``, ``maco_string`` or ``None``.
-    preset: str | None = field(default="starlink_shell1", metadata=choice(_preset_names))
+    preset: str | None = field(default="starlink_shell1", metadata=choice(*PRESETS))
     #: ``walker_delta``, ``walker_star`` or ``tle``; ``None`` = the preset's.
     kind: str | None = field(default=None, metadata=choice("walker_delta", "walker_star", "tle"))
     altitude_km: float | None = field(default=None, metadata=bounded(0.0, 50_000.0, lo_open=True))
@@ -755,21 +761,3 @@ class ScenarioConfig:
     #: factor (>= 1) to simulate k times fewer packets; the envs scale throughput figures back
     #: up. Delays, losses and handovers are unchanged. See docs/benchmarks.md for what it costs.
     rate_scale: float = field(default=1.0, metadata=bounded(1.0, 1000.0))
-
-    def validate(self) -> ScenarioConfig:
-        """Check every field; raise on the first problem (a config already validated in this
-        process, unchanged, is not checked again).
-
-        :return: ``self``, for chaining.
-        :raises ScenarioConfigError: naming the field path, e.g.
-            ``scenario.constellation.altitude_km: must be in (0, 50000] (got -5)``.
-        """
-        from leogym.scenario.validation import validate_scenario
-
-        validate_scenario(self)
-        return self
-
-    def _check_relations(self, path: str, error: type) -> None:
-        from leogym.scenario.validation import check_relations
-
-        check_relations(self)
