@@ -50,7 +50,7 @@ from typing import Any
 
 import numpy as np
 from leogym.agents.reproduce import judge
-from leogym.agents.reproduce.common import Table, algorithms, pct_change, transport
+from leogym.agents.reproduce.common import Table, algorithms, grid, pct_change, transport
 from leogym.agents.reproduce.judge import Results
 
 from leogym.simulation.fairness import jain_index
@@ -395,25 +395,13 @@ def tasks(size: str, seeds: int | None = None) -> list[dict[str, Any]]:
     """One task per (group, condition, algorithm, seed), the runs of a size."""
     sz = SIZES[size]
     n = sz.seeds if seeds is None else seeds
+    extra = {"chain5_file": {"file_bytes": [sz.file_bytes]},
+             "dumbbell": {"time_scale": [sz.time_scale]}}  # fmt: skip
     out = []
     for g, group in GROUPS.items():
-        chosen = sz.groups.get(g)
-        for cond, labels in group.runs if chosen is None else chosen:
-            for label in labels:
-                for s in range(n):
-                    task: dict[str, Any] = {
-                        "group": g,
-                        "condition": cond,
-                        "algorithm": label,
-                        "seed": s,
-                        "duration_s": sz.durations[g],
-                        "warmup_s": sz.warmup_s,
-                    }
-                    if g == "chain5_file":
-                        task["file_bytes"] = sz.file_bytes
-                    if g == "dumbbell":
-                        task["time_scale"] = sz.time_scale
-                    out.append(task)
+        sizes = {"duration_s": [sz.durations[g]], "warmup_s": [sz.warmup_s], **extra.get(g, {})}
+        for cond, labels in group.runs if sz.groups.get(g) is None else sz.groups[g]:
+            out += grid(group=[g], condition=[cond], algorithm=labels, seed=range(n), **sizes)
     return out
 
 
@@ -680,14 +668,7 @@ def _skipped(results: Results, label: str) -> str | None:
     return None
 
 
-def _value(
-    results: Results,
-    group: str,
-    cond: Any,
-    label: str,
-    key: str,
-    flow: int = 0,
-) -> float:
+def _value(results: Results, group: str, cond: Any, label: str, key: str, flow: int = 0) -> float:
     """Mean over seeds of one measured quantity (NaN: not run, skipped or not measured)."""
     vals = []
     for r in _runs(results, group, cond, label):
@@ -704,6 +685,11 @@ def _cell(results: Results, label: str, value: float) -> Any:
     if _skipped(results, label) is not None:
         return "not yet available"
     return value
+
+
+def _cells(res: Results, group: str, cond: Any, label: str, keys: Sequence[str]) -> list[Any]:
+    """The table cells of ``keys`` for one (group, condition, algorithm)."""
+    return [_cell(res, label, _value(res, group, cond, label, k)) for k in keys]
 
 
 def _fmt(v: float, unit: str = "", digits: int = 2) -> str:
@@ -1431,25 +1417,12 @@ def summarise(results: list[dict[str, Any]], size: str) -> list[Table]:
             n_retx = _value(res, "chain5", c, lab, "first_copies_retransmitted")
             n_clean = _value(res, "chain5", c, lab, "first_copies_clean")
             share = 100.0 * n_retx / (n_retx + n_clean) if n_retx + n_clean > 0 else math.nan
-            v = [
-                _value(res, "chain5", c, lab, k)
-                for k in (
-                    "clean_owd_median_ms",
-                    "retx_owd_median_ms",
-                    "retx_owd_mean_ms",
-                    "recovery_median_ms",
-                    "recovery_mean_ms",
-                )
-            ]
+            keys = ("clean_owd_median_ms", "retx_owd_median_ms", "retx_owd_mean_ms",
+                    "recovery_median_ms", "recovery_mean_ms")  # fmt: skip
             paper = {"BBR": "retx OWD ~160", "LEOTP-A": "retx OWD ~90; cut 59-64 %"}[lab]
-            f10.add(
-                pct(c),
-                _name(lab, res),
-                _cell(res, lab, share),
-                *(_cell(res, lab, x) for x in v),
-                _cell(res, lab, cut) if lab == "LEOTP-A" else "",
-                paper,
-            )
+            f10.add(pct(c), _name(lab, res), _cell(res, lab, share),
+                    *_cells(res, "chain5", c, lab, keys),
+                    _cell(res, lab, cut) if lab == "LEOTP-A" else "", paper)  # fmt: skip
     f10.notes.append(
         "Simulation.recovery_stats over the whole run: each TCP segment or LEOTP chunk timed "
         "from its first transmission at the source to its first arrival at the receiver; "
@@ -1514,13 +1487,10 @@ def summarise(results: list[dict[str, Any]], size: str) -> list[Table]:
     )  # fmt: skip
     _, labels = _cond_labels(res, "wave")
     for lab in labels:
-        v = [
-            _value(res, "wave", WAVE, lab, k)
-            for k in ("goodput_mbps", "owd_ms", "queueing_ms", "link_queue_ms")
-        ]
+        keys = ("goodput_mbps", "owd_ms", "queueing_ms", "link_queue_ms")
         paper = "queueing > 100 ms" if lab in TCPS else ""
         paper = {"LEOTP-D": "< 8 Mbit/s", "LEOTP-A BL_tar=5": "-46 % latency"}.get(lab, paper)
-        f14.add(_name(lab, res), *(_cell(res, lab, x) for x in v), paper)
+        f14.add(_name(lab, res), *_cells(res, "wave", WAVE, lab, keys), paper)
     f14.notes.append(
         "queueing = OWD - propagation (serialisation, queues and in-network buffers); 'in link "
         "queues' is the part spent waiting in drop-tail queues."
@@ -1578,21 +1548,10 @@ def summarise(results: list[dict[str, Any]], size: str) -> list[Table]:
         for lab in labels:
             if not _runs(res, "starlink", route, lab):
                 continue
-            keys = (
-                "goodput_mbps",
-                "owd_ms",
-                "ideal_ms",
-                "queueing_ms",
-                "owd_p99_ms",
-                "route_links",
-            )
-            v = [_sl(res, route, lab, k) for k in keys]
-            sl.add(
-                ROUTE_NAMES[route],
-                _name(lab, res),
-                *(_cell(res, lab, x) for x in v),
-                paper_sl.get((route, lab), ""),
-            )
+            keys = ("goodput_mbps", "owd_ms", "ideal_ms", "queueing_ms", "owd_p99_ms",
+                    "route_links")  # fmt: skip
+            cells = _cells(res, "starlink", route, lab, keys)
+            sl.add(ROUTE_NAMES[route], _name(lab, res), *cells, paper_sl.get((route, lab), ""))
     sl.notes.append(
         "queueing = OWD - propagation along the route of the moment; links: mean number of "
         "links of the route (the paper's mean hop counts: HK 5.15, PR 9.53, NY 18.88). Compare "
