@@ -454,3 +454,29 @@ def test_tiny_irtt_trace_is_refused_at_validation(tmp_path: Path) -> None:
     # a trace long enough for the scenario passes
     ok = fx.write_irtt_csv(tmp_path / "ok.csv", fx.irtt_rows(100))
     load_scenario(_tiny(format="lens_irtt", csv=str(ok)))
+
+
+def test_replayed_traces_share_the_scenario_file_cache(tmp_path: Path) -> None:
+    """The replay's trace files go through leogym.scenario.files' one cache: read once per
+    file version, counted by ``cache_info`` and forgotten by ``clear_cache``."""
+    from leogym.scenario import files
+    from leogym.scenario.config.replay import ReplayConfig
+    from leogym.scenario.replay import check_replay_files
+
+    bw, delay = tmp_path / "bw.txt", tmp_path / "delay.txt"
+    bw.write_text("".join(f"{t}\n" for t in range(1, 101)))
+    delay.write_text("20\n" * 10)
+    cfg = ReplayConfig(format="leoreplayer", bw_down=str(bw), delay=str(delay))
+    files.clear_cache()
+    before = files.cache_info()
+    for _ in range(3):
+        check_replay_files(cfg, "p")
+    after = files.cache_info()
+    assert after.get("read_mahimahi_bw_reads", 0) == before.get("read_mahimahi_bw_reads", 0) + 1
+    assert after.get("read_leoreplayer_delay_reads", 0) == (
+        before.get("read_leoreplayer_delay_reads", 0) + 1
+    )
+    assert after["files"] == 2
+    files.clear_cache()
+    check_replay_files(cfg, "p")
+    assert files.cache_info()["read_mahimahi_bw_reads"] == after["read_mahimahi_bw_reads"] + 1

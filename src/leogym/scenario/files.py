@@ -1,4 +1,5 @@
-"""The files a scenario names (TLE element sets, mahimahi traces), each read once per process.
+"""The files a scenario names (TLE element sets, mahimahi traces, replayed measurement traces),
+each read once per process: the scenario's one file cache (:func:`cached_read`).
 
 Validation, timeline building and every env reset ask for the same files again and again; the
 readers here parse a file once and keep the result, keyed by the file's absolute path and its
@@ -21,7 +22,14 @@ import numpy as np
 from leogym.scenario.terrestrial import read_mahimahi_trace
 from leogym.scenario.tle import TleRecord, read_tle_file
 
-__all__ = ["file_stamp", "mahimahi_trace", "tle_records", "cache_info", "clear_cache"]
+__all__ = [
+    "cached_read",
+    "file_stamp",
+    "mahimahi_trace",
+    "tle_records",
+    "cache_info",
+    "clear_cache",
+]
 
 T = TypeVar("T")
 
@@ -40,7 +48,14 @@ def file_stamp(path: Any) -> tuple[int, int, int] | None:
     return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
-def _cached(kind: str, path: Any, field: str, read: Callable[[Any, str], T]) -> T:
+def cached_read(kind: str, path: Any, field: str, read: Callable[[Any, str], T]) -> T:
+    """``read(path, field)`` once per version of the file (:func:`file_stamp`), kept under
+    ``(kind, absolute path)``. ``read`` must return something its callers cannot change (the
+    result is shared); its errors are not kept.
+
+    :param kind: the reader's name in the cache and in :func:`cache_info` (``trace``, ``tle``,
+        ``read_mahimahi_bw``, ...).
+    """
     if not isinstance(path, (str, os.PathLike)) or not str(path):
         return read(path, field)  # the reader names the field and what is wrong
     stamp = file_stamp(path)
@@ -51,7 +66,7 @@ def _cached(kind: str, path: Any, field: str, read: Callable[[Any, str], T]) -> 
     if hit is not None and hit[0] == stamp:
         return hit[1]
     value = read(path, field)
-    _READS[kind] += 1
+    _READS[kind] = _READS.get(kind, 0) + 1
     _CACHE[key] = (stamp, value)
     return value
 
@@ -72,7 +87,7 @@ def mahimahi_trace(path: str | Path, field: str) -> np.ndarray:
     :return: the timestamps (ms), a read-only int64 array.
     :raises ScenarioConfigError: as the reader, naming ``field``.
     """
-    return _cached("trace", path, field, _read_trace)
+    return cached_read("trace", path, field, _read_trace)
 
 
 def tle_records(path: str | Path, field: str) -> list[TleRecord]:
@@ -81,7 +96,7 @@ def tle_records(path: str | Path, field: str) -> list[TleRecord]:
     :return: one record per satellite (a new list; the records are frozen).
     :raises ScenarioConfigError: as the reader, naming ``field``.
     """
-    return list(_cached("tle", path, field, _read_tle))
+    return list(cached_read("tle", path, field, _read_tle))
 
 
 def cache_info() -> dict[str, int]:

@@ -50,17 +50,16 @@ message is ``<field>: <file>:<line>: <what is wrong>``.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import numpy as np
 
 from leogym.scenario.config.replay import ReplayConfig
 from leogym.scenario.errors import ScenarioConfigError, regular_file
-from leogym.scenario.files import file_stamp
+from leogym.scenario.files import cached_read
 from leogym.scenario.terrestrial import read_mahimahi_trace, trace_capacity_bps
 
 __all__ = [
@@ -513,28 +512,24 @@ def estimate_boundary_phase_s(values: np.ndarray, step_s: float, period_s: float
     return float(int(np.argmax(mean)) * step_s)
 
 
-# --- config hook ------------------------------------------------------------------------
+# --- files and checks ------------------------------------------------------------------------
 
 T = TypeVar("T")
-#: (reader, absolute path) -> (file stamp, parsed content); read-only arrays, as in files.py.
-_CACHE: dict[tuple[str, str], tuple[tuple[int, int, int], Any]] = {}
 
 
-def _cached(path: str, field: str, read: Callable[[str, str], T]) -> T:
-    """``read(path, field)`` once per file version (``os.stat`` stamp); errors are not kept."""
-    stamp = file_stamp(path)
-    if stamp is None:
-        return read(path, field)  # the reader says what is wrong, naming the field
-    key = (read.__name__, os.path.abspath(path))
-    hit = _CACHE.get(key)
-    if hit is not None and hit[0] == stamp:
-        return hit[1]
-    value = read(path, field)
+def _read_only(value: T) -> T:
+    """``value`` with its arrays (or an :class:`IrttProbes`' arrays) made read-only: the
+    file cache shares it between callers."""
     for a in value.__dict__.values() if isinstance(value, IrttProbes) else (value,):
         if isinstance(a, np.ndarray):
             a.flags.writeable = False
-    _CACHE[key] = (stamp, value)
     return value
+
+
+def _cached(path: str, field: str, read: Callable[[str, str], T]) -> T:
+    """``read(path, field)`` through the scenario's one file cache
+    (:func:`~leogym.scenario.files.cached_read`): once per file version, errors not kept."""
+    return cached_read(read.__name__, path, field, lambda p, f: _read_only(read(p, f)))
 
 
 def check_replay_files(cfg: ReplayConfig, path: str) -> None:
