@@ -4,7 +4,7 @@ Run: ``python -m benchmarks.bench_dynamics [--quick] [--repeats 5]`` (or through
 ``python -m benchmarks --only dynamics``).
 
 The ``default`` scenario is ``starlink_geometric`` (the geometric model alone, leogym's
-``default`` before the switch) with the dynamics layer (``leogym.scenario.dynamics``) on its
+``default`` before the switch) with the dynamics layer (``leogym.scenario.links.dynamics``) on its
 satellite path; the two are measured side by side on the same seeds, the order alternating from
 one seed to the next, so a change of machine load moves both alike. CPU time
 (``time.process_time``) is the figure to read: the machine is shared.
@@ -91,12 +91,12 @@ def apply_cpu(cfg: Any, tl: Any, seed: int, preset: str = "default") -> float:
     """CPU seconds of one ``apply_dynamics`` on the satellite path of ``tl`` (the call of
     ``tests/scenario/test_dynamics.py``'s ``_apply``, the slot grid taken from ``cfg``)."""
     from leogym.scenario.config.dynamics import DynamicsConfig
-    from leogym.scenario.dynamics import (
+    from leogym.scenario.links.dynamics import (
         apply_dynamics,
         diurnal_gain,
         dynamics_streams,
     )
-    from leogym.scenario.handover import slot_instants
+    from leogym.scenario.links.handover import slot_instants
     from leogym.scenario.timeline_builder import _S_DYN, resolved_epoch_utc_s
 
     p = tl.paths[0]

@@ -1,4 +1,4 @@
-"""Per-slot Starlink dynamics (leogym.scenario.dynamics): the acceptance tests T1-T17.
+"""Per-slot Starlink dynamics (leogym.scenario.links.dynamics): the acceptance tests T1-T17.
 
 The bands are those of the measurement compilation behind the layer (docs/scenario.md,
 "Per-slot dynamics"): each contains the published or trace-derived figure (StarNet/Victoria
@@ -20,14 +20,14 @@ import pytest
 
 from leogym.scenario import build_timeline, load_scenario
 from leogym.scenario.config.dynamics import DynamicsConfig
-from leogym.scenario.dynamics import (
+from leogym.scenario.errors import ScenarioConfigError
+from leogym.scenario.links.dynamics import (
     DIURNAL_PROFILE,
     apply_dynamics,
     diurnal_gain,
     dynamics_streams,
 )
-from leogym.scenario.errors import ScenarioConfigError
-from leogym.scenario.handover import slot_instants
+from leogym.scenario.links.handover import slot_instants
 from leogym.scenario.timeline_builder import _S_DYN, resolved_epoch_utc_s
 from leogym.scenario.validation import validate_scenario
 

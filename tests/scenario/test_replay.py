@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from leogym.scenario.errors import ScenarioConfigError
-from leogym.scenario.handover import slot_instants
+from leogym.scenario.links.handover import slot_instants
 from leogym.scenario.replay import (
     aligned_offset_s,
     estimate_boundary_phase_s,

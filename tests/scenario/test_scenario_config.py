@@ -145,8 +145,8 @@ def test_corrupt_tle_reports_checksum_and_line(tmp_path):
 
 
 def test_tle_scenario_builds():
-    from leogym.scenario.frames import ecef_to_latlon, parse_utc
-    from leogym.scenario.tle import TleConstellation, read_tle_file
+    from leogym.scenario.orbital.frames import ecef_to_latlon, parse_utc
+    from leogym.scenario.orbital.tle import TleConstellation, read_tle_file
 
     start = "2024-05-01T12:00:00Z"
     shell = TleConstellation(read_tle_file(DATA / "tiny.tle", "f"), parse_utc(start).timestamp())

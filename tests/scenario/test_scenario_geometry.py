@@ -9,16 +9,16 @@ import pytest
 from scipy.optimize import brentq
 
 from leogym.scenario.config import LinkBudgetConfig
-from leogym.scenario.geometry import (
-    coverage_half_angle_deg,
-    look_angles,
-    slant_range_at_elevation_km,
-)
-from leogym.scenario.linkbudget import (
+from leogym.scenario.links.linkbudget import (
     capacity_bps,
     rain_attenuation_db,
     rain_path_length_km,
     snr_db,
+)
+from leogym.scenario.orbital.look import (
+    coverage_half_angle_deg,
+    look_angles,
+    slant_range_at_elevation_km,
 )
 
 R = 6378.137

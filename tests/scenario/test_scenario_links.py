@@ -10,8 +10,8 @@ import pytest
 
 from leogym.scenario import build_timeline, load_scenario
 from leogym.scenario.config import QueueConfig
-from leogym.scenario.queues import resolve_queue_packets
-from leogym.scenario.terrestrial import (
+from leogym.scenario.links.queues import resolve_queue_packets
+from leogym.scenario.links.terrestrial import (
     markov_capacity_bps,
     read_mahimahi_trace,
     trace_capacity_bps,

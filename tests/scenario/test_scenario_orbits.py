@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from leogym.scenario.config import ConstellationConfig
-from leogym.scenario.frames import eci_to_ecef, gmst_rad
-from leogym.scenario.isl import ShortestPaths, plus_grid
-from leogym.scenario.orbits import WalkerConstellation, orbital_period_s
-from leogym.scenario.presets import resolve_constellation
-from leogym.scenario.tle import TleConstellation, read_tle_file
+from leogym.scenario.orbital.frames import eci_to_ecef, gmst_rad
+from leogym.scenario.orbital.isl import ShortestPaths, plus_grid
+from leogym.scenario.orbital.orbits import WalkerConstellation, orbital_period_s
+from leogym.scenario.orbital.presets import resolve_constellation
+from leogym.scenario.orbital.tle import TleConstellation, read_tle_file
 
 DATA = Path(__file__).parent / "data"
 MU = 398600.4418  # km^3/s^2
@@ -130,8 +130,8 @@ def test_iridium_passes_last_8_to_10_minutes_and_at_most_11_1(lat, lon):
     """Seed 004: "the visibility period of a satellite is usually 8-10 minutes"; an overhead
     pass at the 8.2 deg mask lasts 2 * 19.9 / 360 * 100.45 min = 11.1 min
     (docs/specs/scenarios.md#iridium-constellation-and-links)."""
-    from leogym.scenario.frames import geodetic_to_ecef
-    from leogym.scenario.geometry import look_angles
+    from leogym.scenario.orbital.frames import geodetic_to_ecef
+    from leogym.scenario.orbital.look import look_angles
 
     shell = walker("iridium")
     step = 5.0

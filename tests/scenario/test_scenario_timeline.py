@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from leogym.scenario import build_timeline, load_scenario, sample_scenario
-from leogym.scenario.handover import slot_instants
+from leogym.scenario.links.handover import slot_instants
 from leogym.scenario.validation import validate_scenario
 from leogym.simulation import native_paths
 

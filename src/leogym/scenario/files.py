@@ -19,8 +19,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from leogym.scenario.terrestrial import read_mahimahi_trace
-from leogym.scenario.tle import TleRecord, read_tle_file
+from leogym.scenario.links.terrestrial import read_mahimahi_trace
+from leogym.scenario.orbital.tle import TleRecord, read_tle_file
 
 __all__ = [
     "cached_read",
@@ -82,7 +82,7 @@ def _read_tle(path: Any, field: str) -> tuple[TleRecord, ...]:
 
 
 def mahimahi_trace(path: str | Path, field: str) -> np.ndarray:
-    """:func:`~leogym.scenario.terrestrial.read_mahimahi_trace`, once per file version.
+    """:func:`~leogym.scenario.links.terrestrial.read_mahimahi_trace`, once per file version.
 
     :return: the timestamps (ms), a read-only int64 array.
     :raises ScenarioConfigError: as the reader, naming ``field``.
@@ -91,7 +91,7 @@ def mahimahi_trace(path: str | Path, field: str) -> np.ndarray:
 
 
 def tle_records(path: str | Path, field: str) -> list[TleRecord]:
-    """:func:`~leogym.scenario.tle.read_tle_file`, once per file version.
+    """:func:`~leogym.scenario.orbital.tle.read_tle_file`, once per file version.
 
     :return: one record per satellite (a new list; the records are frozen).
     :raises ScenarioConfigError: as the reader, naming ``field``.

@@ -49,10 +49,10 @@ from leogym.scenario.config import (
     HopSquareWaveConfig,
     ScenarioConfig,
 )
-from leogym.scenario.intervals import merge_intervals
 from leogym.scenario.links.arrays import PathTimeline
+from leogym.scenario.links.intervals import merge_intervals
+from leogym.scenario.links.queues import resolve_queue_packets
 from leogym.scenario.network import HopLink, HopNetwork, HopNode, HopRoute, outage_mask
-from leogym.scenario.queues import resolve_queue_packets
 
 __all__ = [
     "break_before_make_outages",
@@ -193,7 +193,7 @@ def _longest_rtt(net: HopNetwork) -> list[float]:
 
 def _outages_within(outages: np.ndarray, t0: float, t1: float) -> list[list[float]]:
     """The intervals of a link's ``outages`` (sorted and disjoint, as
-    :func:`~leogym.scenario.satpath.merge_intervals` leaves them) that may overlap
+    :func:`~leogym.scenario.links.satpath.merge_intervals` leaves them) that may overlap
     ``[t0, t1)``, in order: found by bisection, so a route's steps do not each scan every
     outage of a link (break-before-make gives a link one outage per step)."""
     pairs = outages.reshape(-1, 2)

@@ -34,7 +34,7 @@ satellite's elevation at the terminal (-1 and NaN on the other links).
 ``[server, gs, sat, client]`` (bent pipe), ``[server, isp:<name>, client]`` (terrestrial). At
 each grid sample the node list is the one path mode used there: the serving satellite of the
 plan, the route of the predecessor tree and the gateway of the coarse geometry step (the same
-``k``, ``f`` as :mod:`leogym.scenario.satpath`). A route step begins where that list changes;
+``k``, ``f`` as :mod:`leogym.scenario.links.satpath`). A route step begins where that list changes;
 its start time is the exact event (handover instant, end of a handover outage, coarse step
 boundary) when one falls in the grid interval, else the grid sample. Consecutive equal lists
 are one step. Two rules hold a node list where path mode has no usable one:
@@ -95,13 +95,13 @@ import numpy as np
 
 from leogym.scenario.config import PathConfig, ScenarioConfig
 from leogym.scenario.constants import SPEED_OF_LIGHT_KM_S
-from leogym.scenario.handover import HandoverEvent, ServingPlan
-from leogym.scenario.intervals import false_runs, merge_intervals
-from leogym.scenario.isl import ShortestPaths
 from leogym.scenario.links.arrays import LINK_ARRAYS, PathTimeline
+from leogym.scenario.links.handover import HandoverEvent, ServingPlan
+from leogym.scenario.links.intervals import false_runs, merge_intervals
+from leogym.scenario.links.satpath import SatelliteArrays
 from leogym.scenario.network import HopLink, HopNetwork, HopNode, HopRoute
-from leogym.scenario.satpath import SatelliteArrays
-from leogym.scenario.scene import GroundSide, SceneGeometry
+from leogym.scenario.orbital.isl import ShortestPaths
+from leogym.scenario.orbital.scene import GroundSide, SceneGeometry
 
 __all__ = ["GeometrySources", "build_geometry_network", "UNLIMITED_BPS", "ACCESS_BPS"]
 

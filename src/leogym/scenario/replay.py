@@ -6,7 +6,7 @@ licences"):
 **LeoReplayer pair** (S10). ``bw_{n}.txt`` is a mahimahi trace (Netravali et al., USENIX ATC
 2015, ``mm-link``): one integer millisecond timestamp per line, non-decreasing, each line one
 1500-byte delivery opportunity, the file repeating shifted by its last timestamp (read by
-:func:`leogym.scenario.terrestrial.read_mahimahi_trace`). The rate over a window ``[a, b)`` is
+:func:`leogym.scenario.links.terrestrial.read_mahimahi_trace`). The rate over a window ``[a, b)`` is
 ``1500 * 8 * (opportunities in [a, b)) / (b - a)``: one line per millisecond is 12 Mbit/s.
 ``delay_{n}.txt`` holds one one-way delay (ms, an integer in the published files; decimals are
 accepted) per 10 ms, line ``k`` covering trace time ``[10 k, 10 (k + 1))`` ms, applied in both
@@ -60,7 +60,7 @@ import numpy as np
 from leogym.scenario.config.replay import ReplayConfig
 from leogym.scenario.errors import ScenarioConfigError, regular_file
 from leogym.scenario.files import cached_read
-from leogym.scenario.terrestrial import read_mahimahi_trace, trace_capacity_bps
+from leogym.scenario.links.terrestrial import read_mahimahi_trace, trace_capacity_bps
 
 __all__ = [
     "LEOREPLAYER_DELAY_STEP_S",
@@ -470,7 +470,7 @@ def replay_lens_irtt(
 
 def scenario_boundary_phase_s(epoch_utc_s: float, period_s: float, offset_s: float) -> float:
     """Episode time of the scenario's first slot boundary at or after 0, in ``[0, period_s)``
-    (the phase of :func:`leogym.scenario.handover.slot_instants`)."""
+    (the phase of :func:`leogym.scenario.links.handover.slot_instants`)."""
     return float(np.mod(offset_s - epoch_utc_s, period_s))
 
 

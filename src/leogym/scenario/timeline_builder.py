@@ -19,43 +19,43 @@ from typing import Any
 import numpy as np
 
 from leogym.scenario.config import PathConfig, ScenarioConfig
-from leogym.scenario.dynamics import apply_dynamics, diurnal_gain, dynamics_streams
 from leogym.scenario.errors import ScenarioConfigError
 from leogym.scenario.files import mahimahi_trace
-from leogym.scenario.frames import parse_utc
-from leogym.scenario.geometry import slant_range_at_elevation_km
-from leogym.scenario.handover import (
+from leogym.scenario.links.dynamics import apply_dynamics, diurnal_gain, dynamics_streams
+from leogym.scenario.links.handover import (
     HandoverEvent,
     ServingPlan,
     plan_maco_alternate,
     plan_rank,
     slot_instants,
 )
-from leogym.scenario.isl import ShortestPaths, plus_grid
+from leogym.scenario.links.queues import resolve_queue_packets
+from leogym.scenario.links.satpath import SatelliteArrays, assemble_satellite_path
+from leogym.scenario.links.terrestrial import markov_capacity_bps, trace_capacity_bps
 from leogym.scenario.network import HopNetwork
 from leogym.scenario.network_controlled import build_controlled_network
 from leogym.scenario.network_geometry import GeometrySources, build_geometry_network
-from leogym.scenario.presets import resolve_constellation
-from leogym.scenario.queues import resolve_queue_packets
-from leogym.scenario.replay import replay_path, scenario_boundary_phase_s
-from leogym.scenario.satpath import SatelliteArrays, assemble_satellite_path
-from leogym.scenario.scene import (
+from leogym.scenario.orbital.frames import parse_utc
+from leogym.scenario.orbital.isl import ShortestPaths, plus_grid
+from leogym.scenario.orbital.look import slant_range_at_elevation_km
+from leogym.scenario.orbital.presets import resolve_constellation
+from leogym.scenario.orbital.scene import (
     GroundSide,
     SceneGeometry,
     make_constellation,
     max_pass_s,
     terminal_mask_deg,
 )
-from leogym.scenario.terrestrial import markov_capacity_bps, trace_capacity_bps
+from leogym.scenario.orbital.visibility import PathSky
+from leogym.scenario.replay import replay_path, scenario_boundary_phase_s
 from leogym.scenario.timeline import PathTimeline, Timeline
 from leogym.scenario.validation import validate_scenario
-from leogym.scenario.visibility import PathSky
 
 __all__ = ["build_timeline"]
 
 # spawn keys of the random streams
 _S_SELECT, _S_RAIN, _S_NOISE, _S_MARKOV = 1, 2, 3, 4
-#: The per-slot dynamics (:mod:`leogym.scenario.dynamics`): keys ``(5, group, c[, path])``.
+#: The per-slot dynamics (:mod:`leogym.scenario.links.dynamics`): keys ``(5, group, c[, path])``.
 _S_DYN = 5
 #: Slot boundaries are drawn this far past the end, so that a boundary just after the end whose
 #: stall starts before it is the same as in a longer episode (prefix stability).

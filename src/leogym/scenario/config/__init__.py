@@ -88,7 +88,7 @@ ATTENUATION = bounded(0.0, 1000.0)
 
 
 #: The satellite selection policies of a path (``handover.policy``;
-#: :mod:`leogym.scenario.visibility` ranks the satellites by them).
+#: :mod:`leogym.scenario.orbital.visibility` ranks the satellites by them).
 POLICIES = ("max_elevation", "longest_visibility", "min_delay", "random")
 
 

@@ -1,4 +1,4 @@
-"""The constellation presets (data only; :mod:`leogym.scenario.presets` resolves a config).
+"""The constellation presets (data only; :mod:`leogym.scenario.orbital.presets` resolves a config).
 
 Numbers and their sources (docs/specs/scenarios.md, docs/specs/maco.md):
 

@@ -1,6 +1,6 @@
 """The schema of the per-slot dynamics layer: :class:`DynamicsConfig`, its presets and ranges.
 
-The model itself, and what each parameter does, is :mod:`leogym.scenario.dynamics`
+The model itself, and what each parameter does, is :mod:`leogym.scenario.links.dynamics`
 (``docs/scenario.md``, "Per-slot dynamics", lists every parameter and its source). This module
 holds data only and imports no implementation.
 """

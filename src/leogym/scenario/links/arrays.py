@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from leogym.scenario.handover import HandoverEvent
+from leogym.scenario.links.handover import HandoverEvent
 
 __all__ = ["LINK_ARRAYS", "NATIVE_ARRAYS", "LinkArrays", "PathTimeline"]
 

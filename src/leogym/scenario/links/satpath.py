@@ -1,7 +1,7 @@
 """Fine-grid arrays of one satellite path: delay, capacity, loss, SNR, outages.
 
-Given the path's serving plan (:mod:`leogym.scenario.handover`) and the coarse geometry
-(:mod:`leogym.scenario.scene`), every timeline sample gets:
+Given the path's serving plan (:mod:`leogym.scenario.links.handover`) and the coarse geometry
+(:mod:`leogym.scenario.orbital.scene`), every timeline sample gets:
 
 * **delay**: ``(d_UT-sat + d_sat-ground) / c + backhaul`` one way. ``d_UT-sat`` is interpolated
   linearly between coarse samples *of the serving satellite* (never across a handover). The
@@ -27,13 +27,13 @@ import numpy as np
 
 from leogym.scenario.config import HandoverConfig, LinkBudgetConfig, PathConfig, RainConfig
 from leogym.scenario.constants import SPEED_OF_LIGHT_KM_S
-from leogym.scenario.geometry import slant_range_at_elevation_km
-from leogym.scenario.handover import ServingPlan
-from leogym.scenario.intervals import false_runs, merge_intervals
-from leogym.scenario.isl import ShortestPaths
-from leogym.scenario.linkbudget import capacity_bps, rain_attenuation_db, snr_db
 from leogym.scenario.links.arrays import LinkArrays
-from leogym.scenario.scene import GroundSide, SceneGeometry
+from leogym.scenario.links.handover import ServingPlan
+from leogym.scenario.links.intervals import false_runs, merge_intervals
+from leogym.scenario.links.linkbudget import capacity_bps, rain_attenuation_db, snr_db
+from leogym.scenario.orbital.isl import ShortestPaths
+from leogym.scenario.orbital.look import slant_range_at_elevation_km
+from leogym.scenario.orbital.scene import GroundSide, SceneGeometry
 
 __all__ = ["SatelliteArrays", "assemble_satellite_path"]
 

@@ -3,7 +3,7 @@
 Propagation uses the maintained ``sgp4`` package (Rhodes; Vallado et al., "Revisiting Spacetrack
 Report #3", AIAA 2006-6753) through its vectorised ``SatrecArray``. SGP4 returns TEME positions;
 we rotate them to Earth-fixed with the Greenwich mean sidereal time
-(:func:`leogym.scenario.frames.gmst_rad`), ignoring polar motion.
+(:func:`leogym.scenario.orbital.frames.gmst_rad`), ignoring polar motion.
 
 The parser checks what ``sgp4`` does not: line numbers 1/2, line length, the modulo-10
 checksum (digits count their value, ``-`` counts 1), and that both lines name the same
@@ -20,7 +20,7 @@ import numpy as np
 from sgp4.api import WGS72, Satrec, SatrecArray
 
 from leogym.scenario.errors import ScenarioConfigError
-from leogym.scenario.frames import eci_to_ecef, gmst_rad, julian_date
+from leogym.scenario.orbital.frames import eci_to_ecef, gmst_rad, julian_date
 
 __all__ = ["TleRecord", "TleConstellation", "read_tle_file", "tle_checksum"]
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from leogym.scenario.config import HandoverConfig
-from leogym.scenario.visibility import PathSky
+from leogym.scenario.orbital.visibility import PathSky
 
 __all__ = ["HandoverEvent", "ServingPlan", "slot_instants", "plan_rank", "plan_maco_alternate"]
 

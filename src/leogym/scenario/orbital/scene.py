@@ -14,11 +14,11 @@ import numpy as np
 
 from leogym.scenario.config import ScenarioConfig
 from leogym.scenario.files import tle_records
-from leogym.scenario.frames import geodetic_to_ecef, parse_utc
-from leogym.scenario.geometry import coverage_half_angle_deg, look_angles
-from leogym.scenario.orbits import WalkerConstellation, orbital_period_s
-from leogym.scenario.presets import resolve_constellation
-from leogym.scenario.tle import TleConstellation
+from leogym.scenario.orbital.frames import geodetic_to_ecef, parse_utc
+from leogym.scenario.orbital.look import coverage_half_angle_deg, look_angles
+from leogym.scenario.orbital.orbits import WalkerConstellation, orbital_period_s
+from leogym.scenario.orbital.presets import resolve_constellation
+from leogym.scenario.orbital.tle import TleConstellation
 
 __all__ = ["GroundSide", "SceneGeometry", "make_constellation", "terminal_mask_deg"]
 

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from leogym.scenario.constants import EARTH_RADIUS_KM, MU_EARTH_KM3_S2
-from leogym.scenario.frames import eci_to_ecef, walker_rotation_angle
-from leogym.scenario.presets import ResolvedConstellation
+from leogym.scenario.orbital.frames import eci_to_ecef, walker_rotation_angle
+from leogym.scenario.orbital.presets import ResolvedConstellation
 
 __all__ = ["WalkerConstellation", "orbital_period_s", "mean_motion_rad_s"]
 

@@ -1,6 +1,6 @@
 """Starlink per-slot dynamics: a seeded stochastic layer on top of the geometric satellite path.
 
-The geometric model (:mod:`leogym.scenario.satpath`) gives a nearly static Starlink path: the
+The geometric model (:mod:`leogym.scenario.links.satpath`) gives a nearly static Starlink path: the
 capacity moves by well under 1 % and the RTT by about 0.2 ms at each 15 s reconfiguration.
 Measured paths change far more at every slot boundary. This module perturbs the geometric arrays
 of one satellite path, slot by slot, with a model calibrated on public measurements
@@ -43,8 +43,8 @@ from scipy.signal import lfilter
 from scipy.special import ndtri
 
 from leogym.scenario.config.dynamics import DynamicsConfig
-from leogym.scenario.intervals import merge_intervals
 from leogym.scenario.links.arrays import LINK_ARRAYS, LinkArrays
+from leogym.scenario.links.intervals import merge_intervals
 
 __all__ = [
     "DIURNAL_PROFILE",

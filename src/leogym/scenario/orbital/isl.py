@@ -21,7 +21,7 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
-from leogym.scenario.frames import ecef_to_latlon
+from leogym.scenario.orbital.frames import ecef_to_latlon
 
 __all__ = ["IslTopology", "plus_grid", "ShortestPaths"]
 
