@@ -399,8 +399,3 @@ CHECKS = (
         needs=(),
     ),
 )
-
-
-def directions(results: list[dict[str, Any]]) -> dict[str, bool]:
-    """The measurable :data:`CHECKS`."""
-    return judge.directions(CHECKS, results)

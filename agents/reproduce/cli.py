@@ -40,10 +40,10 @@ from typing import Any
 
 from leogym.schema import FieldError, one_line_errors
 
-__all__ = ["EXPERIMENTS", "main", "parser", "run_experiment"]
+__all__ = ["EXPERIMENTS", "directions", "main", "parser", "run_experiment"]
 
 #: NAME -> module (each defines SIZES, tasks(size, seeds), run_task(task), summarise(results,
-#: size) and directions(results)).
+#: size) and CHECKS, the paper's directions as rows for the one judge).
 EXPERIMENTS = {
     "maco": "leogym.agents.reproduce.maco",
     "alcs": "leogym.agents.reproduce.alcs",
@@ -57,6 +57,14 @@ def _module(name: str) -> ModuleType:
     import importlib
 
     return importlib.import_module(EXPERIMENTS[name])
+
+
+def directions(name: str, results: list[dict[str, Any]]) -> dict[str, bool]:
+    """The paper's directions that ``results`` measure: experiment ``name``'s ``CHECKS`` ruled
+    on by the one judge (:func:`~leogym.agents.reproduce.judge.directions`)."""
+    from leogym.agents.reproduce import judge
+
+    return judge.directions(_module(name).CHECKS, results)
 
 
 def _worker(args: tuple[str, dict[str, Any]]) -> dict[str, Any]:
@@ -272,14 +280,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             recovery=recovery[0],
             recovery_params=recovery[1],
         )
-    mod = _module(args.name)
     tag = _file_tag(first[0]) if first else ""
     out.mkdir(parents=True, exist_ok=True)
     for i, table in enumerate(tables):
         print()
         print(table.render())
         table.write_csv(out / f"{args.name}_{size}{tag}_{i + 1}.csv")
-    dirs = {k: bool(v) for k, v in mod.directions(results).items()}
+    dirs = directions(args.name, results)
     print()
     print("paper directions: " + ", ".join(f"{k}={'yes' if v else 'NO'}" for k, v in dirs.items()))
     record: dict[str, Any] = {"size": size, "results": _jsonable(results), "directions": dirs}

@@ -222,8 +222,3 @@ def _shortens(condition: str) -> judge.Check:
 #: The paper's direction under each lossy condition (a transfer that never finished is not
 #: faster: NaN compares false).
 CHECKS = tuple(_shortens(c) for c in CONDITIONS if c != "emulation")
-
-
-def directions(results: list[dict[str, Any]]) -> dict[str, bool]:
-    """The measurable :data:`CHECKS`."""
-    return judge.directions(CHECKS, results)

@@ -484,11 +484,6 @@ def summarise(results: list[dict[str, Any]], size: str) -> list[Table]:
     return [t, h]
 
 
-def directions(results: list[dict[str, Any]]) -> dict[str, bool]:
-    """The measurable :data:`CHECKS`."""
-    return judge.directions(CHECKS, results)
-
-
 #: Multipath controllers of the TCP-friendliness check on ``maco_shared`` (name -> (cc,
 #: scheduler, transport paths)); ``newreno`` is the single-path reference: leogym's NewReno on
 #: one subflow, i.e. what one TCP-like flow of our transport gets beside the same NewReno flow.

@@ -243,8 +243,3 @@ CHECKS = (
                 (judge.Compare(partial(_mean_minimum, "multi", math.nan), ">",
                                partial(_mean_minimum, "single", 0.0)),), needs=()),
 )  # fmt: skip
-
-
-def directions(results: list[dict[str, Any]]) -> dict[str, bool]:
-    """The measurable :data:`CHECKS`."""
-    return judge.directions(CHECKS, results)

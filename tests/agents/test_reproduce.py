@@ -75,7 +75,7 @@ def test_cli_writes_tables_and_exits_zero(tmp_path, capsys):
 def test_mptcp_leo_multipath_survives_handovers():
     """Du et al.: single-path throughput falls to zero at every handover, multipath does not."""
     _, results = reproduce.run_experiment("mptcp_leo", "quick", show_progress=False)
-    d = reproduce._module("mptcp_leo").directions(results)
+    d = reproduce.directions("mptcp_leo", results)
     assert d["single_path_zero_at_every_handover"]
     assert d["multipath_mostly_above_zero"]
     assert d["multipath_min_above_single"]
@@ -86,7 +86,7 @@ def test_freeze_shortens_newreno_under_lossy_handovers():
     """StarQUIC: the freeze shortens a loss-based controller's completion time when handovers
     lose packets."""
     _, results = reproduce.run_experiment("freeze", "quick", seeds=1, show_progress=False)
-    d = reproduce._module("freeze").directions(results)
+    d = reproduce.directions("freeze", results)
     assert d and all(d.values()), d
     frozen = [r["frozen"] for r in results if r["freeze"]]
     assert all(f > 0 for f in frozen)
@@ -99,7 +99,7 @@ def test_alcs_avoids_handover_losses():
     baselines (paper Fig. 7). Its completion-time advantage (Table III) does not reproduce in
     our transport; docs/reproduction.md explains why, so it is not asserted here."""
     tables, results = reproduce.run_experiment("alcs", "quick", show_progress=False)
-    d = reproduce._module("alcs").directions(results)
+    d = reproduce.directions("alcs", results)
     assert d["alcs_fewest_handover_drops"]
     assert len(tables) == 4  # Table III, headline, Fig. 7, calibration sweep
 
@@ -109,7 +109,7 @@ def test_alcs_avoids_handover_losses():
 def test_maco_above_olia_and_bbr():
     """MACO: higher throughput than OLIA and single-path BBR."""
     _, results = reproduce.run_experiment("maco", "quick", show_progress=False)
-    d = reproduce._module("maco").directions(results)
+    d = reproduce.directions("maco", results)
     assert d["maco_above_olia"] and d["maco_above_bbr"]
 
 
@@ -157,7 +157,7 @@ def test_leotp_algorithm_the_build_lacks_is_skipped_with_its_reason(monkeypatch)
         tables = leotp.summarise([a, b], "quick")
         text = "\n".join(t.render() for t in tables)
         assert "LEOTP-A (not yet available)" in text and "PCC (not yet available)" in text
-        assert leotp.directions([a, b]) == {}
+        assert reproduce.directions("leotp", [a, b]) == {}
     finally:
         leotp.unavailable.cache_clear()
 

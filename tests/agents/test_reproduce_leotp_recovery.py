@@ -14,7 +14,7 @@ import math
 from typing import Any
 
 import pytest
-from leogym.agents.reproduce import leotp
+from leogym.agents.reproduce import judge, leotp
 
 #: The chain: five hops of 10 ms one way, 1500-byte packets at 20 Mbit/s (0.6 ms each).
 PROPAGATION_MS = 5 * 10.0
@@ -56,7 +56,7 @@ def test_row1_cut_is_the_papers_arithmetic():
         _run("BBR", 0.01, bbr),
         _run("LEOTP-A", 0.01, lt),
     ]
-    dirs = leotp.directions(results)
+    dirs = judge.directions(leotp.CHECKS, results)
     assert dirs == {
         "fig10_recovery_cut_ge_50pct_at_0.5pct": True,
         "fig10_recovery_cut_ge_50pct_at_1pct": True,
@@ -68,7 +68,7 @@ def test_row1_cut_is_the_papers_arithmetic():
     assert row[-1] == "yes (2 of 3 parts measured)"  # 2 % per hop not run here
 
     results += [_run("BBR", 0.02, bbr), _run("LEOTP-A", 0.02, 60.0)]
-    assert leotp.directions(results)["fig10_recovery_cut_ge_50pct_at_2pct"] is False
+    assert judge.directions(leotp.CHECKS, results)["fig10_recovery_cut_ge_50pct_at_2pct"] is False
     assert _row1_text(results)[-1] == "NO"
 
 
@@ -91,4 +91,4 @@ def test_fig10_recovery_on_a_short_lossy_chain():
     assert lt["clean_owd_median_ms"] <= clean + 10.0
     assert bbr["retx_owd_median_ms"] >= bbr["clean_owd_median_ms"] + E2E_RTT_MS
     assert HOP_RTT_MS <= lt["recovery_median_ms"] <= 30.0
-    assert leotp.directions(runs)["fig10_recovery_cut_ge_50pct_at_1pct"] is True
+    assert judge.directions(leotp.CHECKS, runs)["fig10_recovery_cut_ge_50pct_at_1pct"] is True
