@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from leogym.scenario import build_timeline, load_scenario
-from leogym.scenario.network import HopLink, HopNetwork, HopNode, HopRoute
+from leogym.scenario.hops.graph import HopLink, HopNetwork, HopNode, HopRoute
 from leogym.scenario.timeline import PathTimeline
 from leogym.scenario.validation import validate_scenario
 from leogym.schema import FieldError

@@ -49,10 +49,10 @@ from leogym.scenario.config import (
     HopSquareWaveConfig,
     ScenarioConfig,
 )
+from leogym.scenario.hops.graph import HopLink, HopNetwork, HopNode, HopRoute, outage_mask
 from leogym.scenario.links.arrays import PathTimeline
 from leogym.scenario.links.intervals import merge_intervals
 from leogym.scenario.links.queues import resolve_queue_packets
-from leogym.scenario.network import HopLink, HopNetwork, HopNode, HopRoute, outage_mask
 
 __all__ = [
     "break_before_make_outages",

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from leogym.scenario.forecast import HandoverForecast, HandoverOracle
+from leogym.scenario.hops.graph import HopNetwork
 from leogym.scenario.links.arrays import NATIVE_ARRAYS, PathTimeline
-from leogym.scenario.network import HopNetwork
 
 __all__ = ["PathTimeline", "Timeline", "HandoverForecast", "NATIVE_ARRAYS"]
 
@@ -51,7 +51,7 @@ class Timeline:
     #: The scenario's ``rate_scale``: the rates above are the real ones divided by it.
     rate_scale: float = 1.0
     #: The hop graph of a ``topology: hops`` scenario (``None`` in path mode); its routes,
-    #: collapsed end to end, are ``paths`` (:mod:`leogym.scenario.network`).
+    #: collapsed end to end, are ``paths`` (:mod:`leogym.scenario.hops.graph`).
     network: HopNetwork | None = None
     _oracles: dict[str, HandoverOracle] = field(
         default_factory=dict, init=False, repr=False, compare=False

@@ -45,7 +45,7 @@ from leogym.scenario.flows import (
     check_udp_load,
     connection_path_count,
 )
-from leogym.scenario.network import MAX_LINKS, MAX_NODES, MAX_ROUTE_STEPS, timeline_bytes
+from leogym.scenario.hops.graph import MAX_LINKS, MAX_NODES, MAX_ROUTE_STEPS, timeline_bytes
 from leogym.scenario.orbital.frames import parse_utc
 from leogym.scenario.orbital.presets import resolve_constellation
 from leogym.scenario.replay import check_replay_files, check_replay_span

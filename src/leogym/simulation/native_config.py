@@ -16,7 +16,7 @@ import numpy as np
 
 from leogym.scenario.config import TCP_TIMER_FIELDS, LeotpFlowConfig, ScenarioConfig
 from leogym.scenario.flows import connection_path_count, expanded_flows, route_index
-from leogym.scenario.network import HopNetwork
+from leogym.scenario.hops.graph import HopNetwork
 from leogym.scenario.timeline import NATIVE_ARRAYS, PathTimeline, Timeline
 from leogym.scenario.validation import LEOTP_DATA_HEADER_BYTES, LEOTP_MAX_BYTES
 from leogym.schema import FieldError

@@ -733,7 +733,7 @@ class ScenarioConfig:
     timeline_dt_s: float = field(default=0.01, metadata=POSITIVE)
     #: Refuse a scenario whose timeline arrays are estimated above this many GiB (the grid's
     #: samples x its paths and hop links x ~216 B, what ``reset()`` holds at its peak; see
-    #: :func:`leogym.scenario.network.timeline_bytes`). Raise it on a machine with the memory.
+    #: :func:`leogym.scenario.hops.graph.timeline_bytes`). Raise it on a machine with the memory.
     max_timeline_gib: float = field(default=2.0, metadata=bounded(0.0, 1024.0, lo_open=True))
     #: Step of the orbital geometry (and ISL routing); delays are interpolated onto the timeline.
     geometry_dt_s: float = field(default=1.0, metadata=bounded(0.0, 60.0, lo_open=True))

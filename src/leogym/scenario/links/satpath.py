@@ -49,7 +49,7 @@ class SatelliteArrays(LinkArrays):
     outages: np.ndarray
     handovers: np.ndarray
     isl_hops: np.ndarray
-    #: Parts of the arrays above kept for the hop network (:mod:`leogym.scenario.network_geometry`;
+    #: Parts of the arrays above kept for the hop network (:mod:`leogym.scenario.hops.geometry`;
     #: not sent to C++). The access link's (GSL's) downlink rate before the ISL and backhaul
     #: caps and before the floor (bit/s, V-curve and noise included):
     access_rate_down_bps: np.ndarray | None = None

@@ -95,11 +95,11 @@ import numpy as np
 
 from leogym.scenario.config import PathConfig, ScenarioConfig
 from leogym.scenario.constants import SPEED_OF_LIGHT_KM_S
+from leogym.scenario.hops.graph import HopLink, HopNetwork, HopNode, HopRoute
 from leogym.scenario.links.arrays import LINK_ARRAYS, PathTimeline
 from leogym.scenario.links.handover import HandoverEvent, ServingPlan
 from leogym.scenario.links.intervals import false_runs, merge_intervals
 from leogym.scenario.links.satpath import SatelliteArrays
-from leogym.scenario.network import HopLink, HopNetwork, HopNode, HopRoute
 from leogym.scenario.orbital.isl import ShortestPaths
 from leogym.scenario.orbital.scene import GroundSide, SceneGeometry
 

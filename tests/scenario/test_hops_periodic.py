@@ -13,7 +13,7 @@ import pytest
 
 from leogym.scenario import build_timeline, load_scenario
 from leogym.scenario.config import HopRouteConfig, HopRouteStepConfig, HopSquareWaveConfig
-from leogym.scenario.network import MAX_ROUTE_STEPS
+from leogym.scenario.hops.graph import MAX_ROUTE_STEPS
 from leogym.scenario.network_controlled import expand_steps, square_wave
 from leogym.schema import FieldError
 

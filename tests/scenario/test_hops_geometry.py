@@ -15,7 +15,7 @@ import pytest
 
 from leogym.scenario import build_timeline, load_scenario
 from leogym.scenario.config import ScenarioConfig
-from leogym.scenario.network import HopNetwork
+from leogym.scenario.hops.graph import HopNetwork
 from leogym.scenario.timeline import NATIVE_ARRAYS, Timeline
 
 #: Bundled scenarios and the (short) episode length each is built with.
