@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from leogym.agents.warm_start import WarmStartConfig
 from leogym.envs.config import EnvOptions
 from leogym.envs.multi_agent import FairnessConfig
 from omegaconf import MISSING
@@ -334,6 +335,8 @@ class TrainConfig:
         raised): ``stop`` (save a checkpoint, report the worker's env and seed, exit) or
         ``restart`` (report, replace the envs, truncate their episodes, train on; at most 3
         times). See :mod:`leogym.agents.runtime.worker_faults`.
+    :param warm_start: behaviour cloning from the baselines' logs before training
+        (``train.warm_start.store``; see :mod:`leogym.agents.warm_start`).
     """
 
     total_timesteps: int = field(default=100_000, metadata=bounded(1))
@@ -349,6 +352,7 @@ class TrainConfig:
     log_interval: int = field(default=1, metadata=bounded(1))
     torch_threads: int = field(default=1, metadata=bounded(1, 1024))
     on_worker_death: str = field(default="stop", metadata=choice("stop", "restart"))
+    warm_start: WarmStartConfig = field(default_factory=WarmStartConfig)
 
 
 # --------------------------------------------------------------------------------------- eval
@@ -661,6 +665,10 @@ def validate_config(
                 "multi-agent training (env.flows.agents=true) runs its envs as local worker "
                 f"processes: must be 'subproc' (got {cfg.train.vec_env!r})",
             )
+        if cfg.train.warm_start.store:
+            from leogym.agents.warm_start import check_warm_start
+
+            check_warm_start(cfg, ConfigError)
     if "eval" in sections:
         _validate_eval(cfg.eval, cfg.baseline)
         if "env" in sections and cfg.env.id.startswith("leogym/"):

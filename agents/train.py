@@ -178,6 +178,10 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
         else:
             set_random_seed(c.seed)
             model = build_model(c.agent, venv, seed=c.seed)
+            if c.train.warm_start.store:  # behaviour cloning from the baselines' logs first
+                from leogym.agents.warm_start import warm_start
+
+                warm_start(model, c, run_dir)
 
         n_csv = len(list(run_dir.glob("progress*.csv")))
         formats: list[Any] = [

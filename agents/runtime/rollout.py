@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,9 +19,19 @@ import numpy as np
 from leogym.agents.results.metrics import EpisodeRecorder
 from leogym.agents.sb3.env_factory import EnvFactory
 
-__all__ = ["EpisodeTask", "PolicyRef", "run_task", "run_task_on_ray", "task_key"]
+__all__ = [
+    "EpisodeTask",
+    "PolicyRef",
+    "StepObserver",
+    "run_task",
+    "run_task_on_ray",
+    "task_key",
+]
 
 _MODELS: dict[tuple[str, str], Any] = {}
+
+#: ``observe(obs, action, reward, info)``: sees each step of :func:`run_task`'s episode.
+StepObserver = Callable[[Any, Any, float, dict[str, Any]], None]
 
 
 @dataclass(frozen=True)
@@ -114,10 +125,14 @@ def controls(kwargs: dict[str, Any]) -> dict[str, Any]:
     return {"cc": kwargs.get("cc", ""), "scheduler": kwargs.get("scheduler", "")}
 
 
-def run_task(task: EpisodeTask) -> dict[str, Any]:
+def run_task(task: EpisodeTask, observe: StepObserver | None = None) -> dict[str, Any]:
     """Run one episode and return its results row (identifying columns + metrics).
 
     The per-step trace, if requested, is written (atomically) before returning.
+
+    :param observe: called after every step with the observation the policy acted on, its
+        action, the reward and the step's info (the warm start's transition store,
+        :mod:`leogym.agents.warm_start`, records episodes this way).
     """
     t0 = time.perf_counter()
     env = task.env()
@@ -135,7 +150,10 @@ def run_task(task: EpisodeTask) -> dict[str, Any]:
                 episode_start=episode_start,
                 deterministic=task.policy.deterministic,
             )
-            obs, reward, terminated, truncated, info = env.step(action)
+            next_obs, reward, terminated, truncated, info = env.step(action)
+            if observe is not None:
+                observe(obs, action, float(reward), info)
+            obs = next_obs
             rec.add(float(reward), info, terminated=terminated, truncated=truncated)
             episode_start = np.zeros((1,), dtype=bool)
             done = bool(terminated or truncated)
