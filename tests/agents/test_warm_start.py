@@ -286,3 +286,21 @@ def test_warm_started_training_runs_and_resumes(store: Path, tmp_path: Path) -> 
     summary = json.loads((run / "train_summary.json").read_text())
     assert summary["num_timesteps"] == 64 and summary["resumed_from"]
     assert (run / "warm_start.json").stat().st_mtime_ns == stamp  # no second cloning
+
+
+@pytest.mark.native
+@pytest.mark.timeout(120)
+def test_residual_mode_labels_over_the_base_controller(tmp_path: Path) -> None:
+    c = config(
+        f"train.warm_start.store={tmp_path}",
+        "train.warm_start.episodes=1",
+        "train.warm_start.baselines=[maco,bbr3]",
+        "env.action_mode=residual",
+        "env.residual_base=cubic",
+    )
+    validate_config(c)
+    ws.collect(c, tmp_path, obs_width=OBS_WIDTH, action_width=ACTION_WIDTH)
+    tr = ws.load_store(tmp_path)
+    assert tr.manifest["baselines"] == ["maco", "bbr3", "cubic"]  # the base is rolled out too
+    assert not tr.action[tr.baseline == "cubic"].any()  # a = 0 is the base itself
+    assert tr.action[tr.baseline == "bbr3"].any()
