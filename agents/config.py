@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from leogym.agents.curriculum import CurriculumConfig
 from leogym.agents.warm_start import WarmStartConfig
 from leogym.envs.config import EnvOptions
 from leogym.envs.multi_agent import FairnessConfig
@@ -335,6 +336,8 @@ class TrainConfig:
         raised): ``stop`` (save a checkpoint, report the worker's env and seed, exit) or
         ``restart`` (report, replace the envs, truncate their episodes, train on; at most 3
         times). See :mod:`leogym.agents.runtime.worker_faults`.
+    :param curriculum: the Genet-style curriculum (``train_dist=curriculum``; see
+        :mod:`leogym.agents.curriculum`).
     :param warm_start: behaviour cloning from the baselines' logs before training
         (``train.warm_start.store``; see :mod:`leogym.agents.warm_start`).
     """
@@ -352,6 +355,7 @@ class TrainConfig:
     log_interval: int = field(default=1, metadata=bounded(1))
     torch_threads: int = field(default=1, metadata=bounded(1, 1024))
     on_worker_death: str = field(default="stop", metadata=choice("stop", "restart"))
+    curriculum: CurriculumConfig = field(default_factory=CurriculumConfig)
     warm_start: WarmStartConfig = field(default_factory=WarmStartConfig)
 
 
@@ -665,6 +669,10 @@ def validate_config(
                 "multi-agent training (env.flows.agents=true) runs its envs as local worker "
                 f"processes: must be 'subproc' (got {cfg.train.vec_env!r})",
             )
+        if cfg.train.curriculum.enabled:
+            from leogym.agents.curriculum import check_curriculum
+
+            check_curriculum(cfg, ConfigError)
         if cfg.train.warm_start.store:
             from leogym.agents.warm_start import check_warm_start
 

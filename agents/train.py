@@ -35,6 +35,7 @@ from typing import Any
 
 import hydra
 from leogym.agents.config import (
+    BaselineSpec,
     ConfigError,
     env_kwargs,
     multi_agent_kwargs,
@@ -209,11 +210,17 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
                     metrics_cfg=c.eval.metrics,
                 )
             )
+        curriculum = (
+            _curriculum(c, eval_factory, start_from) if c.train.curriculum.enabled else None
+        )
+        if curriculum is not None:
+            callbacks.append(curriculum)
         checkpointer = CheckpointCallback(
             c.train.checkpoint_freq or 10**15,
             run_dir,
             algo=algo,
             save_replay_buffer=c.train.save_replay_buffer and spec.off_policy,
+            sidecar=curriculum.sidecar if curriculum is not None else None,
         )
         callbacks.append(checkpointer)
         if c.train.progress:
@@ -239,6 +246,7 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
             algo=algo,
             env_id=c.env.id,
             replay_buffer=c.train.save_replay_buffer and spec.off_policy,
+            **(curriculum.sidecar() if curriculum is not None else {}),
         )
     except KeyboardInterrupt:
         if model is not None and checkpointer is not None and model.num_timesteps > 0:
@@ -257,6 +265,8 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
         raise
     finally:
         restore_sigterm()
+        if getattr(model, "_logger", None) is not None:
+            model.logger.close()  # its CSV and TensorBoard files (several jobs share a process)
         venv.close()
         if eval_env is not None:
             eval_env.close()
@@ -300,6 +310,34 @@ def _learned_steps(model: Any, n_envs: int) -> int:
         return steps
     rollout = int(model.n_steps) * int(n_envs)
     return steps - steps % rollout
+
+
+def _curriculum(c: Any, agent_env: Any, start_from: Path | None) -> Any:
+    """The curriculum's callback (``train.curriculum``), with the state that the checkpoint
+    ``start_from`` saved when resuming (:mod:`leogym.agents.curriculum`)."""
+    from leogym.agents.curriculum import CurriculumState, check_curriculum
+    from leogym.agents.evaluate import baseline_policy
+    from leogym.agents.sb3.checkpoints import read_sidecar
+    from leogym.agents.sb3.curriculum_callback import SIDECAR_KEY, CurriculumCallback
+    from leogym.agents.sb3.env_factory import EnvFactory
+
+    cur = c.train.curriculum
+    dims = check_curriculum(c, ConfigError)
+    _, teacher = baseline_policy("teacher", BaselineSpec(name=str(cur.teacher)), c)
+    state = None
+    if start_from is not None:
+        saved = read_sidecar(start_from).get(SIDECAR_KEY)
+        if saved is not None:
+            state = CurriculumState.from_json(saved, f"{start_from.with_suffix('.json')}")
+    return CurriculumCallback(
+        cur,
+        dims,
+        agent_env,
+        EnvFactory(teacher.env_id, teacher.kwargs, agent_env.scenario),
+        seed=c.seed,
+        start_method=c.train.start_method,
+        state=state,
+    )
 
 
 def _ray_session(c: Any) -> contextlib.ExitStack:

@@ -11,6 +11,7 @@ Logged keys (TensorBoard and ``progress*.csv``), besides SB3's ``rollout/``, ``t
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -174,16 +175,24 @@ class PeriodicEvalCallback(BaseCallback):
 
 class CheckpointCallback(BaseCallback):
     """Saves ``checkpoints/step_<N>.zip`` every ``save_freq`` timesteps (with the replay buffer
-    for off-policy agents, so a resumed run continues with it)."""
+    for off-policy agents, so a resumed run continues with it). ``sidecar``, if given, returns
+    more fields for each checkpoint's sidecar (the curriculum's state)."""
 
     def __init__(
-        self, save_freq: int, run_dir: Path, *, algo: str, save_replay_buffer: bool = True
+        self,
+        save_freq: int,
+        run_dir: Path,
+        *,
+        algo: str,
+        save_replay_buffer: bool = True,
+        sidecar: Callable[[], dict[str, Any]] | None = None,
     ) -> None:
         super().__init__()
         self.save_freq = int(save_freq)
         self.run_dir = Path(run_dir)
         self.algo = algo
         self.save_replay_buffer = save_replay_buffer
+        self.sidecar = sidecar
         self._next = 0
 
     def _on_training_start(self) -> None:
@@ -198,7 +207,10 @@ class CheckpointCallback(BaseCallback):
     def save(self) -> Path:
         """Save a checkpoint at the current step."""
         path = self.run_dir / CHECKPOINT_DIR / f"step_{self.num_timesteps:09d}.zip"
-        return save_model(self.model, path, algo=self.algo, replay_buffer=self.save_replay_buffer)
+        extra = self.sidecar() if self.sidecar is not None else {}
+        return save_model(
+            self.model, path, algo=self.algo, replay_buffer=self.save_replay_buffer, **extra
+        )
 
 
 class ProgressCallback(BaseCallback):
