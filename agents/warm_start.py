@@ -45,6 +45,7 @@ import json
 import logging
 import os
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -262,7 +263,7 @@ class _Recorder:
 
 def _rollout_episode(job: _EpisodeJob) -> Any:
     """Run every baseline of ``job``; return the episode's tidy transitions (an Arrow table)."""
-    import pyarrow as pa
+    import pyarrow as pa  # type: ignore[import-untyped]
     from leogym.agents.runtime.rollout import run_task
 
     runs: dict[str, _Recorder] = {}
@@ -411,7 +412,6 @@ def collect(c: Any, store: str | Path, *, obs_width: int, action_width: int) -> 
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    import pyarrow.parquet as pq
     from leogym.agents.runtime.storage import atomic_write, atomic_write_json
     from leogym.agents.runtime.subproc_worker import exit_with_parent
 
@@ -444,12 +444,18 @@ def collect(c: Any, store: str | Path, *, obs_width: int, action_width: int) -> 
         for fut in as_completed(futures):
             table = fut.result()
             path = episode_path(store, futures[fut].episode)
-            atomic_write(path, lambda tmp, t=table: pq.write_table(t, tmp))
+            atomic_write(path, partial(_write_parquet, table))
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown()
     return todo
+
+
+def _write_parquet(table: Any, path: Path) -> None:
+    import pyarrow.parquet as pq  # type: ignore[import-untyped]
+
+    pq.write_table(table, path)
 
 
 # ------------------------------------------------------------------------------------- load
@@ -696,7 +702,9 @@ def behaviour_clone(
     policy.set_training_mode(True)
     try:
         for _ in range(epochs):
-            for idx in torch.randperm(n, generator=gen).split(batch_size):
+            perm = torch.randperm(n, generator=gen)
+            for start in range(0, n, batch_size):
+                idx = perm[start : start + batch_size]
                 loss = ((_action_mean(policy, obs[idx]) - act[idx]) ** 2).mean()
                 if value_coef > 0:
                     values = policy.predict_values(obs[idx]).flatten()
