@@ -12,7 +12,7 @@ worker restart (``train.on_worker_death=restart``), whose new envs start without
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -97,7 +97,7 @@ class CurriculumCallback(BaseCallback):
         super().__init__()
         self.cfg = cfg
         self.dims = list(dims)
-        self.envs = [agent_env, teacher_env]
+        self.envs: list[Callable[[], Any]] = [agent_env, teacher_env]
         self.seed = int(seed)
         self.start_method = start_method
         self.state = state if state is not None else CurriculumState(cfg.every_steps)
