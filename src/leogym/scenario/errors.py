@@ -9,7 +9,10 @@ from typing import Any
 
 from leogym.schema import FieldError, fail
 
-__all__ = ["ScenarioConfigError", "field_error", "regular_file"]
+__all__ = ["ROOT", "ScenarioConfigError", "field_error", "regular_file"]
+
+#: The first part of every scenario field path in an error (``scenario.paths[0].name``).
+ROOT = "scenario"
 
 
 class ScenarioConfigError(FieldError):

@@ -26,6 +26,7 @@ __all__ = [
     "flow_names",
     "route_names",
     "route_index",
+    "path_names",
 ]
 
 #: Name of flow 0 in results.
@@ -159,3 +160,8 @@ def check_udp_load(scenario: ScenarioConfig, where: str = "scenario.traffic") ->
                 f"(count {count}) they send {total:.6g}",
                 rate,
             )
+
+
+def path_names(cfg: ScenarioConfig) -> list[str]:
+    """The names of the scenario's paths as the timeline gives them (``<kind><i>`` if unset)."""
+    return [p.name or f"{p.kind}{i}" for i, p in enumerate(cfg.paths)]

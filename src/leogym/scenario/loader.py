@@ -32,7 +32,7 @@ from typing import Any, Union
 from omegaconf import DictConfig, OmegaConf
 
 from leogym.scenario.config import ScenarioConfig
-from leogym.scenario.errors import ScenarioConfigError, field_error
+from leogym.scenario.errors import ROOT, ScenarioConfigError, field_error
 from leogym.scenario.validation import validate_scenario
 
 __all__ = [
@@ -42,7 +42,6 @@ __all__ = [
     "scenario_from_dict",
 ]
 
-ROOT = "scenario"
 _GROUP = "scenario"
 #: Converted configs kept (least recently used ones are forgotten first).
 _MEMO_SIZE = 64

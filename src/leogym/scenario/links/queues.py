@@ -9,7 +9,7 @@ import numpy as np
 from leogym.scenario.config import MAX_QUEUE_PACKETS, QueueConfig
 from leogym.scenario.errors import field_error
 
-__all__ = ["MAX_QUEUE_PACKETS", "resolve_queue_packets"]
+__all__ = ["MAX_QUEUE_PACKETS", "check_queue", "resolve_queue_packets"]
 
 
 def resolve_queue_packets(
@@ -57,3 +57,32 @@ def resolve_queue_packets(
             queue.size,
         )
     return max(int(queue.min_packets), int(math.ceil(packets - 1e-9)))
+
+
+def check_queue(qp: str, q: QueueConfig) -> None:
+    """A queue's size in whole packets within the core's limit, and its discipline's
+    parameters (``qp`` is its field path)."""
+    if q.unit == "packets" and float(q.size) != int(q.size):
+        raise field_error(f"{qp}.size", "must be a whole number of packets", q.size)
+    if q.unit == "packets" and q.size > MAX_QUEUE_PACKETS:
+        raise field_error(f"{qp}.size", f"must be <= {MAX_QUEUE_PACKETS} packets", q.size)
+    _queue_discipline(qp, q)
+
+
+def _queue_discipline(qp: str, q: QueueConfig) -> None:
+    """Relations between a queue's discipline parameters (ranges are on the fields)."""
+    if q.ecn and q.discipline == "droptail":
+        raise field_error(f"{qp}.ecn", "drop-tail cannot mark; choose an AQM discipline", True)
+    if q.ecn and q.ecn_handling != "pass":
+        raise field_error(
+            f"{qp}.ecn_handling",
+            "a link that cannot carry ECN cannot mark: use 'pass' or turn ecn off",
+            q.ecn_handling,
+        )
+    native = q.native()
+    if q.discipline in ("codel", "fq_codel") and native["target_ms"] >= q.interval_ms:  # type: ignore[operator]
+        raise field_error(
+            f"{qp}.target_ms", f"must be below interval_ms ({q.interval_ms})", native["target_ms"]
+        )
+    if q.discipline == "red" and q.max_th <= q.min_th:
+        raise field_error(f"{qp}.max_th", f"must be above min_th ({q.min_th})", q.max_th)
