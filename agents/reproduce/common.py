@@ -296,7 +296,7 @@ def run_simulation(
     )
 
 
-def grid(order: Sequence[str] = (), **axes: Iterable[Any]) -> list[dict[str, Any]]:
+def grid(order: Sequence[str] = (), /, **axes: Iterable[Any]) -> list[dict[str, Any]]:
     """A paper's runs as data: one task per combination of the axes' values, its keys in the
     order the axes are given. The first axis of ``order`` varies slowest (default: the axes'
     own order; axes left out of ``order`` follow it); a constant is an axis of one value."""

@@ -395,12 +395,15 @@ def tasks(size: str, seeds: int | None = None) -> list[dict[str, Any]]:
     """One task per (group, condition, algorithm, seed), the runs of a size."""
     sz = SIZES[size]
     n = sz.seeds if seeds is None else seeds
-    extra = {"chain5_file": {"file_bytes": [sz.file_bytes]},
-             "dumbbell": {"time_scale": [sz.time_scale]}}  # fmt: skip
+    extra: dict[str, dict[str, list[float]]] = {
+        "chain5_file": {"file_bytes": [sz.file_bytes]},
+        "dumbbell": {"time_scale": [sz.time_scale]},
+    }
     out = []
     for g, group in GROUPS.items():
         sizes = {"duration_s": [sz.durations[g]], "warmup_s": [sz.warmup_s], **extra.get(g, {})}
-        for cond, labels in group.runs if sz.groups.get(g) is None else sz.groups[g]:
+        chosen = sz.groups.get(g)
+        for cond, labels in group.runs if chosen is None else chosen:
             out += grid(group=[g], condition=[cond], algorithm=labels, seed=range(n), **sizes)
     return out
 
@@ -788,6 +791,11 @@ def _recovery_cut(res: Results, loss: float) -> tuple[float, float, float]:
     lt = _value(res, "chain5", loss, "LEOTP-A", "recovery_mean_ms")
     cut = 100.0 * (1.0 - lt / bbr) if _has(bbr) and _has(lt) and bbr > 0 else math.nan
     return bbr, lt, cut
+
+
+def _cut_at(loss: float) -> judge.Metric:
+    """A metric: LEOTP's cut of BBR's mean recovery time at ``loss`` per hop (%)."""
+    return lambda res: _recovery_cut(res, loss)[2]
 
 
 def _ours1(res: Results) -> str:
@@ -1213,8 +1221,7 @@ ROWS = (
     judge.Claim("Recovery time, 5-hop chain (Fig. 10)",
      "retransmitted OWD LEOTP ~90 ms vs BBR ~160 ms; recovery time -59 to -64 %", _ours1,
      tuple(judge.Check(f"fig10_recovery_cut_ge_50pct_at_{loss * 100:g}pct",
-                       (C(lambda res, loss=loss: _recovery_cut(res, loss)[2], ">=",
-                          PAPER["fig10_min_cut_pct"]),))
+                       (C(_cut_at(loss), ">=", PAPER["fig10_min_cut_pct"]),))
            for loss in FIG10_LOSSES),
      "reduction >= 50 % at every loss rate"),
     judge.Claim("Source retransmission traffic (Fig. 11)",
@@ -1487,10 +1494,10 @@ def summarise(results: list[dict[str, Any]], size: str) -> list[Table]:
     )  # fmt: skip
     _, labels = _cond_labels(res, "wave")
     for lab in labels:
-        keys = ("goodput_mbps", "owd_ms", "queueing_ms", "link_queue_ms")
+        wave_keys = ("goodput_mbps", "owd_ms", "queueing_ms", "link_queue_ms")
         paper = "queueing > 100 ms" if lab in TCPS else ""
         paper = {"LEOTP-D": "< 8 Mbit/s", "LEOTP-A BL_tar=5": "-46 % latency"}.get(lab, paper)
-        f14.add(_name(lab, res), *_cells(res, "wave", WAVE, lab, keys), paper)
+        f14.add(_name(lab, res), *_cells(res, "wave", WAVE, lab, wave_keys), paper)
     f14.notes.append(
         "queueing = OWD - propagation (serialisation, queues and in-network buffers); 'in link "
         "queues' is the part spent waiting in drop-tail queues."
@@ -1548,10 +1555,10 @@ def summarise(results: list[dict[str, Any]], size: str) -> list[Table]:
         for lab in labels:
             if not _runs(res, "starlink", route, lab):
                 continue
-            keys = ("goodput_mbps", "owd_ms", "ideal_ms", "queueing_ms", "owd_p99_ms",
-                    "route_links")  # fmt: skip
-            cells = _cells(res, "starlink", route, lab, keys)
-            sl.add(ROUTE_NAMES[route], _name(lab, res), *cells, paper_sl.get((route, lab), ""))
+            sl_keys = ("goodput_mbps", "owd_ms", "ideal_ms", "queueing_ms", "owd_p99_ms",
+                       "route_links")  # fmt: skip
+            v = _cells(res, "starlink", route, lab, sl_keys)
+            sl.add(ROUTE_NAMES[route], _name(lab, res), *v, paper_sl.get((route, lab), ""))
     sl.notes.append(
         "queueing = OWD - propagation along the route of the moment; links: mean number of "
         "links of the route (the paper's mean hop counts: HK 5.15, PR 9.53, NY 18.88). Compare "

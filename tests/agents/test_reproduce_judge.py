@@ -81,6 +81,6 @@ def test_grid_nests_the_axes_as_asked() -> None:
         {"x": 2, "y": "b"},
     ]
     # keys in the axes' order, the seed varying slowest
-    runs = grid(order=("seed",), variant=["m", "o"], seed=range(2), size=[5])
+    runs = grid(("seed",), variant=["m", "o"], seed=range(2), size=[5])
     assert [list(r) for r in runs] == [["variant", "seed", "size"]] * 4
     assert [(r["seed"], r["variant"]) for r in runs] == [(0, "m"), (0, "o"), (1, "m"), (1, "o")]
