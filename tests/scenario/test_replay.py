@@ -13,12 +13,14 @@ import pytest
 
 from leogym.scenario.errors import ScenarioConfigError
 from leogym.scenario.links.handover import slot_instants
-from leogym.scenario.replay import (
-    aligned_offset_s,
-    estimate_boundary_phase_s,
+from leogym.scenario.links.trace_readers import (
     read_lens_irtt_csv,
     read_leoreplayer_delay,
     read_mahimahi_bw,
+)
+from leogym.scenario.replay import (
+    aligned_offset_s,
+    estimate_boundary_phase_s,
     replay_lens_irtt,
     replay_leoreplayer,
     scenario_boundary_phase_s,

@@ -39,13 +39,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from leogym.scenario.errors import ScenarioConfigError, regular_file
-from leogym.scenario.loader import load_scenario
-from leogym.scenario.replay import (
+from leogym.scenario.links.trace_readers import (
     LEOREPLAYER_DELAY_STEP_S,
     read_lens_irtt_csv,
     read_leoreplayer_delay,
     read_mahimahi_bw,
 )
+from leogym.scenario.loader import load_scenario
 from leogym.scenario.timeline_builder import build_timeline, resolved_epoch_utc_s
 
 __all__ = ["Series", "read_series", "slot_stats", "preset_stats", "main"]
