@@ -52,6 +52,10 @@ class ObservationConfig:
 
     :param history: number of past steps stacked (oldest first); 1 = current step only.
     :param max_paths: paths are padded to this count, with a mask feature per path.
+    :param ratio_features: include scale-free ratios per path: delivered over sent bytes in
+        the step, RTT inflation (smoothed over minimum RTT) and the window over the measured
+        bandwidth-delay product (delivery rate x minimum RTT); the same on a 20 and a
+        200 Mbit/s path, at 30 or 600 ms. Off by default.
     :param handover_features: include predicted time to next handover and predicted RTT and
         capacity after it (the schedule oracle). Switch off for ablations.
     :param snr_features: include SNR and elevation. Switch off for ablations.
@@ -76,6 +80,7 @@ class ObservationConfig:
 
     history: int = field(default=1, metadata=bounded(1, 64))
     max_paths: int = field(default=4, metadata=bounded(1, 16))
+    ratio_features: bool = False
     handover_features: bool = True
     snr_features: bool = True
     recovery_features: bool = False

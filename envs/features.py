@@ -1,14 +1,20 @@
-"""Observation features: names, units, bounds and the builder.
+"""Observation features: names, units, bounds, and how each is read from a step.
 
 The observation is a flat float32 vector: ``history`` frames (oldest first) of
 ``max_paths × per-path features`` plus a per-path mask. Every value is a physical quantity divided
 by a fixed unit (shown in the name) and clipped into the declared finite bounds, so the vector
 is comparable across scenarios and never leaves the observation space.
+
+Each :class:`Feature` carries its own extractor from a step's :class:`PathInputs` (one flow's
+per-path measurements and the timeline oracle), so the feature list below is the one place where a
+column is defined: the layout, the names, the bounds and the values all come from it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -16,107 +22,305 @@ from leogym.envs.config import ObservationConfig
 
 if TYPE_CHECKING:
     from leogym.scenario.forecast import HandoverOracle
+    from leogym.simulation import Measurements
 
 __all__ = [
     "Feature",
-    "PathSignals",
     "FeatureTable",
+    "PathMeasurements",
+    "PathInputs",
+    "FEATURE_GROUPS",
     "NO_HANDOVER_HORIZON_S",
     "NO_RTO_HORIZON_S",
-    "path_frame",
 ]
 
 #: The predicted time to the next handover is capped here (also used when none is scheduled).
 NO_HANDOVER_HORIZON_S = 60.0
+#: The retransmission timer is reported up to this horizon (also when none runs).
+NO_RTO_HORIZON_S = 10.0
+
+
+@dataclass(frozen=True)
+class PathMeasurements:
+    """One flow's measurements of one step, per path (or subflow), in SI units.
+
+    :meth:`of_flow` reads them from the core's :class:`~leogym.simulation.Measurements`:
+    the connection's per-path entries for flow 0, the ``subflow_*`` entries of flow ``k``.
+    ``ce_packets`` and ``queue_delay_s`` may be ``None`` (not measured: read as 0).
+    """
+
+    cwnd_bytes: np.ndarray
+    bytes_in_flight: np.ndarray
+    srtt_s: np.ndarray
+    min_rtt_s: np.ndarray
+    rttvar_s: np.ndarray
+    delivered_bytes: np.ndarray
+    delivery_rate_bps: np.ndarray
+    sent_packets: np.ndarray
+    lost_packets: np.ndarray
+    rto_count: np.ndarray
+    in_loss_state: np.ndarray
+    time_to_rto_s: np.ndarray
+    path_state: np.ndarray
+    ce_packets: np.ndarray | None = None
+    queue_delay_s: np.ndarray | None = None
+
+    @classmethod
+    def zero(cls, n_paths: int) -> PathMeasurements:
+        """Before the first step: nothing measured yet (no retransmission timer running)."""
+        z = np.zeros(n_paths)
+        return cls(
+            cwnd_bytes=z,
+            bytes_in_flight=z,
+            srtt_s=z,
+            min_rtt_s=z,
+            rttvar_s=z,
+            delivered_bytes=z,
+            delivery_rate_bps=z,
+            sent_packets=z,
+            lost_packets=z,
+            rto_count=z,
+            in_loss_state=z,
+            time_to_rto_s=np.full(n_paths, np.inf),
+            path_state=z,
+            ce_packets=z,
+            queue_delay_s=z,
+        )
+
+    @classmethod
+    def of_flow(cls, m: Measurements, flow: int) -> PathMeasurements:
+        """Flow ``flow``'s entries of ``m`` (0: the connection's paths; the delivery rate of a
+        flow's subflow is its delivered bytes over the interval, as the core computes a path's)."""
+        if flow == 0:
+            return cls(
+                cwnd_bytes=m.cwnd_bytes,
+                bytes_in_flight=m.bytes_in_flight,
+                srtt_s=m.srtt_s,
+                min_rtt_s=m.min_rtt_s,
+                rttvar_s=m.rttvar_s,
+                delivered_bytes=m.delivered_bytes,
+                delivery_rate_bps=m.delivery_rate_bps,
+                sent_packets=m.sent_packets,
+                lost_packets=m.lost_packets,
+                rto_count=m.rto_count,
+                in_loss_state=m.in_loss_state,
+                time_to_rto_s=m.time_to_rto_s,
+                path_state=m.path_state,
+                ce_packets=m.ce_packets,
+                queue_delay_s=m.queue_delay_s,
+            )
+        idx = m.flow_subflows(flow)
+        inv = 1.0 / m.interval_s if m.interval_s > 0 else 0.0
+        delivered = np.asarray(m.subflow_delivered_bytes[idx], dtype=np.float64)
+        return cls(
+            cwnd_bytes=m.subflow_cwnd_bytes[idx],
+            bytes_in_flight=m.subflow_bytes_in_flight[idx],
+            srtt_s=m.subflow_srtt_s[idx],
+            min_rtt_s=m.subflow_min_rtt_s[idx],
+            rttvar_s=m.subflow_rttvar_s[idx],
+            delivered_bytes=delivered,
+            delivery_rate_bps=8.0 * delivered * inv,
+            sent_packets=m.subflow_sent_packets[idx],
+            lost_packets=m.subflow_lost_packets[idx],
+            rto_count=m.subflow_rto_count[idx],
+            in_loss_state=m.subflow_in_loss_state[idx],
+            time_to_rto_s=m.subflow_time_to_rto_s[idx],
+            path_state=m.subflow_path_state[idx],
+            ce_packets=m.subflow_ce_packets[idx],
+            queue_delay_s=m.subflow_queue_delay_s[idx],
+        )
+
+
+class PathInputs:
+    """What one frame is read from: a flow's :class:`PathMeasurements` at time ``t``, the
+    oracle of its routes, and the units that bind them (packet size, ``rate_scale``).
+
+    The oracle's values are computed once per frame, when a feature first asks for them.
+    """
+
+    def __init__(
+        self,
+        m: PathMeasurements,
+        oracle: HandoverOracle,
+        t: float,
+        *,
+        packet_bytes: float,
+        rate_scale: float,
+        time_to_handover_s: np.ndarray | None = None,
+    ) -> None:
+        self.m = m
+        self.oracle = oracle
+        self.t = t
+        self.packet_bytes = packet_bytes
+        self.rate_scale = rate_scale
+        if time_to_handover_s is not None:
+            self.__dict__["time_to_handover_s"] = time_to_handover_s
+
+    @cached_property
+    def time_to_handover_s(self) -> np.ndarray:
+        """Capped at :data:`NO_HANDOVER_HORIZON_S` (the forecast jitter, when on, is added by
+        the observer, :class:`~leogym.envs.observer.FlowObserver`)."""
+        return np.minimum(self.oracle.time_to_handover(self.t), NO_HANDOVER_HORIZON_S)
+
+    @cached_property
+    def after_handover(self) -> tuple[np.ndarray, np.ndarray]:
+        """Propagation RTT (s) and capacity (bit/s, at the real rates) after the next handover."""
+        rtt, cap = self.oracle.after_handover(self.t)
+        return rtt, cap * self.rate_scale
+
+    @property
+    def sent(self) -> np.ndarray:
+        return np.asarray(self.m.sent_packets, dtype=np.float64)
+
+    def fraction_of_sent(self, packets: np.ndarray | None) -> np.ndarray:
+        """``packets / sent`` clipped to [0, 1] (0 where nothing was sent or not measured):
+        reports may lag the sends by a round trip, so a step can report more than it sent."""
+        sent = self.sent
+        if packets is None:
+            return np.zeros_like(sent)
+        packets = np.asarray(packets, dtype=np.float64)
+        frac = np.divide(packets, sent, out=np.zeros_like(packets), where=sent > 0)
+        return np.clip(frac, 0.0, 1.0)
+
+
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """``num / den`` where ``den > 0``, else 0."""
+    num = np.asarray(num, dtype=np.float64)
+    den = np.asarray(den, dtype=np.float64)
+    return np.divide(num, den, out=np.zeros_like(num), where=den > 0)
+
+
+#: A feature's raw per-path values in SI units (a number stands for every path).
+Extractor = Callable[[PathInputs], np.ndarray | float]
 
 
 @dataclass(frozen=True)
 class Feature:
-    """One per-path feature: ``value = clip(raw / unit_scale, low, high)``."""
+    """One per-path feature: ``value = clip(extract(inputs) / unit_scale, low, high)``, NaN and
+    infinities read as 0."""
 
     key: str
     unit: str
     unit_scale: float
     low: float
     high: float
-    group: str = "transport"
+    extract: Extractor
 
 
-_TRANSPORT = (
-    Feature("cwnd", "100 packets", 100.0, 0.0, 100.0),
-    Feature("bytes_in_flight", "100 packets", 100.0, 0.0, 100.0),
-    Feature("srtt", "100 ms", 0.1, 0.0, 50.0),
-    Feature("min_rtt", "100 ms", 0.1, 0.0, 50.0),
-    Feature("rttvar", "100 ms", 0.1, 0.0, 50.0),
-    Feature("delivery_rate", "100 Mbit/s", 1e8, 0.0, 100.0),
-    Feature("loss_rate", "fraction", 1.0, 0.0, 1.0),
-)
-_HANDOVER = (
-    Feature("time_to_handover", "10 s", 10.0, 0.0, NO_HANDOVER_HORIZON_S / 10.0, "handover"),
-    Feature("rtt_after_handover", "100 ms", 0.1, 0.0, 50.0, "handover"),
-    Feature("capacity_after_handover", "100 Mbit/s", 1e8, 0.0, 100.0, "handover"),
-)
-_SNR = (
-    Feature("snr", "10 dB", 10.0, -10.0, 10.0, "snr"),
-    Feature("elevation", "90 deg", 90.0, 0.0, 1.0, "snr"),
-)
-#: The retransmission timer is reported up to this horizon (also when none runs).
-NO_RTO_HORIZON_S = 10.0
-_RECOVERY = (
-    Feature("rto_count", "timeouts", 1.0, 0.0, 10.0, "recovery"),
-    Feature("in_loss_state", "bool", 1.0, 0.0, 1.0, "recovery"),
-    Feature("time_to_rto", "1 s", 1.0, 0.0, NO_RTO_HORIZON_S, "recovery"),
-)
-_CONGESTION = (
-    Feature("ce_fraction", "fraction", 1.0, 0.0, 1.0, "congestion"),
-    Feature("queue_delay", "100 ms", 0.1, 0.0, 50.0, "congestion"),
-)
-_MASK = Feature("active", "bool", 1.0, 0.0, 1.0, "mask")
+#: The feature groups in observation order, each switched by ``ObservationConfig.<group>``
+#: (``transport`` and the ``active`` mask are always on).
+FEATURE_GROUPS: dict[str, tuple[Feature, ...]] = {
+    "transport": (
+        Feature(
+            "cwnd", "100 packets", 100.0, 0.0, 100.0, lambda x: x.m.cwnd_bytes / x.packet_bytes
+        ),
+        Feature(
+            "bytes_in_flight",
+            "100 packets",
+            100.0,
+            0.0,
+            100.0,
+            lambda x: x.m.bytes_in_flight / x.packet_bytes,
+        ),
+        Feature("srtt", "100 ms", 0.1, 0.0, 50.0, lambda x: x.m.srtt_s),
+        Feature("min_rtt", "100 ms", 0.1, 0.0, 50.0, lambda x: x.m.min_rtt_s),
+        Feature("rttvar", "100 ms", 0.1, 0.0, 50.0, lambda x: x.m.rttvar_s),
+        Feature(
+            "delivery_rate",
+            "100 Mbit/s",
+            1e8,
+            0.0,
+            100.0,
+            lambda x: x.m.delivery_rate_bps * x.rate_scale,
+        ),
+        Feature(
+            "loss_rate", "fraction", 1.0, 0.0, 1.0, lambda x: x.fraction_of_sent(x.m.lost_packets)
+        ),
+    ),
+    "ratio_features": (
+        # Scale-free: the same values on a 20 and a 200 Mbit/s path, at 30 or 600 ms.
+        Feature(
+            "delivered_over_sent",
+            "ratio",
+            1.0,
+            0.0,
+            4.0,
+            lambda x: _ratio(x.m.delivered_bytes, x.sent * x.packet_bytes),
+        ),
+        Feature(
+            "rtt_inflation", "ratio", 1.0, 0.0, 20.0, lambda x: _ratio(x.m.srtt_s, x.m.min_rtt_s)
+        ),
+        Feature(
+            "cwnd_over_bdp",
+            "ratio",
+            1.0,
+            0.0,
+            20.0,
+            lambda x: _ratio(x.m.cwnd_bytes, x.m.delivery_rate_bps * x.m.min_rtt_s / 8.0),
+        ),
+    ),
+    "handover_features": (
+        Feature(
+            "time_to_handover",
+            "10 s",
+            10.0,
+            0.0,
+            NO_HANDOVER_HORIZON_S / 10.0,
+            lambda x: x.time_to_handover_s,
+        ),
+        Feature("rtt_after_handover", "100 ms", 0.1, 0.0, 50.0, lambda x: x.after_handover[0]),
+        Feature(
+            "capacity_after_handover", "100 Mbit/s", 1e8, 0.0, 100.0, lambda x: x.after_handover[1]
+        ),
+    ),
+    "snr_features": (
+        Feature("snr", "10 dB", 10.0, -10.0, 10.0, lambda x: x.oracle.snr_db(x.t)),
+        Feature("elevation", "90 deg", 90.0, 0.0, 1.0, lambda x: x.oracle.elevation_deg(x.t)),
+    ),
+    "recovery_features": (
+        Feature("rto_count", "timeouts", 1.0, 0.0, 10.0, lambda x: x.m.rto_count),
+        Feature("in_loss_state", "bool", 1.0, 0.0, 1.0, lambda x: x.m.in_loss_state),
+        Feature(
+            "time_to_rto",
+            "1 s",
+            1.0,
+            0.0,
+            NO_RTO_HORIZON_S,
+            lambda x: np.minimum(x.m.time_to_rto_s, NO_RTO_HORIZON_S),
+        ),
+    ),
+    "congestion_features": (
+        Feature(
+            "ce_fraction", "fraction", 1.0, 0.0, 1.0, lambda x: x.fraction_of_sent(x.m.ce_packets)
+        ),
+        Feature(
+            "queue_delay",
+            "100 ms",
+            0.1,
+            0.0,
+            50.0,
+            lambda x: 0.0 if x.m.queue_delay_s is None else x.m.queue_delay_s,
+        ),
+    ),
+    "mask": (Feature("active", "bool", 1.0, 0.0, 1.0, lambda x: np.equal(x.m.path_state, 0)),),
+}
 
-
-@dataclass
-class PathSignals:
-    """Raw per-path values for one step, each an array of shape ``(n_paths,)`` in SI units.
-
-    Transport values come from the native core; handover and SNR values from the timeline oracle.
-    """
-
-    cwnd_packets: np.ndarray
-    inflight_packets: np.ndarray
-    srtt_s: np.ndarray
-    min_rtt_s: np.ndarray
-    rttvar_s: np.ndarray
-    delivery_rate_bps: np.ndarray
-    loss_rate: np.ndarray
-    time_to_handover_s: np.ndarray
-    rtt_after_handover_s: np.ndarray
-    capacity_after_handover_bps: np.ndarray
-    snr_db: np.ndarray
-    elevation_deg: np.ndarray
-    active: np.ndarray
-    rto_count: np.ndarray | None = None  #: retransmission timeouts in the step
-    in_loss_state: np.ndarray | None = None  #: 0/1
-    time_to_rto_s: np.ndarray | None = None  #: inf when no retransmission timer runs
-    ce_fraction: np.ndarray | None = None  #: CE-marked packets / data packets sent, in [0, 1]
-    queue_delay_s: np.ndarray | None = None  #: time in link queues (NaN: no packet arrived)
+#: The groups that are always on.
+_ALWAYS = ("transport", "mask")
 
 
 class FeatureTable:
-    """The observation layout for one :class:`ObservationConfig`."""
+    """The observation layout for one :class:`ObservationConfig`: the features in order, their
+    names and bounds, and one frame from one step's :class:`PathInputs`."""
 
     def __init__(self, cfg: ObservationConfig) -> None:
         self.cfg = cfg
-        per_path = list(_TRANSPORT)
-        if cfg.handover_features:
-            per_path += list(_HANDOVER)
-        if cfg.snr_features:
-            per_path += list(_SNR)
-        if cfg.recovery_features:
-            per_path += list(_RECOVERY)
-        if cfg.congestion_features:
-            per_path += list(_CONGESTION)
-        per_path.append(_MASK)
-        self.per_path: tuple[Feature, ...] = tuple(per_path)
+        self.per_path: tuple[Feature, ...] = tuple(
+            f
+            for group, features in FEATURE_GROUPS.items()
+            if group in _ALWAYS or getattr(cfg, group)
+            for f in features
+        )
         self.frame_size = len(self.per_path) * cfg.max_paths
         self.size = self.frame_size * cfg.history
         self._scale = np.array([f.unit_scale for f in self.per_path], dtype=np.float64)
@@ -130,44 +334,19 @@ class FeatureTable:
     @property
     def names(self) -> list[str]:
         """Every feature's name with its unit, e.g. ``"t-0/path0/srtt [100 ms]"``."""
-        names = []
-        for h in range(self.cfg.history - 1, -1, -1):
-            for p in range(self.cfg.max_paths):
-                for f in self.per_path:
-                    names.append(f"t-{h}/path{p}/{f.key} [{f.unit}]")
-        return names
-
-    def frame(self, s: PathSignals) -> np.ndarray:
-        """One frame (``max_paths × features``), zero-padded past the real paths."""
-        columns = [
-            s.cwnd_packets,
-            s.inflight_packets,
-            s.srtt_s,
-            s.min_rtt_s,
-            s.rttvar_s,
-            s.delivery_rate_bps,
-            s.loss_rate,
+        return [
+            f"t-{h}/path{p}/{f.key} [{f.unit}]"
+            for h in range(self.cfg.history - 1, -1, -1)
+            for p in range(self.cfg.max_paths)
+            for f in self.per_path
         ]
-        if self.cfg.handover_features:
-            columns += [s.time_to_handover_s, s.rtt_after_handover_s, s.capacity_after_handover_bps]
-        if self.cfg.snr_features:
-            columns += [s.snr_db, s.elevation_deg]
-        if self.cfg.recovery_features:
-            zero = np.zeros(len(s.active))
-            rto = zero if s.rto_count is None else s.rto_count
-            loss_state = zero if s.in_loss_state is None else s.in_loss_state
-            to_rto = np.full(len(s.active), np.inf) if s.time_to_rto_s is None else s.time_to_rto_s
-            columns += [rto, loss_state, np.minimum(to_rto, NO_RTO_HORIZON_S)]
-        if self.cfg.congestion_features:
-            zero = np.zeros(len(s.active))
-            columns += [
-                zero if s.ce_fraction is None else s.ce_fraction,
-                zero if s.queue_delay_s is None else s.queue_delay_s,
-            ]
-        columns.append(s.active)
-        raw = np.empty((len(s.active), len(self.per_path)), dtype=np.float64)
-        for j, c in enumerate(columns):
-            raw[:, j] = c
+
+    def frame(self, inputs: PathInputs) -> np.ndarray:
+        """One frame (``max_paths × features``, float32), zero-padded past the real paths."""
+        n = len(inputs.m.path_state)
+        raw = np.empty((n, len(self.per_path)), dtype=np.float64)
+        for j, f in enumerate(self.per_path):
+            raw[:, j] = f.extract(inputs)
         return self.frame_from_raw(raw)
 
     def frame_from_raw(self, raw: np.ndarray) -> np.ndarray:
@@ -187,85 +366,3 @@ class FeatureTable:
         np.maximum(out, self._frame_low, out=out)
         np.minimum(out, self._frame_high, out=out)
         return out.reshape(-1).astype(np.float32)
-
-
-def path_frame(
-    features: FeatureTable,
-    oracle: HandoverOracle,
-    t: float,
-    *,
-    packet_bytes: float,
-    rate_scale: float,
-    cwnd: np.ndarray,
-    inflight: np.ndarray,
-    srtt: np.ndarray,
-    min_rtt: np.ndarray,
-    rttvar: np.ndarray,
-    delivery_rate: np.ndarray,
-    sent: np.ndarray,
-    lost: np.ndarray,
-    rto: np.ndarray,
-    loss_state: np.ndarray,
-    to_rto: np.ndarray,
-    state: np.ndarray,
-    rng: np.random.Generator | None,
-    ce: np.ndarray | None = None,
-    queue_delay: np.ndarray | None = None,
-) -> np.ndarray:
-    """One step's normalised per-path frame, from the transport's per-path measurements and the
-    timeline oracle: the columns of :attr:`FeatureTable.per_path` in order, written straight
-    into one (paths x features) array (the hot path of every env step; ``FeatureTable.frame``
-    of a :class:`PathSignals` gives the same frame).
-
-    :param rng: draws the handover-prediction jitter (``handover_jitter_s``); drawn whenever
-        the jitter is on, used or not, so that the env's random stream does not depend on the
-        feature switches.
-    :param ce: packets the peer reported CE-marked in the step (``ce_packets``; the congestion
-        features' CE fraction is ``ce / sent``, clipped to [0, 1]); ``None``: none.
-    :param queue_delay: the mean time the path's packets spent in link queues in the step
-        (``queue_delay_s``, s; NaN without packets, reported as 0); ``None``: unknown, 0.
-    """
-    cfg = features.cfg
-    raw = np.empty((len(cwnd), len(features.per_path)), dtype=np.float64)
-    np.divide(cwnd, packet_bytes, out=raw[:, 0])
-    np.divide(inflight, packet_bytes, out=raw[:, 1])
-    raw[:, 2] = srtt
-    raw[:, 3] = min_rtt
-    raw[:, 4] = rttvar
-    np.multiply(delivery_rate, rate_scale, out=raw[:, 5])
-    sent = np.asarray(sent, dtype=np.float64)
-    lost = np.asarray(lost, dtype=np.float64)
-    loss_rate = np.divide(lost, sent, out=np.zeros_like(lost), where=sent > 0)
-    np.clip(loss_rate, 0.0, 1.0, out=raw[:, 6])
-    col = 7
-    jitter = cfg.handover_jitter_s
-    if cfg.handover_features or jitter > 0:
-        tth = np.minimum(oracle.time_to_handover(t), NO_HANDOVER_HORIZON_S)
-        if jitter > 0 and rng is not None:
-            tth = np.maximum(tth + rng.normal(0.0, jitter, size=tth.shape), 0.0)
-    if cfg.handover_features:
-        rtt_after, cap_after = oracle.after_handover(t)
-        raw[:, col] = tth
-        raw[:, col + 1] = rtt_after
-        np.multiply(cap_after, rate_scale, out=raw[:, col + 2])
-        col += 3
-    if cfg.snr_features:
-        raw[:, col] = oracle.snr_db(t)
-        raw[:, col + 1] = oracle.elevation_deg(t)
-        col += 2
-    if cfg.recovery_features:
-        raw[:, col] = rto
-        raw[:, col + 1] = loss_state
-        np.minimum(to_rto, NO_RTO_HORIZON_S, out=raw[:, col + 2])
-        col += 3
-    if cfg.congestion_features:
-        if ce is None:
-            raw[:, col] = 0.0
-        else:
-            ce = np.asarray(ce, dtype=np.float64)
-            frac = np.divide(ce, sent, out=np.zeros_like(ce), where=sent > 0)
-            np.clip(frac, 0.0, 1.0, out=raw[:, col])
-        raw[:, col + 1] = 0.0 if queue_delay is None else queue_delay
-        col += 2
-    raw[:, col] = np.equal(state, 0)
-    return features.frame_from_raw(raw)

@@ -10,8 +10,6 @@ inspection) and stepped in worker processes.
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable
 from typing import Any, ClassVar
 
 import gymnasium as gym
@@ -19,17 +17,16 @@ import numpy as np
 from gymnasium import spaces
 from leogym.envs.actions import check_action
 from leogym.envs.config import EnvConfig
-from leogym.envs.features import FeatureTable, path_frame
-from leogym.envs.rewards import StepMetrics, get_reward, step_metrics
+from leogym.envs.episode import Episode, EpisodeSampler
+from leogym.envs.features import FeatureTable, PathMeasurements
+from leogym.envs.observer import FlowObserver
+from leogym.envs.rewards import StepMetrics, get_reward
 
-from leogym.scenario import ScenarioConfig
 from leogym.scenario.flows import connection_path_count
 from leogym.scenario.forecast import HandoverOracle
 from leogym.simulation import Measurements, Simulation
 
 __all__ = ["LeoEnv"]
-
-_MAX_SEED = 2**31 - 2
 
 
 class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
@@ -45,7 +42,7 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
     #: Draws each episode's scenario in place of ``sample_scenario`` when set (a picklable
     #: ``(scenario, rng) -> scenario``; ``VecEnv.set_attr`` sets it in worker processes). The
     #: curriculum (:mod:`leogym.agents.curriculum`) mixes its configurations in this way.
-    episode_sampler: Callable[[ScenarioConfig, np.random.Generator], ScenarioConfig] | None = None
+    episode_sampler: EpisodeSampler | None = None
 
     def __init__(self, render_mode: str | None = None, **kwargs: Any) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -82,9 +79,10 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
             low=self.features.low, high=self.features.high, dtype=np.float32
         )
         self.action_space = self._make_action_space()
+        self._episode: Episode | None = None
         self._sim: Simulation | None = None
         self._oracle: HandoverOracle | None = None
-        self._frames: deque[np.ndarray] = deque(maxlen=self.config.observation.history)
+        self._observer: FlowObserver | None = None
         self._steps = 0
         self._packet_bytes = int(self.scenario.traffic.packet_bytes)
         self._rate_scale = 1.0
@@ -122,36 +120,26 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         self._close_sim()
-        from leogym.scenario import build_timeline, sample_scenario
-
-        episode_seed = int(self.np_random.integers(1, _MAX_SEED))
-        scenario = self.scenario
-        if self.episode_sampler is not None:
-            scenario = self.episode_sampler(scenario, self.np_random)
-        elif self.config.sample_scenarios:
-            scenario = sample_scenario(scenario, self.np_random)
-        self.episode_scenario = scenario
-        self.timeline = build_timeline(scenario, seed=episode_seed)
-        # rate_scale k: the simulation runs at 1/k of the rates; throughput figures are
-        # scaled back up by k (docs/benchmarks.md, "Fidelity knobs").
-        self._rate_scale = float(self.timeline.rate_scale)
-        self._oracle = self.timeline.oracle(self.config.observation.handover_forecast)
-        # ns-3 runs one simulator per process: opening this one closes any other env's (that
-        # env's step() then says so). Vectorised envs live in separate processes.
-        self._sim = Simulation.open(
-            self.config.core_settings(), scenario, episode_seed, timeline=self.timeline
+        episode = Episode.draw(
+            self.config,
+            self.scenario,
+            self.np_random,
+            self.features,
+            flows=(0, *self._observed_flows()),
+            sampler=self.episode_sampler,
         )
+        self._episode = episode
+        self.episode_scenario = episode.scenario
+        self.timeline = episode.timeline
+        self._rate_scale = episode.rate_scale
+        self._observer = episode.observers[0]
+        self._oracle = self._observer.oracle
+        self._sim = episode.sim
         self._steps = 0
-        self._min_rtt = np.inf
         self._last: Measurements | None = None
         self._reset_controls()
-        frame = self._frame(self._zero_measurements(), 0.0)
-        self._frames.clear()
-        blank = np.zeros_like(frame)
-        for _ in range(self.config.observation.history - 1):
-            self._frames.append(blank)
-        self._frames.append(frame)
-        return self._observation(), {"sim_time_s": 0.0, "episode_seed": episode_seed}
+        obs = self._observer.reset(self.np_random)
+        return obs, {"sim_time_s": 0.0, "episode_seed": episode.seed}
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self._sim is None or self._sim.closed:
@@ -164,20 +152,19 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
             raise RuntimeError("call reset() before step()")
         checked = check_action(self.action_space, action)
         self._apply_action(checked)
-        t0 = float(self._sim.now)
-        m = self._sim.step(self.step_s)
-        t1 = float(self._sim.now)
+        assert self._episode is not None and self._observer is not None
+        m, t0, t1 = self._episode.step(self.step_s)
         self._steps += 1
         self._last = m
-        self._frames.append(self._frame(m, t1))
-        metrics = self._step_metrics(m, t0, t1)
+        obs = self._observer.update(m, self.np_random)
+        metrics = self._observer.metrics(m, t0, t1)
         reward = float(self._reward_fn(metrics, self._weights))
         if not np.isfinite(reward):
             raise FloatingPointError(f"reward is not finite ({reward}); metrics: {metrics}")
         terminated = m.completed
         truncated = (not terminated) and self._steps >= self.max_steps
         info = self._info(m, metrics, t0, t1)
-        return self._observation(), reward, terminated, truncated, info
+        return obs, reward, terminated, truncated, info
 
     def render(self) -> np.ndarray | None:
         """With ``render_mode="rgb_array"``: a per-path dashboard (see :mod:`.render`)."""
@@ -188,7 +175,7 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         if self._oracle is None:
             return render_paths(np.zeros(0), np.zeros(0), np.zeros(0), np.zeros(0, bool))
         t = float(self._sim.now) if self._sim is not None else 0.0
-        last = self._last or self._zero_measurements()
+        last = self._last or PathMeasurements.zero(self.n_paths)
         capacity = self._oracle.capacity(t)
         rate = np.asarray(last.delivery_rate_bps, dtype=np.float64)
         utilisation = np.divide(rate, capacity, out=np.zeros_like(rate), where=capacity > 0)
@@ -204,10 +191,14 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         super().close()
 
     # ------------------------------------------------------------------ internals
+    def _observed_flows(self) -> tuple[int, ...]:
+        """Flows observed beside the connection (LeoMultiFlowCC-v0: its policies' flows)."""
+        return ()
+
     def _close_sim(self) -> None:
-        sim, self._sim = self._sim, None
-        if sim is not None:
-            sim.close()
+        episode, self._episode, self._sim = self._episode, None, None
+        if episode is not None:
+            episode.close()
 
     @property
     def simulation(self) -> Simulation | None:
@@ -219,61 +210,6 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
     def last_measurements(self) -> Measurements | None:
         """What the native core measured in the last step (``None`` right after reset)."""
         return self._last
-
-    def _zero_measurements(self) -> _ZeroMeasurements:
-        return _ZeroMeasurements(self.n_paths)
-
-    def _frame(self, m: Measurements | _ZeroMeasurements, t: float) -> np.ndarray:
-        # The hot path of every step (features.path_frame: no intermediate objects).
-        assert self._oracle is not None
-        return path_frame(
-            self.features,
-            self._oracle,
-            t,
-            packet_bytes=self._packet_bytes,
-            rate_scale=self._rate_scale,
-            cwnd=m.cwnd_bytes,
-            inflight=m.bytes_in_flight,
-            srtt=m.srtt_s,
-            min_rtt=m.min_rtt_s,
-            rttvar=m.rttvar_s,
-            delivery_rate=m.delivery_rate_bps,
-            sent=m.sent_packets,
-            lost=m.lost_packets,
-            rto=m.rto_count,
-            loss_state=m.in_loss_state,
-            to_rto=m.time_to_rto_s,
-            state=m.path_state,
-            rng=self.np_random,
-            ce=m.ce_packets,
-            queue_delay=m.queue_delay_s,
-        )
-
-    def _observation(self) -> np.ndarray:
-        return np.concatenate(list(self._frames)).astype(np.float32)
-
-    def _step_metrics(self, m: Measurements, t0: float, t1: float) -> StepMetrics:
-        assert self._oracle is not None
-        mid = 0.5 * (t0 + t1)
-        capacity = float(self._oracle.capacity(mid).sum()) * self._rate_scale
-        metrics, self._min_rtt = step_metrics(
-            t0,
-            t1,
-            goodput_bytes=m.goodput_bytes,
-            delivered_bytes=m.delivered_bytes,
-            srtt_s=m.srtt_s,
-            min_rtt_s=m.min_rtt_s,
-            sent_packets=m.sent_packets,
-            lost_packets=m.lost_packets,
-            capacity_bps=capacity,
-            min_rtt_so_far=self._min_rtt,
-            rate_scale=self._rate_scale,
-            queue_delay_s=m.queue_delay_s,
-            ce_packets=m.ce_packets,
-            propagation_rtt_s=self._oracle.propagation_rtt(mid),
-            sharing_flows=sharing_flows(m),
-        )
-        return metrics
 
     def _info(self, m: Measurements, metrics: StepMetrics, t0: float, t1: float) -> dict[str, Any]:
         assert self._oracle is not None
@@ -309,14 +245,6 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         }
 
 
-def sharing_flows(m: Measurements) -> int:
-    """How many flows delivered data in step ``m``, the connection counted always: the flows
-    that share the capacity, for the fair-share term (an approximation on hop networks, where
-    not every flow crosses every link of the connection)."""
-    others = np.asarray(m.flow_goodput_bytes[1:], dtype=np.float64)
-    return 1 + int(np.count_nonzero(others > 0))
-
-
 def _nan_to_zero(x: np.ndarray) -> np.ndarray:
     """A float64 copy of ``x`` with NaN as 0 (``np.nan_to_num(x, nan=0.0)``, fast when finite)."""
     out = np.array(x, dtype=np.float64)
@@ -329,16 +257,3 @@ def _finite_or_none(x: float) -> float | None:
     """NaN (not completed) becomes None, which compares equal to itself in env checkers."""
     x = float(x)
     return x if np.isfinite(x) else None
-
-
-class _ZeroMeasurements:
-    """The measurements the first observation is built from (before any step): all zero."""
-
-    def __init__(self, n_paths: int) -> None:
-        z = np.zeros(n_paths)
-        self.cwnd_bytes = self.bytes_in_flight = self.srtt_s = self.min_rtt_s = z
-        self.rttvar_s = self.delivery_rate_bps = self.lost_packets = self.sent_packets = z
-        self.path_state = z
-        self.rto_count = self.in_loss_state = z
-        self.ce_packets = self.queue_delay_s = z
-        self.time_to_rto_s = np.full(n_paths, np.inf)

@@ -18,29 +18,27 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from leogym.envs.actions import DISCRETE_FACTORS, check_action
 from leogym.envs.config import EnvConfig
+from leogym.envs.episode import Episode, EpisodeSampler
 from leogym.envs.features import FeatureTable
 from leogym.envs.multi_flow import (
-    FlowObserver,
     apply_controls,
     control_action,
     current_controls,
-    flow_timeline,
     set_flow_controls,
     set_flow_count,
 )
+from leogym.envs.observer import FlowObserver
 from leogym.envs.rewards import StepMetrics, get_reward
 from pettingzoo import ParallelEnv  # type: ignore[import-untyped]
 
 from leogym import schema
-from leogym.scenario import build_timeline, load_scenario, sample_scenario
+from leogym.scenario import load_scenario
 from leogym.scenario.config import ScenarioConfig
 from leogym.scenario.flows import connection_path_count, expanded_flows, flow_names
 from leogym.schema import bounded
 from leogym.simulation import Measurements, Simulation, jain_index
 
 __all__ = ["FairnessConfig", "LeoMultiAgentCCEnv", "fairness_rewards"]
-
-_MAX_SEED = 2**31 - 2
 
 
 @dataclass
@@ -133,6 +131,10 @@ class LeoMultiAgentCCEnv(ParallelEnv[str, np.ndarray, np.ndarray]):  # type: ign
 
     metadata: dict[str, Any] = {"name": "leogym_multi_agent_cc_v0", "render_modes": []}
 
+    #: Draws each episode's scenario when set, as :attr:`LeoEnv.episode_sampler
+    #: <leogym.envs.leo_env.LeoEnv.episode_sampler>`.
+    episode_sampler: EpisodeSampler | None = None
+
     def __init__(
         self,
         *,
@@ -209,6 +211,7 @@ class LeoMultiAgentCCEnv(ParallelEnv[str, np.ndarray, np.ndarray]):  # type: ign
         self.max_steps = int(round(self.config.episode_s / self.step_s))
         self._packet_bytes = int(sc.traffic.packet_bytes)
         self._np_random: np.random.Generator | None = None
+        self._episode: Episode | None = None
         self._sim: Simulation | None = None
         self._observers: dict[str, FlowObserver] = {}
         self._last: Measurements | None = None
@@ -247,34 +250,26 @@ class LeoMultiAgentCCEnv(ParallelEnv[str, np.ndarray, np.ndarray]):  # type: ign
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
         self._close_sim()
-        episode_seed = int(self._np_random.integers(1, _MAX_SEED))
-        scenario = self.scenario
-        if self.config.sample_scenarios:
-            scenario = sample_scenario(scenario, self._np_random)
-        self.episode_scenario = scenario
-        self.timeline = build_timeline(scenario, seed=episode_seed)
-        self._rate_scale = float(self.timeline.rate_scale)
-        obs_cfg = self.config.observation
-        self._observers = {
-            agent: FlowObserver(
-                self.features,
-                flow_timeline(self.timeline, scenario, f),
-                f,
-                self._packet_bytes,
-                self._rate_scale,
-                obs_cfg.handover_forecast,
-            )
-            for agent, f in self.agent_flows.items()
-        }
-        self._sim = Simulation.open(
-            self.config.core_settings(), scenario, episode_seed, timeline=self.timeline
+        episode = Episode.draw(
+            self.config,
+            self.scenario,
+            self._np_random,
+            self.features,
+            flows=self.agent_flows.values(),
+            sampler=self.episode_sampler,
         )
+        self._episode = episode
+        self.episode_scenario = episode.scenario
+        self.timeline = episode.timeline
+        self._rate_scale = episode.rate_scale
+        self._observers = {a: episode.observers[f] for a, f in self.agent_flows.items()}
+        self._sim = episode.sim
         self._steps = 0
         self._last = None
         self.agents = list(self.possible_agents)
         obs = {agent: o.reset() for agent, o in self._observers.items()}
         infos = {
-            agent: {"episode_seed": episode_seed, "flow": f}
+            agent: {"episode_seed": episode.seed, "flow": f}
             for agent, f in self.agent_flows.items()
         }
         return obs, infos
@@ -365,9 +360,9 @@ class LeoMultiAgentCCEnv(ParallelEnv[str, np.ndarray, np.ndarray]):  # type: ign
 
     # ------------------------------------------------------------------ internals
     def _close_sim(self) -> None:
-        sim, self._sim = self._sim, None
-        if sim is not None:
-            sim.close()
+        episode, self._episode, self._sim = self._episode, None, None
+        if episode is not None:
+            episode.close()
 
     def _info(
         self, x: StepMetrics, share: float, jain: float, m: Measurements, t: float

@@ -5,16 +5,16 @@ Flow 0 is the connection under study; flows ``1..`` are the scenario's ``traffic
 (:func:`leogym.scenario.flows.flow_names`). An ``mpquic`` flow whose ``cc`` is ``external``
 takes its windows from Python (``Simulation.apply(flow_cwnd_bytes={flow: ...})``), and the
 core reports each of its subflows like one of the connection's paths (``Measurements.subflow_*``).
-:class:`FlowObserver` turns those into the observation and the reward metrics of LeoCC-v0, for
-any flow: the same features, units and bounds (:mod:`leogym.envs.features`), the same handover
-oracle read on the flow's own routes. The multi-agent env (:mod:`leogym.envs.multi_agent`)
-builds on the same pieces.
+:class:`~leogym.envs.observer.FlowObserver` turns those into the observation and the reward
+metrics of LeoCC-v0, for any flow: the same features, units and bounds
+(:mod:`leogym.envs.features`), the same handover oracle read on the flow's own routes
+(:func:`~leogym.envs.episode.flow_timeline`). The multi-agent env
+(:mod:`leogym.envs.multi_agent`) builds on the same pieces.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,25 +27,18 @@ from leogym.envs.actions import (
 )
 from leogym.envs.cc_env import MAX_CWND_PACKETS, MIN_CWND_PACKETS, LeoCCEnv
 from leogym.envs.config import EnvOptions, external_flows
-from leogym.envs.features import FeatureTable, path_frame
-from leogym.envs.leo_env import sharing_flows
-from leogym.envs.rewards import StepMetrics, step_metrics
+from leogym.envs.observer import FlowObserver
 
 from leogym.native import cc_algorithms, core
 from leogym.scenario import load_scenario
 from leogym.scenario.config import FlowConfig, ScenarioConfig
-from leogym.scenario.flows import expanded_flows, route_index
-from leogym.scenario.forecast import HandoverOracle
-from leogym.scenario.network_controlled import route_timeline
-from leogym.scenario.timeline import Timeline
+from leogym.scenario.flows import expanded_flows
 from leogym.schema import FieldError
 from leogym.simulation import Measurements, Simulation, jain_index
 
 __all__ = [
-    "FlowObserver",
     "LeoMultiFlowCCEnv",
     "control_action",
-    "flow_timeline",
     "set_flow_count",
     "set_flow_controls",
 ]
@@ -129,162 +122,6 @@ def set_flow_controls(
         flows.append(fc)
     traffic = dataclasses.replace(scenario.traffic, flows=flows)
     return load_scenario(dataclasses.replace(scenario, traffic=traffic))
-
-
-def flow_timeline(timeline: Timeline, scenario: ScenarioConfig, flow: int) -> Timeline:
-    """The timeline of flow ``flow``'s routes: one path per subflow, for its handover oracle.
-
-    Flow 0 is the connection: the timeline itself. For another flow, each route is the path of
-    the same index (path topology, and hop networks built from the geometry, whose route ``i``
-    is path ``i``), or, in a controlled hop network, the route collapsed end to end
-    (:func:`leogym.scenario.network_controlled.route_timeline`; the connection's own path where
-    it is one of the connection's routes).
-    """
-    if flow == 0:
-        return timeline
-    _, fc = expanded_flows(scenario)[flow - 1]
-    routes = [route_index(scenario, r) for r in fc.routes]
-    net = timeline.network
-    paths = []
-    for r in routes:
-        if net is None or not scenario.hops.nodes:
-            paths.append(timeline.paths[r])
-        elif r in net.path_routes:
-            paths.append(timeline.paths[list(net.path_routes).index(r)])
-        else:
-            queue = int(timeline.paths[0].queue_packets)
-            paths.append(route_timeline(net, r, timeline.times, timeline.duration_s, queue))
-    return dataclasses.replace(
-        timeline, paths=paths, network=None, sat_positions=None, geometry_times_s=None
-    )
-
-
-# --------------------------------------------------------------------------- one flow's view
-class FlowObserver:
-    """One flow's observation frames and reward metrics, as LeoCC-v0 computes them for the
-    connection, from the per-subflow measurements (``Measurements.subflow_*``).
-
-    :param features: the observation layout (the env's :class:`FeatureTable`).
-    :param timeline: the flow's timeline (:func:`flow_timeline`): its handover oracle.
-    :param flow: the flow's index.
-    :param packet_bytes: the scenario's packet size (cwnd and flight are in packets).
-    :param rate_scale: the scenario's ``rate_scale`` (rates are scaled back up by it).
-    :param forecast: the oracle's forecast mode (``observation.handover_forecast``).
-    """
-
-    def __init__(
-        self,
-        features: FeatureTable,
-        timeline: Timeline,
-        flow: int,
-        packet_bytes: int,
-        rate_scale: float,
-        forecast: str,
-    ) -> None:
-        self.features = features
-        self.flow = flow
-        self.oracle: HandoverOracle = timeline.oracle(forecast)
-        self.n_paths = len(timeline.paths)
-        self._packet_bytes = packet_bytes
-        self._rate_scale = rate_scale
-        self._frames: deque[np.ndarray] = deque(maxlen=features.cfg.history)
-        self._min_rtt = np.inf
-
-    def reset(self) -> np.ndarray:
-        """The first observation (all measurements zero) of an episode."""
-        self._min_rtt = np.inf
-        n = self.n_paths
-        frame = self._frame_from(
-            0.0,
-            cwnd=np.zeros(n),
-            inflight=np.zeros(n),
-            srtt=np.zeros(n),
-            min_rtt=np.zeros(n),
-            rttvar=np.zeros(n),
-            delivery_rate=np.zeros(n),
-            sent=np.zeros(n),
-            lost=np.zeros(n),
-            rto=np.zeros(n),
-            loss_state=np.zeros(n),
-            to_rto=np.full(n, np.inf),
-            state=np.zeros(n),
-            rng=None,
-        )
-        self._frames.clear()
-        blank = np.zeros_like(frame)
-        for _ in range(self.features.cfg.history - 1):
-            self._frames.append(blank)
-        self._frames.append(frame)
-        return self.observation()
-
-    def update(self, m: Measurements, rng: np.random.Generator | None = None) -> np.ndarray:
-        """Add the frame of step ``m`` and return the observation.
-
-        :param rng: draws the handover-forecast jitter (``observation.handover_jitter_s``).
-        """
-        idx = m.flow_subflows(self.flow)
-        inv = 1.0 / m.interval_s if m.interval_s > 0 else 0.0
-        delivered = np.asarray(m.subflow_delivered_bytes[idx], dtype=np.float64)
-        frame = self._frame_from(
-            m.time_s,
-            cwnd=m.subflow_cwnd_bytes[idx],
-            inflight=m.subflow_bytes_in_flight[idx],
-            srtt=m.subflow_srtt_s[idx],
-            min_rtt=m.subflow_min_rtt_s[idx],
-            rttvar=m.subflow_rttvar_s[idx],
-            delivery_rate=8.0 * delivered * inv,
-            sent=m.subflow_sent_packets[idx],
-            lost=m.subflow_lost_packets[idx],
-            rto=m.subflow_rto_count[idx],
-            loss_state=m.subflow_in_loss_state[idx],
-            to_rto=m.subflow_time_to_rto_s[idx],
-            state=m.subflow_path_state[idx],
-            rng=rng,
-            ce=m.subflow_ce_packets[idx],
-            queue_delay=m.subflow_queue_delay_s[idx],
-        )
-        self._frames.append(frame)
-        return self.observation()
-
-    def observation(self) -> np.ndarray:
-        """The stacked frames, oldest first (float32)."""
-        return np.concatenate(list(self._frames)).astype(np.float32)
-
-    def metrics(self, m: Measurements, t0: float, t1: float) -> StepMetrics:
-        """The flow's reward metrics of step ``m`` (:class:`StepMetrics`, as LeoCC-v0's)."""
-        idx = m.flow_subflows(self.flow)
-        mid = 0.5 * (t0 + t1)
-        capacity = float(self.oracle.capacity(mid).sum()) * self._rate_scale
-        metrics, self._min_rtt = step_metrics(
-            t0,
-            t1,
-            goodput_bytes=m.flow_goodput_bytes[self.flow],
-            delivered_bytes=m.subflow_delivered_bytes[idx],
-            srtt_s=m.subflow_srtt_s[idx],
-            min_rtt_s=m.subflow_min_rtt_s[idx],
-            sent_packets=m.subflow_sent_packets[idx],
-            lost_packets=m.subflow_lost_packets[idx],
-            capacity_bps=capacity,
-            min_rtt_so_far=self._min_rtt,
-            rate_scale=self._rate_scale,
-            queue_delay_s=m.subflow_queue_delay_s[idx],
-            ce_packets=m.subflow_ce_packets[idx],
-            propagation_rtt_s=self.oracle.propagation_rtt(mid),
-            sharing_flows=sharing_flows(m),
-        )
-        return metrics
-
-    def _frame_from(self, t: float, **columns: Any) -> np.ndarray:
-        # The columns of FeatureTable.per_path, as LeoEnv._frame fills them for the connection:
-        # features.path_frame with this flow's feature table, oracle and units bound.
-        return path_frame(
-            self.features,
-            self.oracle,
-            t,
-            packet_bytes=self._packet_bytes,
-            rate_scale=self._rate_scale,
-            **columns,
-        )
 
 
 def control_action(
@@ -459,23 +296,16 @@ class LeoMultiFlowCCEnv(LeoCCEnv):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         obs, info = super().reset(seed=seed, options=options)
-        cfg = self.config.observation
-        self._observers = {
-            f: FlowObserver(
-                self.features,
-                flow_timeline(self.timeline, self.episode_scenario, f),
-                f,
-                self._packet_bytes,
-                self._rate_scale,
-                cfg.handover_forecast,
-            )
-            for f in self._policies
-        }
+        assert self._episode is not None
+        self._observers = {f: self._episode.observers[f] for f in self._policies}
         for o in self._observers.values():
             o.reset()
         self._policy_state = dict.fromkeys(self._policies)
         self._policy_start = True
         return obs, info
+
+    def _observed_flows(self) -> tuple[int, ...]:
+        return tuple(self._policies)
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         obs, reward, terminated, truncated, info = super().step(action)

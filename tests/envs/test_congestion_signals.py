@@ -8,12 +8,13 @@ of L packets holds a packet about L transmission times).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 import pytest
-from leogym.envs.features import path_frame
+from leogym.envs.features import PathInputs, PathMeasurements
 from leogym.envs.rewards import RewardWeights, StepMetrics, get_reward, step_metrics
 
 
@@ -102,34 +103,19 @@ def test_congestion_features_off_keep_the_layout() -> None:
     off.close()
 
 
-def test_path_frame_ce_fraction_is_clipped_to_one() -> None:
+def test_the_ce_fraction_is_clipped_to_one() -> None:
     # CE reports lag the sends by a round trip: a step can report more marks than it sent.
     env = _env()
     env.reset(seed=0)
     n = env.n_paths
-    z = np.zeros(n)
-    frame = path_frame(
-        env.features,
-        env._oracle,
-        1.0,
-        packet_bytes=1500,
-        rate_scale=1.0,
-        cwnd=z,
-        inflight=z,
-        srtt=z,
-        min_rtt=z,
-        rttvar=z,
-        delivery_rate=z,
-        sent=np.full(n, 4.0),
-        lost=z,
-        rto=z,
-        loss_state=z,
-        to_rto=np.full(n, np.inf),
-        state=z,
-        rng=None,
-        ce=np.full(n, 6.0),
-        queue_delay=np.full(n, np.nan),
+    m = dataclasses.replace(
+        PathMeasurements.zero(n),
+        sent_packets=np.full(n, 4.0),
+        ce_packets=np.full(n, 6.0),
+        queue_delay_s=np.full(n, np.nan),
     )
+    inputs = PathInputs(m, env._oracle, 1.0, packet_bytes=1500, rate_scale=1.0)
+    frame = env.features.frame(inputs)
     per_path = len(env.features.per_path)
     names = [f.key for f in env.features.per_path]
     assert frame[names.index("ce_fraction")] == 1.0

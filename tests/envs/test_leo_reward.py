@@ -121,3 +121,35 @@ def test_the_env_reports_the_leo_reward_of_its_own_metrics() -> None:
     # CUBIC fills the path: utilisation near one, reward in (0, 2] less the queue it builds.
     assert 0.3 < np.mean(rewards[10:]) < 2.0
     assert info["capacity_bps"] > 0
+
+
+def test_ratio_features_are_scale_free() -> None:
+    # Ten times the rate and twenty times the RTT with the same utilisation of the pipe: the
+    # same ratios (delivered/sent, RTT inflation, window over the measured BDP).
+    from leogym.envs.config import ObservationConfig
+    from leogym.envs.features import FeatureTable, PathInputs, PathMeasurements
+
+    table = FeatureTable(
+        ObservationConfig(
+            max_paths=1, ratio_features=True, handover_features=False, snr_features=False
+        )
+    )
+    keys = [f.key for f in table.per_path]
+
+    def ratios(rate_bps: float, rtt_s: float) -> np.ndarray:
+        bdp = rate_bps * rtt_s / 8.0
+        m = dataclasses.replace(
+            PathMeasurements.zero(1),
+            cwnd_bytes=np.array([1.5 * bdp]),
+            srtt_s=np.array([1.2 * rtt_s]),
+            min_rtt_s=np.array([rtt_s]),
+            delivery_rate_bps=np.array([rate_bps]),
+            delivered_bytes=np.array([0.9 * rate_bps * 0.1 / 8.0]),
+            sent_packets=np.array([rate_bps * 0.1 / 8.0 / 1500.0]),
+        )
+        frame = table.frame(PathInputs(m, None, 0.0, packet_bytes=1500, rate_scale=1.0))
+        names = ("delivered_over_sent", "rtt_inflation", "cwnd_over_bdp")
+        return np.array([frame[keys.index(k)] for k in names])
+
+    np.testing.assert_allclose(ratios(20e6, 0.03), [0.9, 1.2, 1.5], rtol=1e-6)
+    np.testing.assert_allclose(ratios(200e6, 0.6), ratios(20e6, 0.03), rtol=1e-6)

@@ -1,7 +1,9 @@
 """``leogym/LeoMultiFlowCC-v0``: one agent among N flows on a shared bottleneck.
 
-The agent's observation is LeoCC-v0's, and :class:`FlowObserver` computes exactly the same
-observation for any flow from the per-subflow measurements (checked bit for bit on flow 0).
+The agent's observation is LeoCC-v0's, and :class:`FlowObserver` computes the observation of
+any flow the same way (a fresh observer of flow 0 reproduces the env's, bit for bit), and the
+connection's per-path entries, which flow 0's observer reads, equal its subflow entries, which
+every other flow's observer reads.
 The other flows run native controls or a frozen policy; the env passes Gymnasium's and SB3's
 checkers with zero warnings, is deterministic, and bad arguments name their field.
 """
@@ -14,7 +16,10 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import pytest
-from leogym.envs.multi_flow import FlowObserver, flow_timeline, set_flow_controls, set_flow_count
+from leogym.envs.episode import flow_timeline
+from leogym.envs.features import PathMeasurements
+from leogym.envs.multi_flow import set_flow_controls, set_flow_count
+from leogym.envs.observer import FlowObserver
 
 import leogym  # noqa: F401  (registers the ids)
 from leogym.scenario import load_scenario
@@ -64,14 +69,21 @@ def test_the_flow_observer_gives_the_agents_own_observation() -> None:
     obs, _ = env.reset(seed=4)
     u = env.unwrapped
     assert u.flow_names == ["connection", "peer.0", "peer.1"]
-    o = FlowObserver(
-        u.features, flow_timeline(u.timeline, u.episode_scenario, 0), 0, 1400, 1.0, "realistic"
-    )
+    tl = flow_timeline(u.timeline, u.episode_scenario, 0)
+    o = FlowObserver(u.features, tl.oracle("realistic"), 0, len(tl.paths), 1400, 1.0)
     np.testing.assert_array_equal(o.reset(), obs)
     rng = np.random.default_rng(0)
     while True:
         obs, _, term, trunc, info = env.step(rng.uniform(-1, 1, 4).astype(np.float32))
-        np.testing.assert_array_equal(o.update(u.last_measurements), obs)
+        m = u.last_measurements
+        # The connection's per-path entries are its subflow entries.
+        subflows = PathMeasurements.of_flow(m, 0)
+        k = m.flow_subflows(0)
+        for name in ("cwnd_bytes", "srtt_s", "sent_packets", "lost_packets"):
+            np.testing.assert_array_equal(
+                getattr(subflows, name), getattr(m, f"subflow_{name}")[k], err_msg=name
+            )
+        np.testing.assert_array_equal(o.update(m), obs)
         if term or trunc:
             break
     assert info["flow_goodput_bps"].shape == (3,)
