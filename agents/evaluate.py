@@ -95,6 +95,10 @@ def baseline_policy(key: str, spec: Any, c: LeogymConfig) -> tuple[PolicyRef, En
         kwargs["cc"] = c.eval.fallback_cc
     if kwargs.get("scheduler") == "external":
         kwargs["scheduler"] = c.eval.fallback_scheduler
+    if kwargs.get("action_mode") == "residual":
+        # A baseline is a native controller and takes no actions: the agents' hybrid mode,
+        # which scales residual_base's window, does not apply to it.
+        kwargs["action_mode"] = "continuous"
     ref = PolicyRef(
         label=spec.label or spec.name,
         kind="baseline",

@@ -362,9 +362,7 @@ def _jobs(c: Any, episodes: list[int], action_width: int) -> list[_EpisodeJob]:
     factories = []
     for name in names:
         ref, factory = baseline_policy(name, BaselineSpec(name=name), c)
-        # a native controller ignores actions; in the continuous mode the env takes any cc
-        kwargs = {**factory.kwargs, "action_mode": "continuous"}
-        factories.append((ref, EnvFactory(factory.env_id, kwargs, payload)))
+        factories.append((ref, EnvFactory(factory.env_id, factory.kwargs, payload)))
     jobs = []
     for i in episodes:
         seed = SEED_OFFSET + i

@@ -105,3 +105,21 @@ def test_the_multi_agent_env_runs_residual_agents() -> None:
 def test_bad_residual_settings_name_the_field(kwargs: dict, field: str) -> None:
     with pytest.raises(FieldError, match=field.replace(".", r"\.")):
         gym.make("leogym/LeoCC-v0", **kwargs)
+
+
+def test_baselines_evaluate_beside_hybrid_agents() -> None:
+    # experiment=hybrid puts the agents in the residual mode; its baselines (native controllers
+    # that take no actions) still get envs they can run in.
+    from leogym.agents.config import validate_config
+    from leogym.agents.evaluate import baseline_policy
+    from leogym.agents.runtime.app import compose, to_objects
+
+    c = to_objects(compose("evaluate", ["experiment=hybrid", "env.episode_s=0.5"]))
+    validate_config(c, ("env", "eval"))
+    assert c.env.action_mode == "residual" and len(c.baseline) >= 4
+    for key, spec in c.baseline.items():
+        _, factory = baseline_policy(key, spec, c)
+        env = gym.make(factory.env_id, scenario="tiny", **factory.kwargs)
+        env.reset(seed=0)
+        env.step(env.action_space.sample())
+        env.close()
