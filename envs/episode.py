@@ -14,7 +14,7 @@ from leogym.envs.observer import FlowObserver
 
 from leogym.scenario import ScenarioConfig, build_timeline, sample_scenario
 from leogym.scenario.flows import expanded_flows, route_index
-from leogym.scenario.network_controlled import route_timeline
+from leogym.scenario.hops.controlled import route_timeline
 from leogym.scenario.timeline import Timeline
 from leogym.simulation import Measurements, Simulation
 
@@ -100,7 +100,7 @@ def flow_timeline(timeline: Timeline, scenario: ScenarioConfig, flow: int) -> Ti
     Flow 0 is the connection: the timeline itself. For another flow, each route is the path of
     the same index (path topology, and hop networks built from the geometry, whose route ``i``
     is path ``i``), or, in a controlled hop network, the route collapsed end to end
-    (:func:`leogym.scenario.network_controlled.route_timeline`; the connection's own path where
+    (:func:`leogym.scenario.hops.controlled.route_timeline`; the connection's own path where
     it is one of the connection's routes).
     """
     if flow == 0:

@@ -13,8 +13,8 @@ import pytest
 
 from leogym.scenario import build_timeline, load_scenario
 from leogym.scenario.config import HopRouteConfig, HopRouteStepConfig, HopSquareWaveConfig
+from leogym.scenario.hops.controlled import expand_steps, square_wave
 from leogym.scenario.hops.graph import MAX_ROUTE_STEPS
-from leogym.scenario.network_controlled import expand_steps, square_wave
 from leogym.schema import FieldError
 
 

@@ -16,8 +16,8 @@ import pytest
 from leogym.scenario import build_timeline, load_scenario
 from leogym.scenario.config import MAX_LINK_RATE_MBPS
 from leogym.scenario.config.dynamics import DynamicsConfig
+from leogym.scenario.hops.controlled import build_controlled_network
 from leogym.scenario.hops.graph import TIMELINE_BYTES_PER_SAMPLE, outage_mask, timeline_bytes
-from leogym.scenario.network_controlled import build_controlled_network
 from leogym.scenario.validation import validate_scenario
 from leogym.schema import FieldError
 

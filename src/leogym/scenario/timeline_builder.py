@@ -21,6 +21,7 @@ import numpy as np
 from leogym.scenario.config import PathConfig, ScenarioConfig
 from leogym.scenario.errors import ScenarioConfigError
 from leogym.scenario.files import mahimahi_trace
+from leogym.scenario.hops.controlled import build_controlled_network
 from leogym.scenario.hops.geometry import GeometrySources, build_geometry_network
 from leogym.scenario.hops.graph import HopNetwork
 from leogym.scenario.links.dynamics import apply_dynamics, diurnal_gain, dynamics_streams
@@ -34,7 +35,6 @@ from leogym.scenario.links.handover import (
 from leogym.scenario.links.queues import resolve_queue_packets
 from leogym.scenario.links.satpath import SatelliteArrays, assemble_satellite_path
 from leogym.scenario.links.terrestrial import markov_capacity_bps, trace_capacity_bps
-from leogym.scenario.network_controlled import build_controlled_network
 from leogym.scenario.orbital.frames import parse_utc
 from leogym.scenario.orbital.isl import ShortestPaths, plus_grid
 from leogym.scenario.orbital.look import slant_range_at_elevation_km
