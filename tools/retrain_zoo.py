@@ -18,6 +18,7 @@ made from ``SPECS`` below.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import subprocess
@@ -31,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: how each zoo model was first made (the card is the reference afterwards)
 _CC = [
     "experiment=main_job",
+    "env.reward.name=aurora",
     "train.checkpoint_freq=0",
     "train.tensorboard=false",
     "train.progress=false",
@@ -51,6 +53,7 @@ SPECS: dict[str, dict[str, Any]] = {
         "the default scenario, 10k steps",
         "overrides": [
             "env=scheduler",
+            "env.reward.name=aurora",
             "env.episode_s=30",
             "env.sample_scenarios=true",
             "train.checkpoint_freq=0",
@@ -67,6 +70,7 @@ SPECS: dict[str, dict[str, Any]] = {
         "trained on the default scenario, 10k steps",
         "overrides": [
             "env=joint",
+            "env.reward.name=aurora",
             "env.episode_s=30",
             "env.sample_scenarios=true",
             "train.checkpoint_freq=0",
@@ -84,6 +88,7 @@ SPECS: dict[str, dict[str, Any]] = {
         "400k agent-steps; evaluated on flow 0 of LeoMultiFlowCC-v0 and in self-play",
         "overrides": [
             "experiment=multiagent",
+            "env.reward.name=aurora",
             "seed=0",
             "train.progress=false",
             "train.checkpoint_freq=50000",
@@ -108,11 +113,15 @@ def config_diff(overrides: list[str], config: dict[str, Any]) -> list[str]:
     Both go through the schema first (:func:`~leogym.agents.runtime.app.typed`), so an option
     added since the card was written counts only if its value differs from its default."""
     from leogym.agents.runtime.app import compose, typed
+    from leogym.envs.config import RewardConfig
     from omegaconf import OmegaConf
 
     now = OmegaConf.to_container(typed(compose("train", overrides)), resolve=True)
     then = OmegaConf.to_container(typed(OmegaConf.create(config)), resolve=True)
     assert isinstance(now, dict) and isinstance(then, dict)
+    for cfg in (now, then):  # an unset reward weight is the reward's default
+        reward = cfg["env"]["reward"]
+        reward.update(dataclasses.asdict(RewardConfig(**reward).weights()))
     a, b = _flatten(then), _flatten(now)
     return [
         f"{k}: card {a.get(k)!r} -> now {b.get(k)!r}"
