@@ -41,6 +41,8 @@ from pathlib import Path
 
 import numpy as np
 
+from leogym.scenario.orbital.tle import tle_checksum
+
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "conf" / "scenario" / "heldout" / "data"
 
@@ -51,17 +53,6 @@ MTU_BITS = 1500 * 8
 
 
 # ------------------------------------------------------------------------------------ TLE
-def tle_checksum(line: str) -> int:
-    """The TLE checksum of the first 68 columns: digits count their value, ``-`` counts 1."""
-    total = 0
-    for ch in line[:68]:
-        if ch.isdigit():
-            total += int(ch)
-        elif ch == "-":
-            total += 1
-    return total % 10
-
-
 def tle_lines(
     number: int,
     inclination_deg: float,
