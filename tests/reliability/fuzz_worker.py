@@ -5,10 +5,10 @@ Usage::
     python tests/reliability/fuzz_worker.py TARGET --examples N --seed S --out OUT.json \
         --log LOG.jsonl
 
-``TARGET`` is a name from :data:`fuzz_targets.TARGETS`. Before each example the worker appends
-the example's description to ``LOG.jsonl`` (flushed), so if the process dies (SIGABRT from an
-``NS_FATAL_ERROR``, SIGSEGV, ...) the parent knows which input killed it. When all examples
-have run, ``OUT.json`` holds::
+``TARGET`` is a name from :data:`fuzz_targets.TARGETS` or :data:`fuzz_edges.EDGE_TARGETS`.
+Before each example the worker appends the example's description to ``LOG.jsonl`` (flushed),
+so if the process dies (SIGABRT from an ``NS_FATAL_ERROR``, SIGSEGV, ...) the parent knows
+which input killed it. When all examples have run, ``OUT.json`` holds::
 
     {"target": ..., "examples": n, "outcomes": {"accepted": a, "clear_error": c, ...},
      "samples": {"unclear_error": [...], ...}, "wall_s": ..., "slowest_s": ...}
@@ -31,16 +31,29 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from fuzz_edges import EDGE_TARGETS  # noqa: E402
 from fuzz_targets import TARGETS, Outcome  # noqa: E402
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 from hypothesis import seed as hypothesis_seed  # noqa: E402
 
 MAX_SAMPLES = 20
+ALL_TARGETS = {**TARGETS, **EDGE_TARGETS}
+
+
+def limit_memory(gib: float) -> None:
+    """Let this process map at most ``gib`` GiB more than it maps now (``RLIMIT_AS``): an
+    unbounded allocation becomes a ``MemoryError`` here instead of the OOM killer's work."""
+    import resource
+
+    with open("/proc/self/status", encoding="ascii") as fh:
+        kib = next(int(line.split()[1]) for line in fh if line.startswith("VmSize:"))
+    cap = kib * 1024 + int(gib * 2**30)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("target", choices=sorted(TARGETS))
+    ap.add_argument("target", choices=sorted(ALL_TARGETS))
     ap.add_argument("--examples", type=int, required=True)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, required=True)
@@ -51,9 +64,17 @@ def main(argv: list[str] | None = None) -> int:
         default=-1,
         help="call os.abort() at this example (tests the parent's detection)",
     )
+    ap.add_argument(
+        "--memory-gib",
+        type=float,
+        default=0.0,
+        help="cap the memory the examples may add (GiB; 0: no cap)",
+    )
     args = ap.parse_args(argv)
 
-    target = TARGETS[args.target]()
+    target = ALL_TARGETS[args.target]()
+    if args.memory_gib > 0:
+        limit_memory(args.memory_gib)
     counts: Counter[str] = Counter()
     samples: dict[str, list[dict[str, Any]]] = {}
     slowest = [0.0, ""]
@@ -94,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
             if len(bucket) < MAX_SAMPLES:
                 bucket.append({"input": described, "detail": outcome.detail})
 
-    t_start = time.perf_counter()
+    t_start, cpu_start = time.perf_counter(), time.process_time()
     try:
         run()
     finally:
@@ -107,6 +128,8 @@ def main(argv: list[str] | None = None) -> int:
         "outcomes": dict(sorted(counts.items())),
         "samples": samples,
         "wall_s": round(time.perf_counter() - t_start, 3),
+        "cpu_s": round(time.process_time() - cpu_start, 3),
+        "timings": getattr(target, "timings", None),
         "slowest_s": round(slowest[0], 3),
         "slowest_input": slowest[1],
     }

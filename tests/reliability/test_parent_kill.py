@@ -4,11 +4,16 @@
 processes. When only the app's process is killed (SIGKILL by a scheduler or the OOM killer, or a
 plain SIGTERM), its workers must not live on: each watches the app's process
 (:func:`leogym.agents.runtime.subproc_worker.exit_with_parent`) and ends within a second.
+
+Each app is killed with each signal once its workers are at work; at full size
+(``LEOGYM_RELIABILITY_SIZE=full``) also at seeded random moments while its workers are still
+being started (the pool or VecEnv half built, a worker before its watch began).
 """
 
 from __future__ import annotations
 
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -17,7 +22,7 @@ from pathlib import Path
 
 import psutil
 import pytest
-from reliability_support import ROOT, Figure
+from reliability_support import ROOT, Figure, sized
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.native]  # the workers run simulations
 
@@ -33,7 +38,9 @@ EVAL = [
     "eval.plots=false",
     "baseline=[cubic]",
     f"eval.n_workers={N_WORKERS}",
-    "eval.seeds=[0,1,2,3,4,5]",
+    # enough episodes that the evaluation outlasts the wait for all its workers at work on a
+    # loaded machine (with six, it once ended before the test saw three episodes in flight)
+    f"eval.seeds=[{','.join(str(i) for i in range(24))}]",
 ]
 TRAIN = [
     "scenario=tiny",
@@ -54,6 +61,49 @@ def alive(proc: psutil.Process) -> bool:
         return proc.is_running() and proc.status() != psutil.STATUS_ZOMBIE
     except psutil.NoSuchProcess:
         return False
+
+
+#: Kill moments: ``at_work`` (every worker busy), and at full size, per app and signal, this many
+#: ``early`` ones: a seeded random delay after the app's first worker process appears.
+EARLY_KILLS = sized(0, 2)
+EARLY_DELAY_S = (0.0, 3.0)
+SEED = 20261205
+
+
+def moments() -> list[str]:
+    return ["at_work"] + [f"early{i}" for i in range(EARLY_KILLS)]
+
+
+def session_of(app: subprocess.Popen) -> list[psutil.Process]:
+    """Every live process of the app's session (the app was started in a session of its own),
+    the app aside: its workers, forkserver and resource tracker, also those started after the
+    last look, and after the app itself has gone."""
+    out = []
+    for p in psutil.process_iter():
+        try:
+            if p.pid != app.pid and os.getsid(p.pid) == app.pid:
+                out.append(p)
+        except (ProcessLookupError, PermissionError, psutil.Error):
+            continue
+    return out
+
+
+def first_worker(app: subprocess.Popen, app_name: str) -> None:
+    """Wait until the app has started its first worker process (a child of its forkserver)."""
+    deadline = time.monotonic() + 180
+    while not any(p.ppid() != app.pid for p in _children(app)):
+        if app.poll() is not None:
+            raise AssertionError(f"{app_name} ended first:\n{app.stdout.read()[-6000:]}")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{app_name} never started a worker")
+        time.sleep(0.02)
+
+
+def _children(app: subprocess.Popen) -> list[psutil.Process]:
+    try:
+        return psutil.Process(app.pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return []
 
 
 def workers_of(app: subprocess.Popen, run_dir: Path, app_name: str) -> list[psutil.Process]:
@@ -79,12 +129,14 @@ def workers_of(app: subprocess.Popen, run_dir: Path, app_name: str) -> list[psut
         time.sleep(0.05)
 
 
+@pytest.mark.parametrize("moment", moments())
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM], ids=["sigkill", "sigterm"])
 @pytest.mark.parametrize("module", ["evaluate", "train"])
 def test_workers_end_with_their_app(
-    module: str, sig: signal.Signals, tmp_path: Path, record
+    module: str, sig: signal.Signals, moment: str, tmp_path: Path, record
 ) -> None:
     args = EVAL if module == "evaluate" else TRAIN
+    delay = random.Random(f"{SEED}/{module}/{sig.name}/{moment}").uniform(*EARLY_DELAY_S)
     app = subprocess.Popen(
         [sys.executable, "-m", f"leogym.agents.{module}", *args, f"hydra.run.dir={tmp_path}"],
         cwd=ROOT,
@@ -94,30 +146,40 @@ def test_workers_end_with_their_app(
         start_new_session=True,
     )
     try:
-        workers = workers_of(app, tmp_path, module)
-        descendants = psutil.Process(app.pid).children(recursive=True)
+        if moment == "at_work":
+            workers_of(app, tmp_path, module)
+            when = f"with {N_WORKERS} workers mid-run"
+        else:
+            first_worker(app, module)
+            time.sleep(delay)
+            when = f"{delay:.2f} s after its first worker started"
+        seen = {p.pid: p for p in session_of(app)}
         os.kill(app.pid, sig)  # the app's process only, not its group
         killed = time.monotonic()
         app.wait(timeout=30)
-        while any(alive(p) for p in descendants) and time.monotonic() < killed + GRACE_S:
+        while time.monotonic() < killed + GRACE_S:
+            seen.update((p.pid, p) for p in session_of(app))  # late starters count too
+            if not any(alive(p) for p in seen.values()):
+                break
             time.sleep(0.05)
         gone_s = time.monotonic() - killed
-        left = [f"{p.pid} {p.cmdline()[:3]}" for p in descendants if alive(p)]
+        left = [f"{p.pid} {p.cmdline()[:3]}" for p in seen.values() if alive(p)]
+        app_name = f"leogym-{'eval' if module == 'evaluate' else module}"
         record(
             Figure(
-                id=f"fault/app_killed_{module}_{sig.name.lower()}",
+                id=f"fault/app_killed_{module}_{sig.name.lower()}"
+                + ("" if moment == "at_work" else f"_{moment}"),
                 category="fault",
-                what=f"only the process of leogym-{'eval' if module == 'evaluate' else module} "
-                f"killed ({sig.name}) with {N_WORKERS} workers mid-run",
+                what=f"only the process of {app_name} killed ({sig.name}) {when}",
                 cases=1,
                 outcomes={"workers_ended_with_it": int(not left), "workers_left": int(bool(left))},
-                notes=f"all {len(descendants)} processes it started (workers, forkserver, "
+                notes=f"all {len(seen)} processes it started (workers, forkserver, "
                 f"resource tracker) gone {gone_s:.2f} s after the kill (limit {GRACE_S:g} s)",
             )
         )
         assert not left, (
-            f"{len(left)} of the {len(descendants)} processes of leogym {module} "
-            f"({len(workers)} workers) outlived it by {GRACE_S} s: {left}"
+            f"{len(left)} of the {len(seen)} processes of {app_name} outlived it by "
+            f"{GRACE_S} s: {left}"
         )
     finally:
         try:
