@@ -83,7 +83,10 @@ def task_key(policy: PolicyRef, env: EnvFactory, seed: int) -> str:
     model_id = None
     if policy.path is not None:
         p = Path(policy.path)
-        model_id = [str(p.resolve()), p.stat().st_size if p.exists() else None]
+        # The file's content, not its size: a run trained further writes a model of the same
+        # size to the same path, whose episodes must not pass for the old model's.
+        digest = hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else None
+        model_id = [str(p.resolve()), digest]
     payload = {
         "label": policy.label,
         "kind": policy.kind,
