@@ -615,7 +615,7 @@ class TinyTraceTarget(_OracleTarget):
     )
 
     def __init__(self) -> None:
-        from leogym.scenario.replay import MAX_TILED_PROBES
+        from leogym.scenario.links.replay import MAX_TILED_PROBES
 
         super().__init__()
         self.max_probes = MAX_TILED_PROBES

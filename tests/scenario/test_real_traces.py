@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from leogym.scenario import build_timeline, load_scenario
+from leogym.scenario.links.replay import replay_path
 from leogym.scenario.links.trace_readers import read_lens_irtt_csv
-from leogym.scenario.replay import replay_path
 
 TRACES = Path(__file__).resolve().parents[2] / "conf" / "scenario" / "traces"
 LEOCC = TRACES / "leocc-leoreplayer-example"

@@ -13,17 +13,17 @@ import pytest
 
 from leogym.scenario.errors import ScenarioConfigError
 from leogym.scenario.links.handover import slot_instants
-from leogym.scenario.links.trace_readers import (
-    read_lens_irtt_csv,
-    read_leoreplayer_delay,
-    read_mahimahi_bw,
-)
-from leogym.scenario.replay import (
+from leogym.scenario.links.replay import (
     aligned_offset_s,
     estimate_boundary_phase_s,
     replay_lens_irtt,
     replay_leoreplayer,
     scenario_boundary_phase_s,
+)
+from leogym.scenario.links.trace_readers import (
+    read_lens_irtt_csv,
+    read_leoreplayer_delay,
+    read_mahimahi_bw,
 )
 from leogym.scenario.validation import validate_scenario
 
@@ -463,7 +463,7 @@ def test_replayed_traces_share_the_scenario_file_cache(tmp_path: Path) -> None:
     file version, counted by ``cache_info`` and forgotten by ``clear_cache``."""
     from leogym.scenario import files
     from leogym.scenario.config.replay import ReplayConfig
-    from leogym.scenario.replay import check_replay_files
+    from leogym.scenario.links.replay import check_replay_files
 
     bw, delay = tmp_path / "bw.txt", tmp_path / "delay.txt"
     bw.write_text("".join(f"{t}\n" for t in range(1, 101)))

@@ -2,7 +2,7 @@
 
 Every trace here is made up (constant rates, known steps, known delays, a known loss pattern),
 so tests can check the readers against arithmetic; no measured trace is shipped. Formats:
-``src/leogym/scenario/replay.py`` and docs/specs/starlink-dynamics.md#public-trace-formats.
+``src/leogym/scenario/links/replay.py`` and docs/specs/starlink-dynamics.md#public-trace-formats.
 """
 
 from __future__ import annotations

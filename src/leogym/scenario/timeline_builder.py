@@ -33,6 +33,7 @@ from leogym.scenario.links.handover import (
     slot_instants,
 )
 from leogym.scenario.links.queues import resolve_queue_packets
+from leogym.scenario.links.replay import replay_path, scenario_boundary_phase_s
 from leogym.scenario.links.satpath import SatelliteArrays, assemble_satellite_path
 from leogym.scenario.links.terrestrial import markov_capacity_bps, trace_capacity_bps
 from leogym.scenario.orbital.frames import parse_utc
@@ -47,7 +48,6 @@ from leogym.scenario.orbital.scene import (
     terminal_mask_deg,
 )
 from leogym.scenario.orbital.visibility import PathSky
-from leogym.scenario.replay import replay_path, scenario_boundary_phase_s
 from leogym.scenario.timeline import PathTimeline, Timeline
 from leogym.scenario.validation import validate_scenario
 

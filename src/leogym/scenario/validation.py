@@ -46,9 +46,9 @@ from leogym.scenario.flows import (
 from leogym.scenario.hops.checks import check_topology
 from leogym.scenario.hops.graph import timeline_bytes
 from leogym.scenario.links.queues import check_queue
+from leogym.scenario.links.replay import check_replay_files, check_replay_span
 from leogym.scenario.orbital.frames import parse_utc
 from leogym.scenario.orbital.presets import resolve_constellation
-from leogym.scenario.replay import check_replay_files, check_replay_span
 
 __all__ = [
     "validate_scenario",
@@ -401,7 +401,7 @@ def _dynamics(cfg: ScenarioConfig, s: SatellitePathConfig, sp: str) -> None:
 
 
 def _replay(cfg: ScenarioConfig, s: SatellitePathConfig, sp: str) -> None:
-    """A satellite path that replays a measured trace (:mod:`leogym.scenario.replay`): path
+    """A satellite path that replays a measured trace (:mod:`leogym.scenario.links.replay`): path
     topology, not stacked on the dynamics layer, and no geometric boundary effect that the trace
     already holds (unless ``allow_stacking``)."""
     rp = f"{sp}.replay"

@@ -1,5 +1,5 @@
 """The schema of a replayed measured trace: :class:`ReplayConfig` (data only; the readers and
-the replay are :mod:`leogym.scenario.replay`)."""
+the replay are :mod:`leogym.scenario.links.replay`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Readers of the measured Starlink trace formats that :mod:`leogym.scenario.replay` replays
+"""Readers of the measured Starlink trace formats that :mod:`leogym.scenario.links.replay` replays
 (the formats are described there): a LeoReplayer ``bw`` (mahimahi) and ``delay`` file, and a
 LENS IRTT CSV. Bad input raises :class:`~leogym.scenario.errors.ScenarioConfigError` whose
 message is ``<field>: <file>:<line>: <what is wrong>``."""
