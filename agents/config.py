@@ -26,13 +26,13 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from omegaconf import MISSING
+
+from leogym import schema
 from leogym.agents.curriculum import CurriculumConfig
 from leogym.agents.warm_start import WarmStartConfig
 from leogym.envs.config import EnvOptions
 from leogym.envs.multi_agent import FairnessConfig
-from omegaconf import MISSING
-
-from leogym import schema
 from leogym.native import cc_algorithms, core, schedulers
 from leogym.scenario.config import ScenarioConfig
 from leogym.scenario.flows import expanded_flows
@@ -602,6 +602,7 @@ def register_configs() -> None:
     if _REGISTERED:
         return
     from hydra.core.config_store import ConfigStore
+
     from leogym.agents.runtime.resolvers import register_resolvers
 
     cs = ConfigStore.instance()

@@ -37,6 +37,8 @@ from typing import Any
 
 import hydra
 import pandas as pd
+from omegaconf import DictConfig, OmegaConf
+
 from leogym.agents.config import (
     MULTI_FLOW_ID,
     ConfigError,
@@ -60,7 +62,6 @@ from leogym.agents.runtime.app import (
 from leogym.agents.runtime.rollout import EpisodeTask, PolicyRef, run_task, task_key
 from leogym.agents.runtime.storage import atomic_write_json
 from leogym.agents.sb3.env_factory import EnvFactory
-from omegaconf import DictConfig, OmegaConf
 
 __all__ = ["agent_policy", "baseline_policy", "build_tasks", "evaluate", "main"]
 

@@ -29,6 +29,8 @@ import time
 from pathlib import Path
 
 import hydra
+from omegaconf import DictConfig, OmegaConf
+
 from leogym.agents.config import register_configs, validate_config
 from leogym.agents.runtime.app import (
     CONFIG_PATH,
@@ -39,7 +41,6 @@ from leogym.agents.runtime.app import (
     to_objects,
 )
 from leogym.agents.runtime.storage import atomic_write, atomic_write_json, atomic_write_text
-from omegaconf import DictConfig, OmegaConf
 
 __all__ = ["main", "run_main_job"]
 
@@ -61,12 +62,13 @@ def run_main_job(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) 
     :param run_dir: the main-job run directory.
     :param resume: continue an interrupted main job in ``run_dir``.
     """
+    from rich.console import Console
+
     from leogym.agents.evaluate import evaluate
     from leogym.agents.results.aggregate import load_aggregate
     from leogym.agents.results.leaderboard import leaderboard, print_leaderboard, to_markdown
     from leogym.agents.sb3.checkpoints import FINAL, read_sidecar
     from leogym.agents.train import train
-    from rich.console import Console
 
     console = Console()
     if not console.is_terminal:

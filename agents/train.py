@@ -34,6 +34,8 @@ from pathlib import Path
 from typing import Any
 
 import hydra
+from omegaconf import DictConfig
+
 from leogym.agents.config import (
     BaselineSpec,
     ConfigError,
@@ -51,7 +53,6 @@ from leogym.agents.runtime.app import (
     scenario_payload,
     to_objects,
 )
-from omegaconf import DictConfig
 
 __all__ = ["TrainResult", "main", "train"]
 
@@ -84,6 +85,9 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
         ``cfg.resume``) instead of starting fresh.
     """
     import torch
+    from stable_baselines3.common.logger import CSVOutputFormat, Logger, TensorBoardOutputFormat
+    from stable_baselines3.common.utils import set_random_seed
+
     from leogym.agents.runtime.worker_faults import WorkerDiedError
     from leogym.agents.sb3.algos import ALGOS, build_model, check_action_space, load_model
     from leogym.agents.sb3.callbacks import (
@@ -104,8 +108,6 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
         make_multi_agent_vec_env,
         make_vec_env,
     )
-    from stable_baselines3.common.logger import CSVOutputFormat, Logger, TensorBoardOutputFormat
-    from stable_baselines3.common.utils import set_random_seed
 
     t_start = time.perf_counter()
     run_dir = Path(run_dir)

@@ -264,6 +264,7 @@ class _Recorder:
 def _rollout_episode(job: _EpisodeJob) -> Any:
     """Run every baseline of ``job``; return the episode's tidy transitions (an Arrow table)."""
     import pyarrow as pa  # type: ignore[import-untyped]
+
     from leogym.agents.runtime.rollout import run_task
 
     runs: dict[str, _Recorder] = {}
@@ -353,7 +354,6 @@ def _jobs(c: Any, episodes: list[int], action_width: int) -> list[_EpisodeJob]:
     from leogym.agents.runtime.app import scenario_payload
     from leogym.agents.runtime.rollout import EpisodeTask, task_key
     from leogym.agents.sb3.env_factory import EnvFactory
-
     from leogym.scenario import load_scenario
 
     payload = scenario_payload(c.scenario)

@@ -49,7 +49,6 @@ from typing import Any
 
 from leogym.baselines.base import NativePolicy
 from leogym.baselines.params import make_params, native_policy, param
-
 from leogym.schema import FieldError
 
 __all__ = ["CITATION", "AlcsParams", "make_alcs", "BASELINES"]

@@ -31,9 +31,8 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from leogym.baselines.base import NativePolicy
-
 from leogym import schema
+from leogym.baselines.base import NativePolicy
 from leogym.scenario.config import LeotpFlowConfig
 
 __all__ = ["CITATION", "VARIANTS", "make_leotp", "BASELINES"]

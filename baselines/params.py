@@ -14,9 +14,8 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from leogym.baselines.base import NativePolicy
-
 from leogym import schema
+from leogym.baselines.base import NativePolicy
 from leogym.schema import bounded
 
 if TYPE_CHECKING:

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+
 from leogym.baselines.base import NativePolicy
 
 __all__ = ["BASELINES", "register_baseline", "make_baseline", "bind", "neutral_action"]

@@ -154,7 +154,6 @@ def maco_worst_step(episode_s: float = 4.0, cwnd_bytes: float = 2800.0) -> dict[
     (cpp/doc/link.md, "TCP send buffers"). CPU time (``time.process_time``) per 100 ms step.
     """
     from leogym.envs.config import EnvConfig
-
     from leogym.scenario import load_scenario, validate_scenario
     from leogym.simulation import Simulation
 

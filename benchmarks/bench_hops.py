@@ -157,7 +157,6 @@ def sim_speed(scenario: Any, sim_s: float, seed: int = 0) -> dict[str, Any]:
         mode).
     """
     from leogym.envs.config import EnvConfig
-
     from leogym.simulation import Simulation
 
     w0 = time.perf_counter()
@@ -221,7 +220,6 @@ def reproduction_speed(label: str, sim_s: float, seed: int = 0) -> dict[str, Any
         under test.
     """
     from leogym.agents.reproduce import leotp as rep
-
     from leogym.simulation import Simulation
 
     task = {"group": "starlink", "condition": "ny", "algorithm": label, "seed": seed}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from gymnasium import spaces
+
 from leogym.envs.actions import DISCRETE_FACTORS, multiplicative_factor, residual_gain
 from leogym.envs.leo_env import LeoEnv
 

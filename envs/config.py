@@ -17,9 +17,8 @@ import dataclasses
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from leogym.envs.rewards import REWARDS, WEIGHT_RANGE, RewardWeights, default_weights
-
 from leogym import schema
+from leogym.envs.rewards import REWARDS, WEIGHT_RANGE, RewardWeights, default_weights
 from leogym.native import cc_algorithms, schedulers
 from leogym.scenario.config import LeotpFlowConfig, ScenarioConfig
 from leogym.scenario.forecast import FORECAST_MODES

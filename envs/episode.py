@@ -8,10 +8,10 @@ import dataclasses
 from collections.abc import Callable, Iterable
 
 import numpy as np
+
 from leogym.envs.config import EnvConfig
 from leogym.envs.features import FeatureTable
 from leogym.envs.observer import FlowObserver
-
 from leogym.scenario import ScenarioConfig, build_timeline, sample_scenario
 from leogym.scenario.flows import expanded_flows, route_index
 from leogym.scenario.hops.controlled import route_timeline

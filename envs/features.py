@@ -18,6 +18,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
+
 from leogym.envs.config import ObservationConfig
 
 if TYPE_CHECKING:

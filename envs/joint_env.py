@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from gymnasium import spaces
+
 from leogym.envs.actions import DISCRETE_FACTORS
 from leogym.envs.cc_env import LeoCCEnv
 from leogym.envs.scheduler_env import LeoSchedulerEnv

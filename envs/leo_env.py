@@ -15,13 +15,13 @@ from typing import Any, ClassVar
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+
 from leogym.envs.actions import check_action
 from leogym.envs.config import EnvConfig
 from leogym.envs.episode import Episode, EpisodeSampler
 from leogym.envs.features import FeatureTable, PathMeasurements
 from leogym.envs.observer import FlowObserver
 from leogym.envs.rewards import StepMetrics, get_reward
-
 from leogym.scenario.flows import connection_path_count
 from leogym.scenario.forecast import HandoverOracle
 from leogym.simulation import Measurements, Simulation

@@ -16,6 +16,9 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
+from pettingzoo import ParallelEnv  # type: ignore[import-untyped]
+
+from leogym import schema
 from leogym.envs.actions import DISCRETE_FACTORS, check_action
 from leogym.envs.config import EnvConfig
 from leogym.envs.episode import Episode, EpisodeSampler
@@ -29,9 +32,6 @@ from leogym.envs.multi_flow import (
 )
 from leogym.envs.observer import FlowObserver
 from leogym.envs.rewards import StepMetrics, get_reward
-from pettingzoo import ParallelEnv  # type: ignore[import-untyped]
-
-from leogym import schema
 from leogym.scenario import load_scenario
 from leogym.scenario.config import ScenarioConfig
 from leogym.scenario.flows import connection_path_count, expanded_flows, flow_names

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+
 from leogym.envs.actions import (
     DISCRETE_FACTORS,
     check_action,
@@ -28,7 +29,6 @@ from leogym.envs.actions import (
 from leogym.envs.cc_env import MAX_CWND_PACKETS, MIN_CWND_PACKETS, LeoCCEnv
 from leogym.envs.config import EnvOptions, external_flows
 from leogym.envs.observer import FlowObserver
-
 from leogym.native import cc_algorithms, core
 from leogym.scenario import load_scenario
 from leogym.scenario.config import FlowConfig, ScenarioConfig

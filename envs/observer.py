@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections import deque
 
 import numpy as np
+
 from leogym.envs.features import FeatureTable, PathInputs, PathMeasurements
 from leogym.envs.rewards import StepMetrics, step_metrics
-
 from leogym.scenario.forecast import HandoverOracle
 from leogym.simulation import Measurements
 

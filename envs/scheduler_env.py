@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from gymnasium import spaces
+
 from leogym.envs.actions import multiplicative_factor
 from leogym.envs.leo_env import LeoEnv
 

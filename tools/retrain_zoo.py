@@ -112,9 +112,10 @@ def config_diff(overrides: list[str], config: dict[str, Any]) -> list[str]:
 
     Both go through the schema first (:func:`~leogym.agents.runtime.app.typed`), so an option
     added since the card was written counts only if its value differs from its default."""
+    from omegaconf import OmegaConf
+
     from leogym.agents.runtime.app import compose, typed
     from leogym.envs.config import RewardConfig
-    from omegaconf import OmegaConf
 
     now = OmegaConf.to_container(typed(compose("train", overrides)), resolve=True)
     then = OmegaConf.to_container(typed(OmegaConf.create(config)), resolve=True)

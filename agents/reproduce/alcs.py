@@ -26,6 +26,7 @@ from functools import partial
 from typing import Any
 
 import numpy as np
+
 from leogym.agents.reproduce import judge
 from leogym.agents.reproduce.common import (
     Table,

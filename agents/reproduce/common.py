@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from leogym.envs.config import EnvConfig
 
+from leogym.envs.config import EnvConfig
 from leogym.scenario.config import CrossTrafficConfig, ScenarioConfig
 from leogym.schema import FieldError, check
 from leogym.simulation import Simulation, TransportOptions
@@ -213,11 +213,11 @@ def recovery_options(
 def recovery_values(task: Mapping[str, Any]) -> dict[str, Any]:
     """The loss-recovery settings ``task`` runs under, in full: the preset's name and values
     (``leogym._core.recovery_presets()``) with its overrides applied, and the overrides."""
-    from leogym import _core
+    from leogym.native import core
 
     preset = task.get("recovery") or RECOVERIES[0]
     overrides = dict(task.get("recovery_params") or {})
-    values = {**_core.recovery_presets()[preset], **overrides}
+    values = {**core().recovery_presets()[preset], **overrides}
     return {"recovery": preset, "recovery_params": overrides, "values": values}
 
 

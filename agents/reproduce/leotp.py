@@ -49,10 +49,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
 from leogym.agents.reproduce import judge
 from leogym.agents.reproduce.common import Table, algorithms, grid, pct_change, transport
 from leogym.agents.reproduce.judge import Results
-
 from leogym.simulation.fairness import jain_index
 
 __all__ = [

@@ -68,9 +68,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+
 from leogym.agents.results.table import is_lower_better
 from leogym.agents.runtime.storage import atomic_write_parquet
-
 from leogym.schema import FieldError
 
 __all__ = [

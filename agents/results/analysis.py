@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+
 from leogym.agents.results.table import load_results, load_traces
 
 __all__ = [

@@ -25,6 +25,7 @@ import logging
 from typing import TYPE_CHECKING
 
 import pandas as pd
+
 from leogym.agents.results.table import metric_columns
 
 if TYPE_CHECKING:

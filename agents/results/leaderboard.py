@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+
 from leogym.agents.results.distinct import merge_identical_rows, merge_notes
 from leogym.agents.results.intervals import mean_ci
 from leogym.agents.results.table import is_lower_better

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+
 from leogym.agents.runtime.storage import atomic_write, atomic_write_parquet
 
 __all__ = [
@@ -151,8 +152,9 @@ def summarize(df: pd.DataFrame) -> pd.DataFrame:
     (Student-t half width), ``ci_low`` and ``ci_high`` (the 95 % percentile bootstrap interval
     of the mean over seeds, seeded: :func:`~leogym.agents.results.intervals.mean_ci`),
     ``median``, ``min``, ``max``."""
-    from leogym.agents.results.intervals import mean_ci
     from scipy import stats
+
+    from leogym.agents.results.intervals import mean_ci
 
     rows: list[dict[str, Any]] = []
     if not len(df):

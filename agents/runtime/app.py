@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from omegaconf import DictConfig, OmegaConf
+
 from leogym.agents.config import AGENT_SCHEMAS, ConfigError, LeogymConfig
 from leogym.agents.runtime.resolvers import find_run_dir, register_resolvers
 from leogym.agents.runtime.run_info import read_run_config, record_invocation, write_run_files
-from omegaconf import DictConfig, OmegaConf
-
 from leogym.scenario.config import ScenarioConfig
 from leogym.schema import FULL_ERROR_ENV, FieldError, exit_with_error, full_error_wanted
 
@@ -170,6 +170,7 @@ def compose(config_name: str, overrides: list[str] | None = None) -> DictConfig:
     """
     from hydra import compose as hydra_compose
     from hydra import initialize_config_module
+
     from leogym.agents.config import register_configs
 
     register_configs()

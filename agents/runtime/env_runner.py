@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+
 from leogym.agents.runtime.subproc_worker import (
     EnvHost,
     WorkerPool,

@@ -32,11 +32,11 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+
 from leogym.agents.runtime import ray_support
 from leogym.agents.runtime.env_runner import EnvFailure, EnvRunner
 from leogym.agents.runtime.worker_faults import LostWorker, WorkerLostError
-from stable_baselines3.common.vec_env.base_vec_env import VecEnv
-
 from leogym.schema import FieldError
 
 __all__ = ["RayVecEnv", "actor_slices"]

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from leogym.agents.results.metrics import EpisodeRecorder
 from leogym.agents.sb3.env_factory import EnvFactory
 
@@ -112,6 +113,7 @@ def _load_policy(ref: PolicyRef, env: Any) -> Any:
     cache_key = (ref.name, ref.path)
     if cache_key not in _MODELS:
         import torch
+
         from leogym.agents.sb3.algos import load_model
 
         torch.set_num_threads(1)

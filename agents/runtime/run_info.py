@@ -23,9 +23,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from omegaconf import DictConfig, OmegaConf
+
 from leogym.agents.runtime.resolvers import RUN_CONFIG
 from leogym.agents.runtime.storage import atomic_write_json, atomic_write_text
-from omegaconf import DictConfig, OmegaConf
 
 __all__ = [
     "RUN_INFO",

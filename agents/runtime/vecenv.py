@@ -15,8 +15,9 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-from leogym.agents.runtime.subproc_worker import WorkerPool, stack_obs
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+
+from leogym.agents.runtime.subproc_worker import WorkerPool, stack_obs
 
 __all__ = ["LeoSubprocVecEnv"]
 

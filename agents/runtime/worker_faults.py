@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvObs, VecEnvWrapper
+
 from leogym.agents.runtime.subproc_worker import (
     dead_worker_keys,
     exit_status,
@@ -40,7 +42,6 @@ from leogym.agents.runtime.subproc_worker import (
     init_tracked_worker,
     run_tracked,
 )
-from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvObs, VecEnvWrapper
 
 __all__ = [
     "ON_WORKER_DEATH",

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gymnasium import spaces
+
 from leogym.agents.config import ConfigError
 
 if TYPE_CHECKING:

@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from stable_baselines3.common.callbacks import BaseCallback
+
 from leogym.agents.results.metrics import EpisodeRecorder
 from leogym.agents.runtime.storage import atomic_write_parquet
 from leogym.agents.sb3.checkpoints import BEST, CHECKPOINT_DIR, save_model
-from stable_baselines3.common.callbacks import BaseCallback
 
 __all__ = [
     "CheckpointCallback",

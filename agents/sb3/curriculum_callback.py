@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from stable_baselines3.common.callbacks import BaseCallback
+
 from leogym.agents.curriculum import (
     SEED_OFFSET,
     CurriculumConfig,
@@ -25,7 +27,6 @@ from leogym.agents.curriculum import (
     search,
 )
 from leogym.agents.sb3.env_factory import EnvFactory
-from stable_baselines3.common.callbacks import BaseCallback
 
 __all__ = ["CurriculumCallback", "SIDECAR_KEY", "play_pair"]
 

@@ -133,9 +133,10 @@ def make_multi_agent_vec_env(
     slots), every env in a local worker process, under a ``VecMonitor`` (episode statistics
     per agent). Seeded as SB3 seeds a VecEnv: env ``k`` is reset with its first slot's seed,
     ``seed + k * n_flows``."""
+    from stable_baselines3.common.vec_env import VecMonitor
+
     from leogym.agents.config import MULTI_FLOW_ID
     from leogym.envs.multi_agent_vec import MultiAgentVecEnv
-    from stable_baselines3.common.vec_env import VecMonitor
 
     inner = MultiAgentVecEnv([factory] * n_envs, start_method=start_method, subprocess=True)
     inner.seed(seed)

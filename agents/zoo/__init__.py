@@ -411,9 +411,10 @@ class PretrainedPolicy:
 
 
 def _train_env_kwargs(card: dict[str, Any]) -> dict[str, Any]:
+    from omegaconf import OmegaConf
+
     from leogym.agents.config import env_kwargs
     from leogym.agents.runtime.app import to_objects, typed
-    from omegaconf import OmegaConf
 
     cfg = typed(OmegaConf.create(card["config"]))
     return env_kwargs(to_objects(cfg).env)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from leogym.agents.zoo import (
     CARD,
     MANIFEST,
@@ -75,12 +76,13 @@ def install(
     :param description: one line for the card.
     :param overrides: the ``leogym-train`` overrides that composed the run's config.
     """
+    from omegaconf import OmegaConf
+
     from leogym.agents.config import env_kwargs
     from leogym.agents.runtime.app import scenario_name, to_objects, typed
     from leogym.agents.runtime.run_info import read_run_config
     from leogym.agents.sb3.algos import load_model
     from leogym.agents.sb3.env_factory import EnvFactory
-    from omegaconf import OmegaConf
 
     run_dir = Path(run_dir)
     cfg = read_run_config(run_dir)
@@ -206,11 +208,11 @@ def self_play_scores(
     bottleneck's capacity, the mean RTT (the envs' ``delay_s``) and the declared loss rate; and
     their mean and standard deviation over the seeds (docs/multi_agent.md, "Four learned
     flows")."""
+    from omegaconf import OmegaConf
+
     from leogym.agents.config import MULTI_FLOW_ID, multi_agent_kwargs
     from leogym.agents.runtime.app import to_objects, typed
     from leogym.envs.multi_agent import LeoMultiAgentCCEnv
-    from omegaconf import OmegaConf
-
     from leogym.simulation import jain_index
 
     policy = load_pretrained(name, models_dir=models_dir, check_env=False)

@@ -11,6 +11,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
+
 from leogym.agents.config import AggregateConfig
 from leogym.agents.results.aggregate import (
     _estimate,
@@ -23,8 +25,6 @@ from leogym.agents.results.aggregate import (
     write_aggregate,
 )
 from leogym.agents.results.intervals import mean_ci
-from scipy import stats
-
 from leogym.schema import FieldError
 
 REPS = 200  # enough for the checks below, and fast

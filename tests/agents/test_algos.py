@@ -9,9 +9,10 @@ from __future__ import annotations
 import gymnasium as gym
 import pytest
 import torch
+from stable_baselines3.common.vec_env import DummyVecEnv
+
 from leogym.agents.runtime.app import compose, to_objects
 from leogym.agents.sb3.algos import ALGOS, build_model
-from stable_baselines3.common.vec_env import DummyVecEnv
 
 
 def _venv(env_id: str) -> DummyVecEnv:
@@ -81,13 +82,14 @@ def test_a_save_cut_short_before_its_sidecar_is_not_resumed_from(tmp_path) -> No
     """save_model writes the model, then its sidecar; a kill between the two leaves a model
     that records nothing (its step, its algorithm), and resuming takes the newest complete
     checkpoint instead."""
+    from stable_baselines3 import PPO
+
     from leogym.agents.sb3.checkpoints import (
         CHECKPOINT_DIR,
         latest_checkpoint,
         list_checkpoints,
         save_model,
     )
-    from stable_baselines3 import PPO
 
     model = PPO("MlpPolicy", _venv("CartPole-v1"), n_steps=16, batch_size=16)
     d = tmp_path / CHECKPOINT_DIR

@@ -8,10 +8,11 @@ import sys
 import pytest
 from gymnasium import spaces
 from hydra.errors import HydraException
+from omegaconf.errors import ConfigAttributeError, ValidationError
+
 from leogym.agents.config import ConfigError, validate_config
 from leogym.agents.runtime.app import compose, to_objects
 from leogym.agents.sb3.algos import check_action_space
-from omegaconf.errors import ConfigAttributeError, ValidationError
 
 APPS = ("train", "evaluate", "main_job")
 EXPERIMENTS = ("main_job", "quick", "maco", "alcs", "freeze", "mptcp_leo")

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+
 from leogym.agents.config import ConfigError, register_configs, validate_config
 from leogym.agents.curriculum import (
     CurriculumConfig,
@@ -22,7 +23,6 @@ from leogym.agents.curriculum import (
     search_space,
 )
 from leogym.agents.runtime.app import compose, to_objects
-
 from leogym.scenario import load_scenario, sample_scenario
 
 CURRICULUM = ["train_dist=curriculum"]

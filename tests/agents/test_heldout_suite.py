@@ -15,10 +15,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from leogym.agents.config import LeogymConfig, validate_config
-from leogym.agents.runtime.app import compose, to_objects
 from omegaconf import OmegaConf
 
+from leogym.agents.config import LeogymConfig, validate_config
+from leogym.agents.runtime.app import compose, to_objects
 from leogym.scenario import build_timeline, load_scenario, sample_scenario
 from leogym.scenario.config import ScenarioConfig
 from leogym.scenario.config.dynamics import DYNAMICS_PRESETS, DynamicsConfig

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+
 from leogym.agents.config import validate_config
 from leogym.agents.evaluate import build_tasks
 from leogym.agents.results.distinct import (
@@ -21,7 +22,6 @@ from leogym.agents.results.table import ResultsStore
 from leogym.agents.runtime.app import compose, to_objects
 from leogym.agents.runtime.rollout import PolicyRef
 from leogym.agents.sb3.env_factory import EnvFactory
-
 from leogym.schema import FieldError
 
 

@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+
 from leogym.agents.config import MetricsConfig
 from leogym.agents.results.metrics import EpisodeRecorder, convergence_time, jain_index
 from leogym.agents.results.table import ResultsStore, summarize

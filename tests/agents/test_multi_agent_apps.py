@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+
 from leogym.agents.config import ConfigError, env_kwargs, validate_config
 from leogym.agents.runtime.app import compose, to_objects
 

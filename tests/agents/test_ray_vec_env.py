@@ -25,12 +25,12 @@ import numpy as np
 import pandas as pd
 import psutil
 import pytest
+
 from leogym.agents.config import RayConfig, validate_config
 from leogym.agents.runtime import ray_support
 from leogym.agents.runtime.app import compose, to_objects
 from leogym.agents.runtime.worker_faults import WorkerDiedError
 from leogym.agents.sb3.env_factory import EnvFactory, make_vec_env
-
 from leogym.schema import FieldError
 
 pytestmark = [pytest.mark.native, pytest.mark.timeout(600)]

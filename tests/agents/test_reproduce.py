@@ -8,6 +8,7 @@ import json
 
 import numpy as np
 import pytest
+
 from leogym.agents.reproduce import cli as reproduce
 from leogym.agents.reproduce import judge
 from leogym.agents.reproduce.maco import recovery_times
@@ -42,7 +43,6 @@ def test_freeze_measured_condition_puts_the_lossy_layer_in_place_of_the_outage()
     """The freeze's fourth condition: the measured boundary (per-slot dynamics, ``lossy``) in
     place of the idealised 100 ms outage, on the same sampled schedule as the others."""
     from leogym.agents.reproduce import freeze
-
     from leogym.scenario import build_timeline
 
     task = {"condition": "measured (lossy dynamics)", "seed": 1, "file_bytes": 1000}
@@ -209,7 +209,6 @@ def test_leotp_dumbbell_uses_the_one_jain_index():
     """The dumbbell's fairness is ``leogym.simulation.fairness.jain_index``, not a copy; for
     the 1-D bins it sees, the old copy's NaN rule (no value, or all zero) gave the same."""
     from leogym.agents.reproduce import leotp
-
     from leogym.simulation import fairness
 
     assert leotp.jain_index is fairness.jain_index

@@ -14,6 +14,7 @@ import math
 from typing import Any
 
 import pytest
+
 from leogym.agents.reproduce import judge, leotp
 
 #: The chain: five hops of 10 ms one way, 1500-byte packets at 20 Mbit/s (0.6 ms each).

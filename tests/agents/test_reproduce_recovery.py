@@ -10,6 +10,7 @@ import json
 
 import numpy as np
 import pytest
+
 from leogym.agents.reproduce import cli as reproduce
 from leogym.agents.reproduce.common import (
     parse_recovery_param,

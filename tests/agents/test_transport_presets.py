@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 from hydra.errors import HydraException
+
 from leogym.agents.config import ConfigError, env_kwargs, validate_config
 from leogym.agents.runtime.app import compose, to_objects
 from leogym.envs.config import EnvConfig
-
 from leogym.native import core
 from leogym.scenario import load_scenario
 from leogym.simulation import native_config

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from leogym.agents import compose
 from leogym.agents.config import ConfigError, validate_config
 from leogym.agents.runtime.app import to_objects

@@ -16,6 +16,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+
 from leogym.agents import warm_start as ws
 from leogym.agents.config import ConfigError, register_configs, validate_config
 from leogym.agents.runtime.app import compose, to_objects

@@ -12,6 +12,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+
 from leogym.agents import zoo
 from leogym.agents.zoo import ZooError, load_pretrained
 

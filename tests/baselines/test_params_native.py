@@ -12,10 +12,10 @@ import dataclasses
 import math
 
 import pytest
+
 from leogym.baselines.alcs import AlcsParams
 from leogym.baselines.freeze import INNER_CCS, FreezeParams
 from leogym.baselines.maco import MacoParams
-
 from leogym.native import core
 
 #: (parameter class, config key, algorithm name in the core)

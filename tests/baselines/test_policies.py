@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from gymnasium import spaces
+
 from leogym.baselines import NativePolicy, bind, make_baseline
 from leogym.baselines.alcs import AlcsParams
 from leogym.baselines.freeze import FreezeParams
@@ -32,7 +33,6 @@ def test_registry_entries(name, overrides):
 def test_the_env_knows_the_names():
     """Every baseline's algorithm is one the core accepts, so the env takes it."""
     from leogym.envs.config import EnvConfig
-
     from leogym.native import core
 
     for overrides in PAPER.values():

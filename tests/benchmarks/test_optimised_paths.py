@@ -13,10 +13,10 @@ from __future__ import annotations
 import gymnasium as gym
 import numpy as np
 import pytest
-from leogym.envs.config import ObservationConfig
-from leogym.envs.features import FeatureTable
 
 import leogym  # noqa: F401
+from leogym.envs.config import ObservationConfig
+from leogym.envs.features import FeatureTable
 from leogym.scenario import build_timeline, load_scenario, validate_scenario
 from leogym.scenario.errors import ScenarioConfigError
 from leogym.scenario.forecast import HandoverOracle

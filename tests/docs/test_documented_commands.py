@@ -250,7 +250,6 @@ def _argparse_examples(prog: str, text: str) -> list[str]:
 def help_commands() -> dict[str, list[str]]:
     """Examples at the end of each app's ``--help``, by app."""
     from leogym.agents.reproduce.cli import parser as reproduce_parser
-
     from leogym.ns3gym.cli import parser as serve_parser
 
     out = {

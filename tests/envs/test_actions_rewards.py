@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 from gymnasium import spaces
+
 from leogym.envs.actions import InvalidActionError, check_action, multiplicative_factor
 from leogym.envs.rewards import RewardWeights, StepMetrics, aurora_reward, get_reward
 

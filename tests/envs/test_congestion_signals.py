@@ -14,6 +14,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import pytest
+
 from leogym.envs.features import PathInputs, PathMeasurements
 from leogym.envs.rewards import RewardWeights, StepMetrics, get_reward, step_metrics
 

@@ -10,9 +10,9 @@ import warnings
 import gymnasium as gym
 import numpy as np
 import pytest
-from leogym.envs.actions import InvalidActionError
 
 import leogym  # noqa: F401  (registers the ids)
+from leogym.envs.actions import InvalidActionError
 
 ENV_IDS = ["leogym/LeoCC-v0", "leogym/LeoScheduler-v0", "leogym/LeoJoint-v0"]
 SHORT = {"scenario": "tiny", "episode_s": 2.0, "step_ms": 100.0}

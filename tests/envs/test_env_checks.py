@@ -11,9 +11,9 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium import spaces
-from leogym.envs.actions import InvalidActionError, check_action
 
 import leogym  # noqa: F401  (registers the ids)
+from leogym.envs.actions import InvalidActionError, check_action
 from leogym.schema import FieldError
 
 BOX = spaces.Box(-1.0, 1.0, shape=(2,), dtype=np.float32)

@@ -11,6 +11,8 @@ import math
 import gymnasium as gym
 import numpy as np
 import pytest
+
+import leogym  # noqa: F401  (registers the ids)
 from leogym.envs.config import RewardConfig
 from leogym.envs.rewards import (
     RewardWeights,
@@ -20,8 +22,6 @@ from leogym.envs.rewards import (
     leo_reward,
     step_metrics,
 )
-
-import leogym  # noqa: F401  (registers the ids)
 
 LEO = default_weights("leo")
 

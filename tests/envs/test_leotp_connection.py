@@ -9,12 +9,12 @@ import warnings
 from pathlib import Path
 
 import gymnasium as gym
-import leogym.envs.registration  # noqa: F401  (registers the ids)
 import numpy as np
 import pandas as pd
 import pytest
-from leogym.baselines import bind, make_baseline
 
+import leogym.envs.registration  # noqa: F401  (registers the ids)
+from leogym.baselines import bind, make_baseline
 from leogym.scenario import load_scenario
 
 pytestmark = pytest.mark.native

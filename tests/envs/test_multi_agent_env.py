@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+
 from leogym.envs.multi_agent import FairnessConfig, LeoMultiAgentCCEnv, fairness_rewards
 from leogym.envs.multi_agent_vec import MultiAgentVecEnv
 

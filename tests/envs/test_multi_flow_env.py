@@ -16,12 +16,12 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import pytest
+
+import leogym  # noqa: F401  (registers the ids)
 from leogym.envs.episode import flow_timeline
 from leogym.envs.features import PathMeasurements
 from leogym.envs.multi_flow import set_flow_controls, set_flow_count
 from leogym.envs.observer import FlowObserver
-
-import leogym  # noqa: F401  (registers the ids)
 from leogym.scenario import load_scenario
 
 pytestmark = pytest.mark.native

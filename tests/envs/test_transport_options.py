@@ -12,9 +12,9 @@ from __future__ import annotations
 import gymnasium as gym
 import numpy as np
 import pytest
-from leogym.envs.config import EnvConfig
 
 import leogym  # noqa: F401  (registers the env ids)
+from leogym.envs.config import EnvConfig
 from leogym.native import core
 from leogym.scenario import load_scenario
 from leogym.schema import FieldError

@@ -475,7 +475,6 @@ def shared(cc_a: str, cc_b: str, queue_bdp: float, seconds: float) -> np.ndarray
     queue of ``queue_bdp`` BDP; the connection runs on a private route. Goodput (bytes) of
     the two flows over the second half of the run."""
     from leogym.envs.config import EnvConfig
-
     from leogym.scenario import load_scenario
     from leogym.simulation import Simulation
 

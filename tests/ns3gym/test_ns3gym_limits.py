@@ -21,10 +21,10 @@ import numpy as np
 import pytest
 import zmq
 from gymnasium import spaces
-from leogym.envs.ns3gym_env import Ns3GymEnv
 from ns3gym_helpers import Background
 from ns3gym_reference import cpp_box_space, cpp_discrete_space, cpp_tuple_space
 
+from leogym.envs.ns3gym_env import Ns3GymEnv
 from leogym.ns3gym import Ns3GymProtocolError, Ns3GymServer
 from leogym.ns3gym import messages as pb
 from leogym.ns3gym.spaces import MAX_SPACE_DEPTH, description_to_space

@@ -17,9 +17,9 @@ import gymnasium
 import numpy as np
 import psutil
 import pytest
-from leogym.envs.ns3gym_env import Ns3GymEnv
 
 import leogym  # noqa: F401
+from leogym.envs.ns3gym_env import Ns3GymEnv
 from leogym.ns3gym import Ns3GymSimulationExitedError, Ns3GymTimeoutError
 from leogym.ns3gym.cli import parse_overrides, parse_value
 

@@ -12,12 +12,12 @@ import numpy as np
 import psutil
 import pytest
 import zmq
-from leogym.envs.ns3gym_env import Ns3GymEnv
 from ns3gym_helpers import Background
 from ns3gym_reference import cpp_box_container, cpp_box_space, cpp_discrete_space
 from ns3gym_toy_envs import CounterEnv
 
 import leogym  # noqa: F401
+from leogym.envs.ns3gym_env import Ns3GymEnv
 from leogym.ns3gym import (
     Ns3GymError,
     Ns3GymProtocolError,

@@ -98,7 +98,6 @@ def _timed_run(cfg: Any) -> tuple[Outcome, float, float]:
         the slowest step (s).
     """
     from leogym.envs.config import EnvConfig
-
     from leogym.scenario import build_timeline
     from leogym.simulation import Simulation
 
@@ -212,7 +211,6 @@ class TimeFieldsTarget(_OracleTarget):
 
     def __init__(self) -> None:
         from leogym.envs.config import EnvOptions
-
         from leogym.scenario import load_scenario
 
         super().__init__()
@@ -730,9 +728,10 @@ class ZooNamesTarget(_OracleTarget):
     )
 
     def __init__(self) -> None:
+        from test_zoo_security import plant
+
         from leogym.agents import zoo
         from leogym.agents.runtime.app import compose
-        from test_zoo_security import plant
 
         super().__init__()
         self.dir = Path(tempfile.mkdtemp(prefix="leogym-zoo-fuzz-"))

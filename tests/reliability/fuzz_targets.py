@@ -192,7 +192,6 @@ class ScenarioTarget(Target):
 
     def run(self, example: Any) -> Outcome:
         from leogym.envs.config import EnvConfig
-
         from leogym.scenario import (
             ScenarioConfig,
             ScenarioConfigError,
@@ -1211,8 +1210,9 @@ class CheckpointTarget(Target):
         import tempfile
 
         import torch
-        from leogym.agents.sb3.checkpoints import save_model
         from stable_baselines3 import PPO
+
+        from leogym.agents.sb3.checkpoints import save_model
 
         torch.set_num_threads(1)
         self.dir = Path(tempfile.mkdtemp(prefix="leogym-ckpt-"))

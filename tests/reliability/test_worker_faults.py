@@ -18,9 +18,10 @@ from typing import Any
 import numpy as np
 import pytest
 from faulty_rewards import FailingReward
+from reliability_support import Figure
+
 from leogym.agents.runtime.worker_faults import WorkerDiedError, WorkerFaultWrapper
 from leogym.agents.sb3.env_factory import EnvFactory, make_vec_env
-from reliability_support import Figure
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.native]  # the workers run leogym envs
 

@@ -20,6 +20,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+
 from leogym.agents import zoo
 from leogym.agents.zoo import ZooError, load_pretrained
 

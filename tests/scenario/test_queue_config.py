@@ -112,7 +112,6 @@ def test_marshalling_per_path_and_per_link() -> None:
 @pytest.mark.parametrize("discipline", ["red", "codel", "fq_codel", "pie"])
 def test_scenarios_run_with_every_discipline(name: str, discipline: str) -> None:
     from leogym.envs.config import EnvConfig
-
     from leogym.simulation import Simulation
 
     d = scenario_dict(name)
@@ -130,7 +129,6 @@ def test_scenarios_run_with_every_discipline(name: str, discipline: str) -> None
 @pytest.mark.native
 def test_geometry_hop_network_runs_with_a_shared_discipline() -> None:
     from leogym.envs.config import EnvConfig
-
     from leogym.simulation import Simulation
 
     d = scenario_dict("mptcp_leo_hops")

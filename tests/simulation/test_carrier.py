@@ -19,8 +19,8 @@ import dataclasses
 
 import numpy as np
 import pytest
-from leogym.envs.config import EnvConfig
 
+from leogym.envs.config import EnvConfig
 from leogym.native import core
 from leogym.scenario import load_scenario
 from leogym.scenario.config import FlowConfig, QueueConfig

@@ -10,8 +10,8 @@ import dataclasses
 
 import numpy as np
 import pytest
-from leogym.envs.config import EnvConfig
 
+from leogym.envs.config import EnvConfig
 from leogym.scenario import QueueConfig, ScenarioConfigError, load_scenario
 from leogym.scenario.config import FlowConfig
 from leogym.schema import FieldError

@@ -8,8 +8,8 @@ import dataclasses
 
 import numpy as np
 import pytest
-from leogym.envs.config import EnvConfig
 
+from leogym.envs.config import EnvConfig
 from leogym.scenario import load_scenario
 from leogym.simulation import Simulation
 

@@ -12,8 +12,8 @@ import dataclasses
 
 import numpy as np
 import pytest
-from leogym.envs.config import EnvConfig
 
+from leogym.envs.config import EnvConfig
 from leogym.scenario import load_scenario
 from leogym.scenario.config import FlowConfig
 from leogym.simulation import Simulation, bottleneck_shares, flow_routes, flows_on_link, jain_index

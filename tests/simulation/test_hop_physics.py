@@ -46,8 +46,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from leogym.envs.config import EnvConfig
 
+from leogym.envs.config import EnvConfig
 from leogym.scenario import build_timeline, load_scenario
 from leogym.simulation import Measurements, Simulation
 from leogym.simulation.fairness import jain_index

@@ -14,8 +14,8 @@ import math
 
 import numpy as np
 import pytest
-from leogym.envs.config import EnvConfig
 
+from leogym.envs.config import EnvConfig
 from leogym.scenario import available_scenarios, build_timeline, load_scenario
 from leogym.simulation import Simulation
 

@@ -35,8 +35,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from leogym.envs.config import EnvConfig
 
+from leogym.envs.config import EnvConfig
 from leogym.scenario import load_scenario
 from leogym.scenario.errors import ScenarioConfigError
 from leogym.simulation import Measurements, Simulation

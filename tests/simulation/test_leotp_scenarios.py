@@ -14,8 +14,8 @@ import dataclasses
 
 import numpy as np
 import pytest
-from leogym.envs.config import EnvConfig
 
+from leogym.envs.config import EnvConfig
 from leogym.scenario import (
     available_scenarios,
     build_timeline,

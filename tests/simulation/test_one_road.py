@@ -12,9 +12,9 @@ from __future__ import annotations
 import gymnasium as gym
 import numpy as np
 import pytest
-from leogym.agents.reproduce.common import _SERIES_KEYS, algorithms, run_simulation
 
 import leogym  # noqa: F401  (registers the env ids)
+from leogym.agents.reproduce.common import _SERIES_KEYS, algorithms, run_simulation
 from leogym.scenario import load_scenario
 
 # Every test steps the compiled core

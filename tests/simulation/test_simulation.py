@@ -8,9 +8,9 @@ import dataclasses
 import gymnasium as gym
 import numpy as np
 import pytest
-from leogym.envs.config import EnvConfig
 
 import leogym  # noqa: F401  (registers the env ids)
+from leogym.envs.config import EnvConfig
 from leogym.native import core
 from leogym.scenario import build_timeline, load_scenario
 from leogym.simulation import (

@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from leogym.envs.config import EnvConfig
 
+from leogym.envs.config import EnvConfig
 from leogym.scenario import load_scenario
 from leogym.simulation import Simulation
 from leogym.simulation.native_config import native_config
