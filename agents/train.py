@@ -357,7 +357,9 @@ def _ray_session(c: Any) -> contextlib.ExitStack:
 
 
 def _sigterm_as_interrupt() -> Any:
-    """Make SIGTERM raise KeyboardInterrupt in the main thread; return a function that undoes it."""
+    """Make SIGTERM and SIGINT raise KeyboardInterrupt in the main thread; return a function that
+    undoes it. SIGINT too, because a process started with SIGINT ignored (a background job of a
+    non-interactive shell) gets no KeyboardInterrupt from Python and would lose its checkpoint."""
     import signal
     import threading
 
@@ -367,8 +369,8 @@ def _sigterm_as_interrupt() -> Any:
     def handler(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt(f"signal {signum}")
 
-    previous = signal.signal(signal.SIGTERM, handler)
-    return lambda: signal.signal(signal.SIGTERM, previous)
+    previous = {s: signal.signal(s, handler) for s in (signal.SIGTERM, signal.SIGINT)}
+    return lambda: [signal.signal(s, h) for s, h in previous.items()]
 
 
 @hydra.main(version_base="1.3", config_path=CONFIG_PATH, config_name="train")
