@@ -71,6 +71,7 @@ log = logging.getLogger("leogym.agents.evaluate")
 def baseline_policy(key: str, spec: Any, c: LeogymConfig) -> tuple[PolicyRef, EnvFactory]:
     """The policy and env (without scenario) of baseline ``baseline.<key>``."""
     from leogym.baselines import make_baseline
+    from leogym.baselines.params import baseline_env_kwargs
 
     if not c.env.id.startswith("leogym/"):
         raise ConfigError(
@@ -80,26 +81,14 @@ def baseline_policy(key: str, spec: Any, c: LeogymConfig) -> tuple[PolicyRef, En
         native = make_baseline(spec.name, **spec.params)
     except ValueError as exc:
         raise ConfigError(f"baseline.{key}.name: {exc}") from exc
-    kwargs = env_kwargs(c.env)
-    overrides = dict(native.env_overrides)
-    target = "cc_params" if "cc" in overrides else "scheduler_params"
-    if spec.params and not any(k in overrides for k in ("cc_params", "scheduler_params")):
-        # a baseline whose factory does not route its parameters itself: they are native
-        # attribute values of the algorithm it selects
-        overrides[target] = {k: float(v) for k, v in native.params.items()}
-    for key, value in {**overrides, **dict(spec.env)}.items():
-        if key in ("cc_params", "scheduler_params"):
-            kwargs[key] = {**kwargs.get(key, {}), **dict(value)}
-        else:
-            kwargs[key] = value
-    if kwargs.get("cc") == "external":
-        kwargs["cc"] = c.eval.fallback_cc
-    if kwargs.get("scheduler") == "external":
-        kwargs["scheduler"] = c.eval.fallback_scheduler
-    if kwargs.get("action_mode") == "residual":
-        # A baseline is a native controller and takes no actions: the agents' hybrid mode,
-        # which scales residual_base's window, does not apply to it.
-        kwargs["action_mode"] = "continuous"
+    kwargs = baseline_env_kwargs(
+        native,
+        spec.params,
+        env_kwargs(c.env),
+        spec.env,
+        fallback_cc=c.eval.fallback_cc,
+        fallback_scheduler=c.eval.fallback_scheduler,
+    )
     ref = PolicyRef(
         label=spec.label or spec.name,
         kind="baseline",

@@ -6,12 +6,15 @@ Each paper baseline (:mod:`~leogym.baselines.maco`, :mod:`~leogym.baselines.alcs
 checker's, in the attribute's unit; ``tests/baselines/test_params_native.py`` compares every
 default and range with ``leogym._core.algorithm_parameters()``). This module turns an instance
 into the ``cc_params`` / ``scheduler_params`` dict the native core takes, and builds the
-:class:`~leogym.baselines.base.NativePolicy`.
+:class:`~leogym.baselines.base.NativePolicy`. :func:`baseline_env_kwargs` routes a baseline's
+settings (its algorithm, its parameters, per-baseline env kwargs) into the env it runs in, for
+every baseline alike (``leogym-eval`` uses it).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from leogym import schema
@@ -21,7 +24,14 @@ from leogym.schema import bounded
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
-__all__ = ["param", "native_params", "make_params", "native_policy"]
+__all__ = [
+    "PARAMS_KEYS",
+    "baseline_env_kwargs",
+    "make_params",
+    "native_params",
+    "native_policy",
+    "param",
+]
 
 P = TypeVar("P", bound="DataclassInstance")
 
@@ -110,3 +120,51 @@ def native_policy(
     return NativePolicy(
         name=name, env_overrides=env, citation=citation, params=native_params(params)
     )
+
+
+#: The env kwargs that carry a native algorithm's attribute values.
+PARAMS_KEYS = ("cc_params", "scheduler_params")
+
+
+def baseline_env_kwargs(
+    policy: NativePolicy,
+    given: Mapping[str, Any],
+    env: Mapping[str, Any],
+    extra: Mapping[str, Any],
+    *,
+    fallback_cc: str,
+    fallback_scheduler: str,
+) -> dict[str, Any]:
+    """The env kwargs a baseline runs with: where each of its settings goes.
+
+    :param policy: the baseline (:func:`~leogym.baselines.make_baseline`).
+    :param given: the parameters it was made with (``baseline.<key>.params``). A baseline
+        whose factory routes them itself puts them in its ``env_overrides``; for one that does
+        not (the classic algorithms) they are native attribute values of the algorithm it
+        selects, and go to ``cc_params`` (it selects a ``cc``) or ``scheduler_params``.
+    :param env: the evaluation env's kwargs, the starting point.
+    :param extra: env kwargs given for this baseline (``baseline.<key>.env``), applied last;
+        ``cc_params`` / ``scheduler_params`` are merged key by key, the rest replaced.
+    :param fallback_cc: the congestion control that replaces ``external`` (a baseline is a
+        native controller: an env control left to an agent would stay frozen).
+    :param fallback_scheduler: the scheduler that replaces ``external``.
+    :return: a new kwargs dict; ``action_mode="residual"`` becomes ``"continuous"``, since a
+        baseline takes no actions and the agents' hybrid mode does not apply to it.
+    """
+    kwargs = dict(env)
+    overrides = dict(policy.env_overrides)
+    if given and not any(k in overrides for k in PARAMS_KEYS):
+        target = "cc_params" if "cc" in overrides else "scheduler_params"
+        overrides[target] = {k: float(v) for k, v in policy.params.items()}
+    for key, value in {**overrides, **dict(extra)}.items():
+        if key in PARAMS_KEYS:
+            kwargs[key] = {**kwargs.get(key, {}), **dict(value)}
+        else:
+            kwargs[key] = value
+    if kwargs.get("cc") == "external":
+        kwargs["cc"] = fallback_cc
+    if kwargs.get("scheduler") == "external":
+        kwargs["scheduler"] = fallback_scheduler
+    if kwargs.get("action_mode") == "residual":
+        kwargs["action_mode"] = "continuous"
+    return kwargs
