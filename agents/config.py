@@ -24,7 +24,7 @@ main_job    all of them, plus ``main_job``
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from typing import Any, ClassVar
 
 from omegaconf import MISSING
 
@@ -178,7 +178,7 @@ class EnvSpec(EnvOptions):
 class AgentConfig:
     """Fields shared by every SB3 agent.
 
-    :param name: algorithm key in :data:`leogym.agents.sb3.algos.ALGOS` (``ppo``, ``a2c``, ``sac``,
+    :param name: algorithm key in :data:`AGENT_SCHEMAS` (``ppo``, ``a2c``, ``sac``,
         ``td3``, ``dqn``, ``recurrent_ppo``).
     :param policy: SB3 policy alias (``MlpPolicy``; ``MlpLstmPolicy`` for RecurrentPPO).
     :param learning_rate: optimiser step size.
@@ -187,7 +187,21 @@ class AgentConfig:
     :param activation: ``tanh`` or ``relu``.
     :param device: torch device (``cpu``, ``cuda``, ``auto``).
     :param extra: further constructor kwargs of the SB3 class, passed as they are.
+
+    Each concrete schema also says, in class variables that are not config fields, which SB3
+    class runs it and what it can drive; :data:`leogym.agents.sb3.algos.ALGOS` is read from
+    them, and :data:`AGENT_SCHEMAS` from the ``name`` defaults, so an algorithm is declared
+    once, on its schema.
     """
+
+    #: the SB3 class, as ``module.Class``
+    sb3_class: ClassVar[str]
+    #: names of the Gymnasium action space classes it can act in
+    action_spaces: ClassVar[tuple[str, ...]] = ("Box", "Discrete", "MultiDiscrete")
+    #: has a replay buffer (saved with checkpoints)
+    off_policy: ClassVar[bool] = False
+    #: ``predict`` carries an LSTM state
+    recurrent: ClassVar[bool] = False
 
     name: str = MISSING
     policy: str = "MlpPolicy"
@@ -214,6 +228,8 @@ class OnPolicyAgentConfig(AgentConfig):
 class PPOConfig(OnPolicyAgentConfig):
     """PPO (Schulman et al., arXiv:1707.06347) as implemented by SB3."""
 
+    sb3_class: ClassVar[str] = "stable_baselines3.PPO"
+
     name: str = "ppo"
     batch_size: int = field(default=64, metadata=bounded(2))
     n_epochs: int = field(default=10, metadata=bounded(1))
@@ -225,6 +241,9 @@ class PPOConfig(OnPolicyAgentConfig):
 class RecurrentPPOConfig(PPOConfig):
     """PPO with an LSTM policy (sb3-contrib ``RecurrentPPO``)."""
 
+    sb3_class: ClassVar[str] = "sb3_contrib.RecurrentPPO"
+    recurrent: ClassVar[bool] = True
+
     name: str = "recurrent_ppo"
     policy: str = "MlpLstmPolicy"
     lstm_hidden_size: int = field(default=64, metadata=bounded(1))
@@ -234,6 +253,8 @@ class RecurrentPPOConfig(PPOConfig):
 @dataclass
 class A2CConfig(OnPolicyAgentConfig):
     """A2C (Mnih et al., ICML 2016) as implemented by SB3."""
+
+    sb3_class: ClassVar[str] = "stable_baselines3.A2C"
 
     name: str = "a2c"
     learning_rate: float = field(default=7e-4, metadata=POSITIVE)
@@ -245,6 +266,9 @@ class A2CConfig(OnPolicyAgentConfig):
 @dataclass
 class OffPolicyAgentConfig(AgentConfig):
     """Off-policy (SAC, TD3, DQN) fields: replay buffer and update schedule."""
+
+    action_spaces: ClassVar[tuple[str, ...]] = ("Box",)
+    off_policy: ClassVar[bool] = True
 
     net_arch: list[int] = field(default_factory=lambda: [256, 256], metadata=bounded(1))
     activation: str = field(default="relu", metadata=choice(*ACTIVATIONS))
@@ -263,6 +287,8 @@ class SACConfig(OffPolicyAgentConfig):
     :param ent_coef: entropy coefficient: a number, ``auto`` or ``auto_<init>`` (learned).
     """
 
+    sb3_class: ClassVar[str] = "stable_baselines3.SAC"
+
     name: str = "sac"
     ent_coef: str = "auto"
 
@@ -274,6 +300,8 @@ class TD3Config(OffPolicyAgentConfig):
     :param action_noise_std: standard deviation of the Gaussian exploration noise (actions in
         [-1, 1]); 0 disables it.
     """
+
+    sb3_class: ClassVar[str] = "stable_baselines3.TD3"
 
     name: str = "td3"
     learning_rate: float = field(default=1e-3, metadata=POSITIVE)
@@ -288,6 +316,9 @@ class DQNConfig(OffPolicyAgentConfig):
     """DQN (Mnih et al., Nature 2015) as implemented by SB3; needs a ``Discrete`` action space
     (``env=scheduler env.action_mode=discrete``)."""
 
+    sb3_class: ClassVar[str] = "stable_baselines3.DQN"
+    action_spaces: ClassVar[tuple[str, ...]] = ("Discrete",)
+
     name: str = "dqn"
     learning_rate: float = field(default=1e-4, metadata=POSITIVE)
     net_arch: list[int] = field(default_factory=lambda: [64, 64], metadata=bounded(1))
@@ -299,14 +330,11 @@ class DQNConfig(OffPolicyAgentConfig):
     exploration_final_eps: float = field(default=0.05, metadata=FRACTION)
 
 
-#: agent name -> schema (stored as ``agent/base_<name>``)
+#: agent name (each schema's ``name`` default) -> schema (stored as ``agent/base_<name>``); the
+#: one list of the algorithms leogym trains
 AGENT_SCHEMAS: dict[str, type[AgentConfig]] = {
-    "ppo": PPOConfig,
-    "recurrent_ppo": RecurrentPPOConfig,
-    "a2c": A2CConfig,
-    "sac": SACConfig,
-    "td3": TD3Config,
-    "dqn": DQNConfig,
+    agent_schema.name: agent_schema
+    for agent_schema in (PPOConfig, RecurrentPPOConfig, A2CConfig, SACConfig, TD3Config, DQNConfig)
 }
 
 
@@ -642,12 +670,13 @@ def validate_config(
         if cfg.env.id.startswith("leogym/"):
             _validate_env_on(cfg.env, _validate_scenario(cfg.scenario))
     if "agent" in sections:
-        from leogym.agents.sb3.algos import ALGOS
-
         name = getattr(cfg.agent, "name", None)
-        if name not in ALGOS:
+        if name not in AGENT_SCHEMAS:
             raise schema.fail(
-                ConfigError, "agent.name", f"must be one of {', '.join(sorted(ALGOS))}", name
+                ConfigError,
+                "agent.name",
+                f"must be one of {', '.join(sorted(AGENT_SCHEMAS))}",
+                name,
             )
         schema.check(cfg.agent, "agent", ConfigError)
     if "train" in sections:

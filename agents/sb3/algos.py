@@ -1,15 +1,8 @@
 """The SB3 algorithms leogym trains, and how a config becomes a model.
 
-=================  ======================================  ===============================
-name               class                                   action spaces
-=================  ======================================  ===============================
-``ppo``            ``stable_baselines3.PPO``               Box, Discrete, MultiDiscrete
-``a2c``            ``stable_baselines3.A2C``               Box, Discrete, MultiDiscrete
-``recurrent_ppo``  ``sb3_contrib.RecurrentPPO``            Box, Discrete, MultiDiscrete
-``sac``            ``stable_baselines3.SAC``               Box
-``td3``            ``stable_baselines3.TD3``               Box
-``dqn``            ``stable_baselines3.DQN``               Discrete
-=================  ======================================  ===============================
+Each agent schema in :mod:`leogym.agents.config` names its SB3 class and the action spaces it
+can drive (``ppo``, ``a2c`` and ``recurrent_ppo`` any of Box, Discrete, MultiDiscrete; ``sac``
+and ``td3`` Box; ``dqn`` Discrete); :data:`ALGOS` is read from those schemas.
 
 SB3 is imported lazily, so env workers that only need :mod:`leogym.envs` stay light.
 """
@@ -23,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from gymnasium import spaces
 
-from leogym.agents.config import ConfigError
+from leogym.agents.config import AGENT_SCHEMAS, AgentConfig, ConfigError
 
 if TYPE_CHECKING:
     from stable_baselines3.common.base_class import BaseAlgorithm
@@ -49,15 +42,15 @@ class AlgoSpec:
     recurrent: bool = False
 
 
-_ALL = (spaces.Box, spaces.Discrete, spaces.MultiDiscrete)
-ALGOS: dict[str, AlgoSpec] = {
-    "ppo": AlgoSpec("stable_baselines3", "PPO", _ALL),
-    "a2c": AlgoSpec("stable_baselines3", "A2C", _ALL),
-    "recurrent_ppo": AlgoSpec("sb3_contrib", "RecurrentPPO", _ALL, recurrent=True),
-    "sac": AlgoSpec("stable_baselines3", "SAC", (spaces.Box,), off_policy=True),
-    "td3": AlgoSpec("stable_baselines3", "TD3", (spaces.Box,), off_policy=True),
-    "dqn": AlgoSpec("stable_baselines3", "DQN", (spaces.Discrete,), off_policy=True),
-}
+def _spec(agent_schema: type[AgentConfig]) -> AlgoSpec:
+    """The :class:`AlgoSpec` an agent schema declares in its class variables."""
+    module, cls = agent_schema.sb3_class.rsplit(".", 1)
+    action_spaces = tuple(getattr(spaces, name) for name in agent_schema.action_spaces)
+    return AlgoSpec(module, cls, action_spaces, agent_schema.off_policy, agent_schema.recurrent)
+
+
+#: agent name -> algorithm, one per schema of :data:`leogym.agents.config.AGENT_SCHEMAS`
+ALGOS: dict[str, AlgoSpec] = {name: _spec(s) for name, s in AGENT_SCHEMAS.items()}
 
 # Fields of the agent schemas that are not constructor kwargs of the SB3 class.
 _NOT_KWARGS = {

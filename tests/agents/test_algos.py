@@ -9,14 +9,33 @@ from __future__ import annotations
 import gymnasium as gym
 import pytest
 import torch
+from gymnasium import spaces
+from omegaconf import OmegaConf
 from stable_baselines3.common.vec_env import DummyVecEnv
 
+from leogym.agents.config import AGENT_SCHEMAS
 from leogym.agents.runtime.app import compose, to_objects
 from leogym.agents.sb3.algos import ALGOS, build_model
 
 
 def _venv(env_id: str) -> DummyVecEnv:
     return DummyVecEnv([lambda: gym.make(env_id)])
+
+
+def test_algorithms_are_declared_once_on_their_schemas() -> None:
+    """ALGOS is read from the agent schemas: same names in the same order, each the SB3 class
+    its schema names, and the class variables saying so are no config fields."""
+    assert list(ALGOS) == list(AGENT_SCHEMAS)
+    for name, agent_schema in AGENT_SCHEMAS.items():
+        assert agent_schema().name == name
+        spec = ALGOS[name]
+        assert f"{spec.module}.{spec.cls}" == agent_schema.sb3_class
+        assert "sb3_class" not in OmegaConf.structured(agent_schema)
+    assert ALGOS["dqn"].action_spaces == (spaces.Discrete,)
+    assert ALGOS["td3"].action_spaces == (spaces.Box,)
+    assert ALGOS["a2c"].action_spaces == (spaces.Box, spaces.Discrete, spaces.MultiDiscrete)
+    assert [n for n, s in ALGOS.items() if s.off_policy] == ["sac", "td3", "dqn"]
+    assert [n for n, s in ALGOS.items() if s.recurrent] == ["recurrent_ppo"]
 
 
 @pytest.mark.parametrize("agent", sorted(ALGOS))
