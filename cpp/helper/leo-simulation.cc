@@ -140,7 +140,36 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
                              std::vector<uint32_t> pathRoutes)
     : m_cfg(cfg)
 {
-    // ---- checks that need no simulator --------------------------------------------------
+    // Checks first: nothing here touches the simulator, so bad input leaves the process free.
+    const std::vector<Ptr<const LeoPathSchedule>> schedules = MakeSchedules(std::move(paths));
+    ValidateTransport(schedules.size(), slantRangeM.size());
+    MakeOracles(schedules, slantRangeM, satellite);
+    const std::size_t nRoutes = ResolvePathRoutes(network, pathRoutes, schedules.size());
+    ValidateFlows(nRoutes);
+    ValidateCrossTraffic(schedules.size());
+
+    // Then the simulator: the topology, the connection, the flows, in the order that fixes
+    // the ns-3 objects' creation and their random streams (trajectories are hashed bit for bit).
+    m_lease = SimContext::Acquire("Simulation", m_cfg.seed, m_cfg.run);
+    try
+    {
+        const uint32_t crossSndBuf = BuildTopology(schedules, network);
+        InstallCrossTraffic(crossSndBuf);
+        m_monitor = std::make_unique<LeoFlowMonitor>(1 + m_cfg.flows.size());
+        InstallConnection();
+        InstallFlows();
+    }
+    catch (...)
+    {
+        Close();
+        throw;
+    }
+    StartCollection(network.has_value());
+}
+
+std::vector<Ptr<const LeoPathSchedule>>
+LeoSimulation::MakeSchedules(std::vector<LeoPathArrays> paths)
+{
     if (paths.empty())
     {
         throw std::invalid_argument("paths: at least one path is needed");
@@ -155,9 +184,15 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
         schedules.push_back(
             Create<LeoPathSchedule>(std::move(paths[i]), "paths[" + std::to_string(i) + "]"));
     }
+    return schedules;
+}
+
+void
+LeoSimulation::ValidateTransport(std::size_t nSchedules, std::size_t nSlantRanges)
+{
     if (m_cfg.subflowPaths.empty())
     {
-        for (uint32_t i = 0; i < schedules.size(); ++i)
+        for (uint32_t i = 0; i < nSchedules; ++i)
         {
             m_cfg.subflowPaths.push_back(i);
         }
@@ -169,11 +204,11 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
     }
     for (std::size_t i = 0; i < m_nPaths; ++i)
     {
-        if (m_cfg.subflowPaths[i] >= schedules.size())
+        if (m_cfg.subflowPaths[i] >= nSchedules)
         {
             throw std::invalid_argument("subflow_paths[" + std::to_string(i) + "]: path " +
                                         std::to_string(m_cfg.subflowPaths[i]) +
-                                        " does not exist (" + std::to_string(schedules.size()) +
+                                        " does not exist (" + std::to_string(nSchedules) +
                                         " paths)");
         }
     }
@@ -209,7 +244,7 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
     {
         throw std::invalid_argument("initial_rtt_s: must be in [1e-6, 60] seconds");
     }
-    if (!slantRangeM.empty() && slantRangeM.size() != schedules.size())
+    if (nSlantRanges != 0 && nSlantRanges != nSchedules)
     {
         throw std::invalid_argument("slant_range_m: one entry per path expected");
     }
@@ -219,6 +254,13 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
                                               m_cfg.schedulerParams,
                                               "scheduler",
                                               "scheduler_params");
+}
+
+void
+LeoSimulation::MakeOracles(const std::vector<Ptr<const LeoPathSchedule>>& schedules,
+                           const std::vector<std::vector<double>>& slantRangeM,
+                           const std::vector<bool>& satellite)
+{
     for (std::size_t i = 0; i < schedules.size(); ++i)
     {
         bool sat = i < satellite.size() ? static_cast<bool>(satellite[i])
@@ -233,47 +275,57 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
         }
         m_oracles.push_back(std::make_unique<LeoScheduleOracle>(schedules[i], sat, slant));
     }
+}
 
+std::size_t
+LeoSimulation::ResolvePathRoutes(const std::optional<LeoHopNetworkSpec>& network,
+                                 const std::vector<uint32_t>& pathRoutes,
+                                 std::size_t nSchedules)
+{
     // Routes of the topology paths: the paths themselves, or the network's routes.
-    const std::size_t nRoutes = network ? network->routes.size() : schedules.size();
-    if (network)
-    {
-        if (pathRoutes.size() != schedules.size())
-        {
-            throw std::invalid_argument("network.path_routes: one route per path expected (" +
-                                        std::to_string(schedules.size()) + " paths, got " +
-                                        std::to_string(pathRoutes.size()) + ")");
-        }
-        for (std::size_t i = 0; i < pathRoutes.size(); ++i)
-        {
-            if (pathRoutes[i] >= nRoutes)
-            {
-                throw std::invalid_argument("network.path_routes[" + std::to_string(i) +
-                                            "]: no route " + std::to_string(pathRoutes[i]));
-            }
-            const auto& r0 = network->routes[pathRoutes[0]].nodes;
-            const auto& ri = network->routes[pathRoutes[i]].nodes;
-            if (!r0.empty() && !ri.empty() && !r0[0].empty() && !ri[0].empty() &&
-                (r0[0].front() != ri[0].front() || r0[0].back() != ri[0].back()))
-            {
-                throw std::invalid_argument("network.path_routes[" + std::to_string(i) +
-                                            "]: the connection's routes must share their end "
-                                            "nodes (one server, one client)");
-            }
-        }
-        m_pathRoute = pathRoutes;
-    }
-    else
+    const std::size_t nRoutes = network ? network->routes.size() : nSchedules;
+    if (!network)
     {
         if (!pathRoutes.empty())
         {
             throw std::invalid_argument("network.path_routes: given without a network");
         }
-        for (uint32_t i = 0; i < schedules.size(); ++i)
+        for (uint32_t i = 0; i < nSchedules; ++i)
         {
             m_pathRoute.push_back(i);
         }
+        return nRoutes;
     }
+    if (pathRoutes.size() != nSchedules)
+    {
+        throw std::invalid_argument("network.path_routes: one route per path expected (" +
+                                    std::to_string(nSchedules) + " paths, got " +
+                                    std::to_string(pathRoutes.size()) + ")");
+    }
+    for (std::size_t i = 0; i < pathRoutes.size(); ++i)
+    {
+        if (pathRoutes[i] >= nRoutes)
+        {
+            throw std::invalid_argument("network.path_routes[" + std::to_string(i) +
+                                        "]: no route " + std::to_string(pathRoutes[i]));
+        }
+        const auto& r0 = network->routes[pathRoutes[0]].nodes;
+        const auto& ri = network->routes[pathRoutes[i]].nodes;
+        if (!r0.empty() && !ri.empty() && !r0[0].empty() && !ri[0].empty() &&
+            (r0[0].front() != ri[0].front() || r0[0].back() != ri[0].back()))
+        {
+            throw std::invalid_argument("network.path_routes[" + std::to_string(i) +
+                                        "]: the connection's routes must share their end "
+                                        "nodes (one server, one client)");
+        }
+    }
+    m_pathRoute = pathRoutes;
+    return nRoutes;
+}
+
+void
+LeoSimulation::ValidateFlows(std::size_t nRoutes) const
+{
     if (m_cfg.flows.size() > kMaxFlows)
     {
         throw std::invalid_argument("flows: at most " + std::to_string(kMaxFlows) + " flows");
@@ -369,140 +421,147 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
                                         "2**32 - 1 bytes (32-bit ranges)");
         }
     }
+}
+
+void
+LeoSimulation::ValidateCrossTraffic(std::size_t nSchedules) const
+{
     for (std::size_t k = 0; k < m_cfg.crossTraffic.size(); ++k)
     {
-        if (m_cfg.crossTraffic[k].path >= schedules.size())
+        if (m_cfg.crossTraffic[k].path >= nSchedules)
         {
             throw std::invalid_argument("cross_traffic[" + std::to_string(k) +
                                         "].path: " + std::to_string(m_cfg.crossTraffic[k].path) +
-                                        " out of range (" + std::to_string(schedules.size()) +
-                                        " paths)");
+                                        " out of range (" + std::to_string(nSchedules) + " paths)");
         }
     }
+}
 
-    // ---- build ----------------------------------------------------------------------------
-    m_lease = SimContext::Acquire("Simulation", m_cfg.seed, m_cfg.run);
-    try
+uint32_t
+LeoSimulation::BuildTopology(const std::vector<Ptr<const LeoPathSchedule>>& schedules,
+                             const std::optional<LeoHopNetworkSpec>& network)
+{
+    LeoTopologyOptions topt;
+    topt.mtu = m_cfg.mtu;
+    // TCP buffers. Explicit: both socket buffers of every ns-3 TCP flow. Automatic (0):
+    // as Linux's autotuning would grow them, twice BDP + queue of the largest path, for
+    // the flows of traffic.flows (flows under study: a smaller send buffer stalls new data
+    // behind a hole in loss recovery and costs two competing flows a fifth of the link);
+    // the background flows of cross_traffic send from a buffer of BDP + queue (a window
+    // beyond what the path holds only overflows its queue, and ns-3's TcpTxBuffer walks its
+    // list of sent segments per retransmission, so a larger one made a maco step take
+    // minutes: cpp/doc/link.md, "TCP send buffers").
+    uint32_t tcpBuf = m_cfg.tcpBufferBytes;
+    uint32_t crossSndBuf = 0; // 0: the topology default (the flows' send buffer)
+    if (tcpBuf == 0)
     {
-        LeoTopologyOptions topt;
-        topt.mtu = m_cfg.mtu;
-        // TCP buffers. Explicit: both socket buffers of every ns-3 TCP flow. Automatic (0):
-        // as Linux's autotuning would grow them, twice BDP + queue of the largest path, for
-        // the flows of traffic.flows (flows under study: a smaller send buffer stalls new data
-        // behind a hole in loss recovery and costs two competing flows a fifth of the link);
-        // the background flows of cross_traffic send from a buffer of BDP + queue (a window
-        // beyond what the path holds only overflows its queue, and ns-3's TcpTxBuffer walks its
-        // list of sent segments per retransmission, so a larger one made a maco step take
-        // minutes: cpp/doc/link.md, "TCP send buffers").
-        uint32_t tcpBuf = m_cfg.tcpBufferBytes;
-        uint32_t tcpSndBuf = tcpBuf;
-        uint32_t crossSndBuf = 0; // 0: the topology default (tcpSndBuf)
-        if (tcpBuf == 0)
+        double need = 0;
+        for (const auto& sch : schedules)
         {
-            double need = 0;
-            for (const auto& sch : schedules)
+            double rate = 0;
+            double delay = 0;
+            for (uint32_t k = 0; k < sch->GetN(); ++k)
             {
-                double rate = 0;
-                double delay = 0;
-                for (uint32_t k = 0; k < sch->GetN(); ++k)
-                {
-                    double t = sch->GetT0() + k * sch->GetDt();
-                    rate = std::max(rate, sch->RateAt(LeoDirection::DOWN, t));
-                    delay = std::max(delay,
-                                     sch->DelayAt(LeoDirection::DOWN, t) +
-                                         sch->DelayAt(LeoDirection::UP, t));
-                }
-                double bdp = rate * delay / 8.0;
-                need = std::max(need, bdp + sch->GetQueuePackets() * double(m_cfg.mtu));
+                double t = sch->GetT0() + k * sch->GetDt();
+                rate = std::max(rate, sch->RateAt(LeoDirection::DOWN, t));
+                delay = std::max(delay,
+                                 sch->DelayAt(LeoDirection::DOWN, t) +
+                                     sch->DelayAt(LeoDirection::UP, t));
             }
-            crossSndBuf = static_cast<uint32_t>(std::clamp(need, 131072.0, 1073741824.0));
-            tcpBuf = static_cast<uint32_t>(std::clamp(2.0 * need, 131072.0, 1073741824.0));
-            tcpSndBuf = tcpBuf;
+            double bdp = rate * delay / 8.0;
+            need = std::max(need, bdp + sch->GetQueuePackets() * double(m_cfg.mtu));
         }
-        topt.tcpSndBufBytes = tcpSndBuf;
-        topt.tcpRcvBufBytes = tcpBuf;
-        if (network)
-        {
-            m_topo = std::make_unique<LeoHopTopology>(*network, topt);
-        }
-        else
-        {
-            m_topo = std::make_unique<LeoTopology>(schedules, topt);
-        }
-        for (auto spec : m_cfg.crossTraffic)
-        {
-            spec.path = m_pathRoute[spec.path];
-            if (spec.sndBufBytes == 0)
-            {
-                spec.sndBufBytes = crossSndBuf;
-            }
-            m_topo->AddCrossTraffic(spec);
-        }
-        m_monitor = std::make_unique<LeoFlowMonitor>(1 + m_cfg.flows.size());
-        if (m_cfg.leotpConnection)
-        {
-            AddLeotpConnection();
-        }
-        else
-        {
-            std::tie(m_sender, m_receiver) =
-                MakeConnection(m_cfg.fileWorkload ? m_cfg.fileBytes : 0, 0, m_cfg.ecn);
-        }
-        for (uint32_t i = 0; m_sender && i < m_nPaths; ++i)
-        {
-            uint32_t tp = m_cfg.subflowPaths[i];
-            uint32_t route = m_pathRoute[tp];
-            auto port = static_cast<uint16_t>(kTransportPortBase + i);
-            Ptr<MpCongestionOps> cc = DynamicCast<MpCongestionOps>(
-                MpAlgorithmRegistry::Cc().Create(m_cfg.cc, m_cfg.ccParams, "cc", "cc_params"));
-            cc->AssignStreams(kCcStreamBase + i);
-            MpQuicSender::PathConfig pc;
-            pc.local = m_topo->GetServerAddress(route);
-            pc.peer = m_topo->GetClientAddress(route);
-            pc.port = port;
-            pc.cc = cc;
-            pc.oracle = m_oracles[tp].get();
-            pc.topologyPath = tp;
-            pc.state =
-                m_cfg.initialPathStates.empty() ? MpPathState::ACTIVE : m_cfg.initialPathStates[i];
-            m_sender->AddPath(pc);
-            m_receiver->AddPath(m_topo->GetClientAddress(route),
-                                m_topo->GetServerAddress(route),
-                                port);
-            m_monitor->AddFlowKey(0, m_topo->GetClientAddress(route), port);
-        }
-        if (m_sender)
-        {
-            m_sender->SetScheduler(DynamicCast<MpScheduler>(
-                MpAlgorithmRegistry::Scheduler().Create(m_cfg.scheduler,
-                                                        m_cfg.schedulerParams,
-                                                        "scheduler",
-                                                        "scheduler_params")));
-            Ptr<Node> server = m_topo->GetRouteServer(m_pathRoute[0]);
-            Ptr<Node> client = m_topo->GetRouteClient(m_pathRoute[0]);
-            server->AddApplication(m_sender);
-            client->AddApplication(m_receiver);
-            m_monitor->InstallSource(server);
-            m_monitor->InstallSink(client);
-            m_receiver->SetStartTime(Seconds(0));
-            m_sender->SetStartTime(Seconds(m_cfg.startS));
-        }
-        for (uint32_t f = 0; f < m_cfg.flows.size(); ++f)
-        {
-            AddFlow(m_cfg.flows[f], f);
-        }
+        crossSndBuf = static_cast<uint32_t>(std::clamp(need, 131072.0, 1073741824.0));
+        tcpBuf = static_cast<uint32_t>(std::clamp(2.0 * need, 131072.0, 1073741824.0));
     }
-    catch (...)
+    topt.tcpSndBufBytes = tcpBuf;
+    topt.tcpRcvBufBytes = tcpBuf;
+    if (network)
     {
-        Close();
-        throw;
+        m_topo = std::make_unique<LeoHopTopology>(*network, topt);
     }
+    else
+    {
+        m_topo = std::make_unique<LeoTopology>(schedules, topt);
+    }
+    return crossSndBuf;
+}
 
+void
+LeoSimulation::InstallCrossTraffic(uint32_t sndBufBytes)
+{
+    for (auto spec : m_cfg.crossTraffic)
+    {
+        spec.path = m_pathRoute[spec.path];
+        if (spec.sndBufBytes == 0)
+        {
+            spec.sndBufBytes = sndBufBytes;
+        }
+        m_topo->AddCrossTraffic(spec);
+    }
+}
+
+void
+LeoSimulation::StartCollection(bool hopTopology)
+{
     m_prev.assign(m_nPaths, Prev());
     m_prevCross.assign(m_cfg.crossTraffic.size(), 0);
     m_linkPrev.assign(2 * m_topo->GetNLinks(), LinkPrev());
-    m_prevNoRoute.assign(network ? m_topo->GetNRoutes() : 0, 0);
+    m_prevNoRoute.assign(hopTopology ? m_topo->GetNRoutes() : 0, 0);
     Collect(0.0);
+}
+
+void
+LeoSimulation::InstallConnection()
+{
+    if (m_cfg.leotpConnection)
+    {
+        AddLeotpConnection();
+        return;
+    }
+    std::tie(m_sender, m_receiver) =
+        MakeConnection(m_cfg.fileWorkload ? m_cfg.fileBytes : 0, 0, m_cfg.ecn);
+    for (uint32_t i = 0; i < m_nPaths; ++i)
+    {
+        uint32_t tp = m_cfg.subflowPaths[i];
+        uint32_t route = m_pathRoute[tp];
+        auto port = static_cast<uint16_t>(kTransportPortBase + i);
+        Ptr<MpCongestionOps> cc = DynamicCast<MpCongestionOps>(
+            MpAlgorithmRegistry::Cc().Create(m_cfg.cc, m_cfg.ccParams, "cc", "cc_params"));
+        cc->AssignStreams(kCcStreamBase + i);
+        MpQuicSender::PathConfig pc;
+        pc.local = m_topo->GetServerAddress(route);
+        pc.peer = m_topo->GetClientAddress(route);
+        pc.port = port;
+        pc.cc = cc;
+        pc.oracle = m_oracles[tp].get();
+        pc.topologyPath = tp;
+        pc.state =
+            m_cfg.initialPathStates.empty() ? MpPathState::ACTIVE : m_cfg.initialPathStates[i];
+        m_sender->AddPath(pc);
+        m_receiver->AddPath(m_topo->GetClientAddress(route), m_topo->GetServerAddress(route), port);
+        m_monitor->AddFlowKey(0, m_topo->GetClientAddress(route), port);
+    }
+    m_sender->SetScheduler(DynamicCast<MpScheduler>(
+        MpAlgorithmRegistry::Scheduler()
+            .Create(m_cfg.scheduler, m_cfg.schedulerParams, "scheduler", "scheduler_params")));
+    Ptr<Node> server = m_topo->GetRouteServer(m_pathRoute[0]);
+    Ptr<Node> client = m_topo->GetRouteClient(m_pathRoute[0]);
+    server->AddApplication(m_sender);
+    client->AddApplication(m_receiver);
+    m_monitor->InstallSource(server);
+    m_monitor->InstallSink(client);
+    m_receiver->SetStartTime(Seconds(0));
+    m_sender->SetStartTime(Seconds(m_cfg.startS));
+}
+
+void
+LeoSimulation::InstallFlows()
+{
+    for (uint32_t f = 0; f < m_cfg.flows.size(); ++f)
+    {
+        AddFlow(m_cfg.flows[f], f);
+    }
 }
 
 std::pair<Ptr<MpQuicSender>, Ptr<MpQuicReceiver>>

@@ -307,6 +307,46 @@ class LeoSimulation
     Ptr<MpQuicReceiver> GetReceiver() const;
 
   private:
+    // ---- construction steps, in the order the constructor runs them ----------------------
+    /// The paths' schedules (each validated by LeoPathSchedule, named "paths[i]").
+    static std::vector<Ptr<const LeoPathSchedule>> MakeSchedules(std::vector<LeoPathArrays> paths);
+    /**
+     * Check the connection's settings (transport paths, packet size, times, algorithms) and
+     * fill the defaults that depend on the paths (subflow_paths, m_nPaths).
+     * @param nSchedules number of topology paths
+     * @param nSlantRanges number of slant-range entries given (0: none)
+     */
+    void ValidateTransport(std::size_t nSchedules, std::size_t nSlantRanges);
+    /// One schedule oracle per topology path (checks each path's slant ranges).
+    void MakeOracles(const std::vector<Ptr<const LeoPathSchedule>>& schedules,
+                     const std::vector<std::vector<double>>& slantRangeM,
+                     const std::vector<bool>& satellite);
+    /**
+     * Check and store the route of each topology path (m_pathRoute).
+     * @return the number of routes flows may name
+     */
+    std::size_t ResolvePathRoutes(const std::optional<LeoHopNetworkSpec>& network,
+                                  const std::vector<uint32_t>& pathRoutes,
+                                  std::size_t nSchedules);
+    /// Check the config's flows and a LEOTP connection's settings.
+    void ValidateFlows(std::size_t nRoutes) const;
+    /// Check that every cross-traffic flow names an existing path.
+    void ValidateCrossTraffic(std::size_t nSchedules) const;
+    /**
+     * Build the path or hop topology (m_topo) with the config's TCP buffers.
+     * @return the send buffer of the cross-traffic flows (bytes; 0: the topology's default)
+     */
+    uint32_t BuildTopology(const std::vector<Ptr<const LeoPathSchedule>>& schedules,
+                           const std::optional<LeoHopNetworkSpec>& network);
+    /// Add the config's cross traffic on its paths' routes.
+    void InstallCrossTraffic(uint32_t sndBufBytes);
+    /// Install the connection under study (multipath transport or LEOTP) and its monitor keys.
+    void InstallConnection();
+    /// Install the config's flows, in config order.
+    void InstallFlows();
+    /// Size the interval counters and take the measurements at time 0.
+    void StartCollection(bool hopTopology);
+
     void CheckOpen() const;
     void Collect(double dtS);
     void CollectFlows();
