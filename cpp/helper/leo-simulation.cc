@@ -2,18 +2,12 @@
 
 #include "leo-simulation.h"
 
-#include "model/apps/leo-tcp-bulk-sender.h"
+#include "helper/mpquic-flow-app.h"
 #include "model/cc/mp-residual.h"
 #include "model/registry/mp-algorithm-registry.h"
 
-#include "ns3/boolean.h"
-#include "ns3/double.h"
-#include "ns3/enum.h"
-#include "ns3/inet-socket-address.h"
 #include "ns3/nstime.h"
-#include "ns3/packet-sink.h"
 #include "ns3/simulator.h"
-#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,18 +22,8 @@ namespace ns3
 namespace
 {
 constexpr uint16_t kTransportPortBase = 10000;
-/// Extra MPQUIC flows: ports 20000 + 8 * flow + subflow (below the native flows' 50000).
-constexpr uint32_t kFlowPortBase = 20000;
 constexpr uint32_t kMaxFlows = 3700;
 constexpr int64_t kCcStreamBase = 30000;
-/// Congestion controllers of extra MPQUIC flows: 40000 + 8 * flow + subflow.
-constexpr int64_t kFlowCcStreamBase = 40000;
-/// LEOTP flows: UDP port 60000 + flow index (above the native flows' 50000 + index).
-constexpr uint32_t kLeotpPortBase = 60000;
-/// A LEOTP connection under study: UDP port just below the LEOTP flows'.
-constexpr uint16_t kLeotpConnectionPort = kLeotpPortBase - 1;
-/// LEOTP's Midnode draw (one per episode): stream streamBase + this.
-constexpr int64_t kLeotpMidnodeStream = 3000000;
 
 /**
  * Check external windows: one per subflow, each finite and in [0, 1e15] bytes.
@@ -88,46 +72,6 @@ CheckPacingValues(const std::vector<double>& bps, std::size_t n, const std::stri
             throw std::invalid_argument(label + ": rate[" + std::to_string(i) +
                                         "] must be 0 (unpaced) or in [1e3, 1e13] bit/s");
         }
-    }
-}
-
-/**
- * Set the delayed-ACK timeout (TcpSocket::DelAckTimeout) of the TCP sink listening on @p port
- * of @p node. The sockets it accepts are copies of the listening one and keep the value. The
- * sink creates that socket when it starts (at 0 s, an event the node's initialisation
- * schedules at 0 s): a call before that retries once the events already due now have run.
- * @param node the sink's node
- * @param port its port
- * @param timeout the timeout
- * @param tries retries left
- */
-void
-SetSinkDelAck(Ptr<Node> node, uint16_t port, Time timeout, uint32_t tries = 4)
-{
-    for (uint32_t i = 0; i < node->GetNApplications(); ++i)
-    {
-        Ptr<PacketSink> sink = DynamicCast<PacketSink>(node->GetApplication(i));
-        if (!sink)
-        {
-            continue;
-        }
-        AddressValue local;
-        sink->GetAttribute("Local", local);
-        if (!InetSocketAddress::IsMatchingType(local.Get()) ||
-            InetSocketAddress::ConvertFrom(local.Get()).GetPort() != port)
-        {
-            continue;
-        }
-        Ptr<Socket> socket = sink->GetListeningSocket();
-        if (socket)
-        {
-            socket->SetAttribute("DelAckTimeout", TimeValue(timeout));
-        }
-        else if (tries > 0)
-        {
-            Simulator::ScheduleNow(&SetSinkDelAck, node, port, timeout, tries - 1);
-        }
-        return;
     }
 }
 } // namespace
@@ -332,94 +276,11 @@ LeoSimulation::ValidateFlows(std::size_t nRoutes) const
     }
     for (std::size_t f = 0; f < m_cfg.flows.size(); ++f)
     {
-        const LeoFlowSpec& fl = m_cfg.flows[f];
-        const std::string ff = "flows[" + std::to_string(f) + "]";
-        const std::size_t maxRoutes =
-            fl.transport == LeoFlowSpec::MPQUIC ? LeoFlowSpec::kMaxRoutes : 1;
-        if (fl.routes.empty() || fl.routes.size() > maxRoutes)
-        {
-            throw std::invalid_argument(ff + ".routes: needs 1.." + std::to_string(maxRoutes) +
-                                        " routes, got " + std::to_string(fl.routes.size()));
-        }
-        for (std::size_t j = 0; j < fl.routes.size(); ++j)
-        {
-            if (fl.routes[j] >= nRoutes)
-            {
-                throw std::invalid_argument(ff + ".routes[" + std::to_string(j) + "]: no route " +
-                                            std::to_string(fl.routes[j]) + " (" +
-                                            std::to_string(nRoutes) + " routes)");
-            }
-        }
-        if (!std::isfinite(fl.startS) || fl.startS < 0 || fl.startS > 1e7)
-        {
-            throw std::invalid_argument(ff + ".start_s: must be in [0, 1e7] s");
-        }
-        if (std::isnan(fl.stopS) || !(fl.stopS > fl.startS))
-        {
-            throw std::invalid_argument(ff + ".stop_s: must be > start_s");
-        }
-        if (fl.transport == LeoFlowSpec::MPQUIC)
-        {
-            MpAlgorithmRegistry::Cc().Validate(fl.cc, fl.ccParams, ff + ".cc", ff + ".cc_params");
-            MpAlgorithmRegistry::Scheduler().Validate(fl.scheduler,
-                                                      fl.schedulerParams,
-                                                      ff + ".scheduler",
-                                                      ff + ".scheduler_params");
-            // A flow's windows may be the agent's (cc "external": SetFlowCwnd); its packet
-            // scheduling may not (one external scheduler, the connection's).
-            if (fl.scheduler == "external")
-            {
-                throw std::invalid_argument(ff + ".scheduler: 'external' is only for the "
-                                                 "connection under study (a flow's cc may be "
-                                                 "'external')");
-            }
-        }
-        else if (fl.transport == LeoFlowSpec::TCP)
-        {
-            LeoNetwork::ResolveTcpVariant(fl.cc, ff + ".cc");
-        }
-        if (fl.minRtoS != 0.0 && (fl.transport != LeoFlowSpec::TCP || !std::isfinite(fl.minRtoS) ||
-                                  fl.minRtoS < 1e-3 || fl.minRtoS > 60.0))
-        {
-            throw std::invalid_argument(ff + ".min_rto_s: must be in [0.001, 60] s, and only a "
-                                             "tcp flow takes it");
-        }
-        if (fl.delAckS != 0.0 && (fl.transport != LeoFlowSpec::TCP || !std::isfinite(fl.delAckS) ||
-                                  fl.delAckS < 1e-3 || !(fl.delAckS < 0.5)))
-        {
-            // RFC 1122, section 4.2.3.2: an ACK's delay MUST be less than 0.5 s.
-            throw std::invalid_argument(ff + ".delayed_ack_s: must be in [0.001, 0.5) s, and "
-                                             "only a tcp flow takes it");
-        }
-        if (fl.rtoGranularityS != 0.0 &&
-            (fl.transport != LeoFlowSpec::TCP || !std::isfinite(fl.rtoGranularityS) ||
-             fl.rtoGranularityS < 1e-6 || fl.rtoGranularityS > 60.0))
-        {
-            throw std::invalid_argument(ff + ".rto_granularity_s: must be in [1e-6, 60] s, and "
-                                             "only a tcp flow takes it");
-        }
-        if (fl.ecn && fl.transport != LeoFlowSpec::TCP && fl.transport != LeoFlowSpec::MPQUIC)
-        {
-            throw std::invalid_argument(ff + ".ecn: only a tcp or mpquic flow takes it");
-        }
-        else if (fl.transport == LeoFlowSpec::LEOTP)
-        {
-            fl.leotp.Check(ff + ".leotp");
-            if (fl.fileBytes > 0xffffffffULL)
-            {
-                throw std::invalid_argument(ff + ".file_bytes: a leotp flow carries at most "
-                                                 "2**32 - 1 bytes (32-bit ranges)");
-            }
-        }
+        LeoFlowApp::CheckSpec(m_cfg.flows[f], nRoutes, "flows[" + std::to_string(f) + "]");
     }
     if (m_cfg.leotpConnection)
     {
-        m_cfg.leotp.Check("leotp");
-        if (m_cfg.fileWorkload && m_cfg.fileBytes > 0xffffffffULL)
-        {
-            throw std::invalid_argument("file_bytes: a leotp connection carries at most "
-                                        "2**32 - 1 bytes (32-bit ranges)");
-        }
+        LeoLeotpFlowApp::CheckConnection(m_cfg);
     }
 }
 
@@ -516,11 +377,11 @@ LeoSimulation::InstallConnection()
 {
     if (m_cfg.leotpConnection)
     {
-        AddLeotpConnection();
+        m_leotp = LeoLeotpFlowApp::InstallConnection(FlowContext());
         return;
     }
     std::tie(m_sender, m_receiver) =
-        MakeConnection(m_cfg.fileWorkload ? m_cfg.fileBytes : 0, 0, m_cfg.ecn);
+        MakeMpQuicConnection(m_cfg, m_cfg.fileWorkload ? m_cfg.fileBytes : 0, 0, m_cfg.ecn);
     for (uint32_t i = 0; i < m_nPaths; ++i)
     {
         uint32_t tp = m_cfg.subflowPaths[i];
@@ -560,182 +421,20 @@ LeoSimulation::InstallFlows()
 {
     for (uint32_t f = 0; f < m_cfg.flows.size(); ++f)
     {
-        AddFlow(m_cfg.flows[f], f);
+        m_flows.push_back(LeoFlowApp::Install(m_cfg.flows[f], f, FlowContext()));
     }
 }
 
-std::pair<Ptr<MpQuicSender>, Ptr<MpQuicReceiver>>
-LeoSimulation::MakeConnection(uint64_t fileBytes, uint16_t flowId, bool ecn) const
+LeoFlowContext
+LeoSimulation::FlowContext()
 {
-    Ptr<MpQuicSender> sender = CreateObject<MpQuicSender>();
-    sender->SetAttribute("Carrier", EnumValue(m_cfg.carrier));
-    sender->SetAttribute("FlowId", UintegerValue(flowId));
-    sender->SetAttribute("PacketBytes", UintegerValue(m_cfg.packetBytes));
-    sender->SetAttribute("MaxAckDelay", TimeValue(Seconds(m_cfg.maxAckDelayS)));
-    sender->SetAttribute("InitialRtt", TimeValue(Seconds(m_cfg.initialRttS)));
-    sender->SetAttribute("Pacing", BooleanValue(m_cfg.pacing));
-    sender->SetAttribute("ReinjectOnPto", BooleanValue(m_cfg.reinjectOnPto));
-    sender->SetAttribute("CwndValidation", UintegerValue(m_cfg.cwndValidation));
-    sender->SetAttribute("SendBufferBytes", UintegerValue(m_cfg.sendBufferBytes));
-    sender->SetAttribute("FileBytes", UintegerValue(fileBytes));
-    sender->SetAttribute("InitialMaxData", UintegerValue(m_cfg.receiveWindowBytes));
-    sender->SetRecovery(m_cfg.recovery);
-    sender->SetAttribute("Ecn", BooleanValue(ecn));
-    Ptr<MpQuicReceiver> receiver = CreateObject<MpQuicReceiver>();
-    receiver->SetAttribute("Ecn", BooleanValue(ecn));
-    receiver->SetAttribute("Carrier", EnumValue(m_cfg.carrier));
-    receiver->SetAttribute("FlowId", UintegerValue(flowId));
-    receiver->SetAttribute("AckEvery", UintegerValue(m_cfg.ackEvery));
-    receiver->SetAttribute("MaxAckDelay", TimeValue(Seconds(m_cfg.maxAckDelayS)));
-    receiver->SetAttribute("ReceiveWindow", UintegerValue(m_cfg.receiveWindowBytes));
-    return {sender, receiver};
-}
-
-void
-LeoSimulation::AddLeotpConnection()
-{
-    // As a leotp flow of the config's "flows" is built (AddFlow), on the first transport
-    // path's route, with flow id 0 (its measurement index) and its own port.
-    LeotpFlowSpec spec;
-    spec.route = m_pathRoute[m_cfg.subflowPaths[0]];
-    spec.port = kLeotpConnectionPort;
-    spec.flowId = 0;
-    spec.startS = m_cfg.startS;
-    spec.fileBytes = m_cfg.fileWorkload ? m_cfg.fileBytes : 0;
-    spec.settings = m_cfg.leotp;
-    spec.settings.payloadBytes = m_cfg.packetBytes - LeotpHeader::kSizeWithBacklog;
-    spec.stream = m_topo->GetOptions().streamBase + kLeotpMidnodeStream;
-    m_leotp = std::make_shared<LeotpFlow>(*m_topo, spec, "connection");
-    m_monitor->AddFlowKey(0, m_topo->GetClientAddress(spec.route), spec.port);
-    m_monitor->InstallSource(m_topo->GetRouteServer(spec.route));
-    m_monitor->InstallSink(m_topo->GetRouteClient(spec.route));
-}
-
-void
-LeoSimulation::AddFlow(const LeoFlowSpec& fl, uint32_t index)
-{
-    const std::string ff = "flows[" + std::to_string(index) + "]";
-    const uint32_t flowId = index + 1;
-    Flow flow;
-    if (fl.transport == LeoFlowSpec::MPQUIC)
-    {
-        std::tie(flow.sender, flow.receiver) =
-            MakeConnection(fl.fileBytes, static_cast<uint16_t>(flowId), fl.ecn);
-        flow.subPrev.assign(fl.routes.size(), SubflowPrev());
-        for (uint32_t j = 0; j < fl.routes.size(); ++j)
-        {
-            const uint32_t route = fl.routes[j];
-            const auto port = static_cast<uint16_t>(kFlowPortBase + 8 * index + j);
-            Ptr<MpCongestionOps> cc =
-                DynamicCast<MpCongestionOps>(MpAlgorithmRegistry::Cc().Create(fl.cc,
-                                                                              fl.ccParams,
-                                                                              ff + ".cc",
-                                                                              ff + ".cc_params"));
-            cc->AssignStreams(kFlowCcStreamBase + 8 * index + j);
-            MpQuicSender::PathConfig pc;
-            pc.local = m_topo->GetServerAddress(route);
-            pc.peer = m_topo->GetClientAddress(route);
-            pc.port = port;
-            pc.cc = cc;
-            // The oracle of the path whose route this is, if any (MACO, freeze, ALCS read it).
-            pc.oracle = nullptr;
-            for (std::size_t tp = 0; tp < m_pathRoute.size(); ++tp)
-            {
-                if (m_pathRoute[tp] == route)
-                {
-                    pc.oracle = m_oracles[tp].get();
-                    break;
-                }
-            }
-            pc.topologyPath = route;
-            pc.state = MpPathState::ACTIVE;
-            flow.sender->AddPath(pc);
-            flow.receiver->AddPath(m_topo->GetClientAddress(route),
-                                   m_topo->GetServerAddress(route),
-                                   port);
-            m_monitor->AddFlowKey(flowId, m_topo->GetClientAddress(route), port);
-        }
-        flow.sender->SetScheduler(DynamicCast<MpScheduler>(
-            MpAlgorithmRegistry::Scheduler().Create(fl.scheduler,
-                                                    fl.schedulerParams,
-                                                    ff + ".scheduler",
-                                                    ff + ".scheduler_params")));
-        Ptr<Node> server = m_topo->GetRouteServer(fl.routes[0]);
-        Ptr<Node> client = m_topo->GetRouteClient(fl.routes[0]);
-        server->AddApplication(flow.sender);
-        client->AddApplication(flow.receiver);
-        flow.receiver->SetStartTime(Seconds(0));
-        flow.sender->SetStartTime(Seconds(fl.startS));
-        if (std::isfinite(fl.stopS))
-        {
-            flow.sender->SetStopTime(Seconds(fl.stopS));
-        }
-        m_monitor->InstallSource(server);
-        m_monitor->InstallSink(client);
-    }
-    else if (fl.transport == LeoFlowSpec::LEOTP)
-    {
-        LeotpFlowSpec spec;
-        spec.route = fl.routes[0];
-        spec.port = static_cast<uint16_t>(kLeotpPortBase + index);
-        spec.flowId = flowId;
-        spec.startS = fl.startS;
-        spec.stopS = fl.stopS;
-        spec.fileBytes = fl.fileBytes;
-        spec.settings = fl.leotp;
-        // A full Data packet has the scenario's UDP payload: the chunk is that less the header.
-        spec.settings.payloadBytes = m_cfg.packetBytes - LeotpHeader::kSizeWithBacklog;
-        spec.stream = m_topo->GetOptions().streamBase + kLeotpMidnodeStream;
-        flow.leotp = std::make_shared<LeotpFlow>(*m_topo, spec, ff);
-        // Data go to the route's client end on the flow's port (Interests to the server end).
-        m_monitor->AddFlowKey(flowId, m_topo->GetClientAddress(spec.route), spec.port);
-        m_monitor->InstallSource(m_topo->GetRouteServer(spec.route));
-        m_monitor->InstallSink(m_topo->GetRouteClient(spec.route));
-    }
-    else
-    {
-        LeoCrossTrafficSpec spec;
-        spec.kind = fl.transport == LeoFlowSpec::TCP ? LeoCrossTrafficSpec::TCP_BULK
-                                                     : LeoCrossTrafficSpec::UDP_ONOFF;
-        spec.path = fl.routes[0];
-        spec.startS = fl.startS;
-        spec.stopS = fl.stopS;
-        spec.tcpVariant = fl.cc;
-        spec.ecn = fl.ecn;
-        spec.maxBytes = fl.fileBytes;
-        spec.rateBps = fl.rateBps;
-        spec.packetBytes = m_cfg.packetBytes;
-        spec.onS = fl.onS;
-        spec.offS = fl.offS;
-        flow.cross = m_topo->AddCrossTraffic(spec);
-        const auto k = static_cast<uint32_t>(flow.cross);
-        if (fl.minRtoS > 0)
-        {
-            // Linux's 200 ms floor instead of ns-3's 1 s (RFC 6298), where a config asks.
-            DynamicCast<LeoTcpBulkSender>(m_topo->GetCrossTrafficSender(k))
-                ->SetAttribute("MinRto", TimeValue(Seconds(fl.minRtoS)));
-        }
-        if (fl.rtoGranularityS > 0)
-        {
-            // RTO = SRTT + max(G, 4 RTTVAR): G = Linux's rto_min gives Linux's timer
-            // (tcp_set_rto: srtt + rttvar, rttvar never below rto_min).
-            DynamicCast<LeoTcpBulkSender>(m_topo->GetCrossTrafficSender(k))
-                ->SetAttribute("ClockGranularity", TimeValue(Seconds(fl.rtoGranularityS)));
-        }
-        if (fl.delAckS > 0)
-        {
-            // The receiver's delayed-ACK timer (Linux: 40 ms to 200 ms) instead of ns-3's 200 ms.
-            SetSinkDelAck(m_topo->GetRouteClient(spec.path),
-                          m_topo->GetCrossTrafficPort(k),
-                          Seconds(fl.delAckS));
-        }
-        m_monitor->AddFlowKey(flowId,
-                              m_topo->GetCrossTrafficSinkAddress(k),
-                              m_topo->GetCrossTrafficPort(k));
-        m_monitor->InstallSource(m_topo->GetRouteServer(spec.path));
-        m_monitor->InstallSink(m_topo->GetRouteClient(spec.path));
-    }
-    m_flows.push_back(flow);
+    LeoFlowContext ctx;
+    ctx.cfg = &m_cfg;
+    ctx.topo = m_topo.get();
+    ctx.monitor = m_monitor.get();
+    ctx.pathRoute = &m_pathRoute;
+    ctx.oracles = &m_oracles;
+    return ctx;
 }
 
 LeoSimulation::~LeoSimulation()
@@ -833,7 +532,8 @@ bool
 LeoSimulation::Done() const
 {
     CheckOpen();
-    return m_receiver ? m_receiver->IsComplete() : m_leotp->GetConsumer()->IsComplete();
+    return m_receiver ? m_receiver->IsComplete()
+                      : m_leotp->GetLeotpFlow()->GetConsumer()->IsComplete();
 }
 
 void
@@ -916,7 +616,7 @@ LeoSimulation::ExternalFlowSender(uint32_t flow,
         throw std::invalid_argument(label + " does not exist (" + std::to_string(GetNFlows()) +
                                     " flows: 0 the connection, then config flows)");
     }
-    Ptr<MpQuicSender> sender = flow == 0 ? m_sender : m_flows[flow - 1].sender;
+    Ptr<MpQuicSender> sender = flow == 0 ? m_sender : m_flows[flow - 1]->GetSender();
     const std::string cc = flow == 0 ? m_cfg.cc : m_cfg.flows[flow - 1].cc;
     const std::string what =
         flow == 0 ? " (the connection)" : " (flows[" + std::to_string(flow - 1) + "])";
@@ -994,13 +694,13 @@ LeoSimulation::GetLeotpFlow(uint32_t flow) const
 {
     if (flow == 0)
     {
-        return m_leotp.get();
+        return m_leotp ? m_leotp->GetLeotpFlow() : nullptr;
     }
     if (flow > m_flows.size())
     {
         return nullptr;
     }
-    return m_flows[flow - 1].leotp.get();
+    return m_flows[flow - 1]->GetLeotpFlow();
 }
 
 const LeoFlowMonitor::Recovery&
@@ -1121,7 +821,7 @@ LeoSimulation::Collect(double dtS)
     double inv = dtS > 0 ? 1.0 / dtS : 0.0;
     if (m_leotp)
     {
-        CollectLeotpConnection(dtS);
+        m_leotp->CollectConnection(m, dtS, t1);
     }
     for (uint32_t i = 0; m_sender && i < m_nPaths; ++i)
     {
@@ -1239,89 +939,13 @@ LeoSimulation::Collect(double dtS)
 }
 
 void
-LeoSimulation::CollectLeotpConnection(double dtS)
-{
-    // The LEOTP connection runs on the first transport path's route; its values go to path 0
-    // (cpp/doc/leotp.md, "The connection under study"). The other paths carry nothing: no
-    // RTT (NaN), state deactivated; what the schedule says of them (outage, handovers, SNR)
-    // is filled as for any path.
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    const double inf = std::numeric_limits<double>::infinity();
-    LeoSimulationMeasurements& m = m_meas;
-    const double now = Simulator::Now().GetSeconds();
-    const double t1 = m_lastStepEndS;
-    const double inv = dtS > 0 ? 1.0 / dtS : 0.0;
-    const LeotpConsumer::Stats cs = m_leotp->GetConsumer()->GetStats();
-    const LeotpProducer::Stats ps = m_leotp->GetProducer()->GetStats();
-    const double wire = m_leotp->GetSpec().settings.WirePacketBytes();
-    const uint64_t lost = m_leotp->GetRepairRequests() + cs.timeouts;
-    const uint32_t route = m_pathRoute[m_cfg.subflowPaths[0]];
-    const uint64_t drops[4] = {m_topo->GetRouteDrops(route, LEO_DROP_OUTAGE),
-                               m_topo->GetRouteDrops(route, LEO_DROP_RANDOM),
-                               m_topo->GetRouteDrops(route, LEO_DROP_OVERFLOW),
-                               m_topo->GetRouteDrops(route, LEO_DROP_AQM)};
-    LeotpPrev& pr = m_leotpPrev;
-    for (uint32_t i = 0; i < m_nPaths; ++i)
-    {
-        const LeoScheduleOracle& o = *m_oracles[m_cfg.subflowPaths[i]];
-        const bool on = i == 0;
-        const bool has = on && cs.srttS > 0;
-        m.cwndBytes[i] = on ? cs.cwnd * wire : 0.0;
-        m.bytesInFlight[i] = on ? static_cast<double>(cs.pending) * wire : 0.0;
-        m.srttS[i] = has ? cs.srttS : nan;
-        m.minRttS[i] = nan; // the Consumer keeps no minimum of its end-to-end RTT
-        m.rttvarS[i] = nan;
-        m.latestRttS[i] = has ? cs.srttS : nan;
-        m.deliveredBytes[i] = on ? static_cast<double>(cs.receivedBytes - pr.delivered) : 0.0;
-        m.sentBytes[i] = on ? static_cast<double>(ps.payloadBytesSent - pr.sent) : 0.0;
-        m.sentPackets[i] = on ? static_cast<double>(ps.packetsSent - pr.packets) : 0.0;
-        m.deliveryRateBps[i] = 8.0 * m.deliveredBytes[i] * inv;
-        m.sendRateBps[i] = 8.0 * m.sentBytes[i] * inv;
-        m.lostPackets[i] = on ? static_cast<double>(lost - pr.lost) : 0.0;
-        m.retransmittedPackets[i] =
-            on ? static_cast<double>(ps.retransmittedPackets - pr.retx) : 0.0;
-        m.dropsOutage[i] = on ? static_cast<double>(drops[0] - pr.drops[0]) : 0.0;
-        m.dropsRandom[i] = on ? static_cast<double>(drops[1] - pr.drops[1]) : 0.0;
-        m.dropsOverflow[i] = on ? static_cast<double>(drops[2] - pr.drops[2]) : 0.0;
-        m.dropsAqm[i] = on ? static_cast<double>(drops[3] - pr.drops[3]) : 0.0;
-        m.queueDelayS[i] = nan;
-        m.inOutage[i] = o.InOutage(now) ? 1.0 : 0.0;
-        m.pathState[i] =
-            on ? 0.0 : static_cast<double>(static_cast<uint8_t>(MpPathState::DEACTIVATED));
-        m.handovers[i] = dtS > 0 ? static_cast<double>(o.CountHandovers(t1, now)) : 0.0;
-        m.ssthreshBytes[i] = inf;
-        m.pacingRateBps[i] = on ? ps.rateBps : 0.0;
-        const double nh = o.NextHandoverAfter(now);
-        m.timeToNextHandoverS[i] = std::isfinite(nh) ? nh - now : inf;
-        const MpPathOracle::LinkState ls = o.StateAt(now);
-        m.snrDb[i] = ls.snrDb;
-        m.elevationDeg[i] = ls.elevationDeg;
-        m.rtoCount[i] = on ? static_cast<double>(cs.timeouts - pr.timeouts) : 0.0;
-        m.timeToRtoS[i] = inf;
-    }
-    m.goodputBytes = static_cast<double>(cs.deliveredBytes - m_prevGoodput);
-    m.reorderBufferBytes = static_cast<double>(cs.receivedBytes - cs.deliveredBytes);
-    m.holDelayS = 0.0;
-    m.completed = cs.completed;
-    m.completionTimeS = cs.completed ? cs.completionTimeS - m_cfg.startS : nan;
-    m_prevGoodput = cs.deliveredBytes;
-    pr.delivered = cs.receivedBytes;
-    pr.sent = ps.payloadBytesSent;
-    pr.packets = ps.packetsSent;
-    pr.retx = ps.retransmittedPackets;
-    pr.timeouts = cs.timeouts;
-    pr.lost = lost;
-    std::copy(std::begin(drops), std::end(drops), std::begin(pr.drops));
-}
-
-void
 LeoSimulation::CollectSubflows()
 {
     LeoSimulationMeasurements& m = m_meas;
     std::size_t n = m_nPaths;
-    for (const Flow& fl : m_flows)
+    for (const auto& flow : m_flows)
     {
-        n += fl.subPrev.size();
+        n += flow->GetNSubflows();
     }
     for (auto* v : {&m.subflowFlow,
                     &m.subflowCwndBytes,
@@ -1363,57 +987,11 @@ LeoSimulation::CollectSubflows()
     std::copy(m.cePackets.begin(), m.cePackets.end(), m.subflowCePackets.begin());
     std::copy(m.queueDelayS.begin(), m.queueDelayS.end(), m.subflowQueueDelayS.begin());
     std::fill(m.subflowFlow.begin(), m.subflowFlow.begin() + m_nPaths, 0.0);
-    const double nan = std::numeric_limits<double>::quiet_NaN();
     std::size_t k = m_nPaths;
     for (std::size_t f = 0; f < m_flows.size(); ++f)
     {
-        Flow& fl = m_flows[f];
-        for (uint32_t i = 0; i < fl.subPrev.size(); ++i, ++k)
-        {
-            const MpPathInfo& p = fl.sender->GetPath(i);
-            const MpQuicSender::PathCounters& c = fl.sender->GetCounters(i);
-            SubflowPrev& pr = fl.subPrev[i];
-            const bool has = p.HasRttSample();
-            m.subflowFlow[k] = static_cast<double>(f + 1);
-            m.subflowCwndBytes[k] = static_cast<double>(p.cwnd);
-            m.subflowBytesInFlight[k] = static_cast<double>(p.bytesInFlight);
-            m.subflowSrttS[k] = has ? p.rtt->GetSmoothed().GetSeconds() : nan;
-            m.subflowMinRttS[k] = has ? p.rtt->GetMin().GetSeconds() : nan;
-            m.subflowRttvarS[k] = has ? p.rtt->GetRttVar().GetSeconds() : nan;
-            m.subflowDeliveredBytes[k] = static_cast<double>(p.deliveredBytes - pr.delivered);
-            m.subflowSentPackets[k] = static_cast<double>(p.sentPackets - pr.sentPackets);
-            m.subflowLostPackets[k] = static_cast<double>(p.lostPackets - pr.lost);
-            m.subflowPacingRateBps[k] = p.pacingRateBps;
-            m.subflowPathState[k] = static_cast<double>(static_cast<uint8_t>(p.state));
-            m.subflowRtoCount[k] = static_cast<double>(c.rtoEvents - pr.rto);
-            m.subflowInLossState[k] = p.inLossState ? 1.0 : 0.0;
-            const Time toRto = fl.sender->GetTimeToRetransmissionTimer(i);
-            m.subflowTimeToRtoS[k] =
-                toRto.IsNegative() ? std::numeric_limits<double>::infinity() : toRto.GetSeconds();
-            m.subflowEcnState[k] =
-                static_cast<double>(static_cast<uint8_t>(fl.sender->GetEcn(i).GetState()));
-            m.subflowEctSentPackets[k] = static_cast<double>(c.ectSentPackets - pr.ectSent);
-            m.subflowCePackets[k] = static_cast<double>(c.ceReported - pr.ce);
-            pr.delivered = p.deliveredBytes;
-            pr.sentPackets = p.sentPackets;
-            pr.lost = p.lostPackets;
-            pr.rto = c.rtoEvents;
-            pr.ectSent = c.ectSentPackets;
-            pr.ce = c.ceReported;
-            m.subflowQueueDelayS[k] = nan;
-            if (fl.receiver && i < fl.receiver->GetNPaths())
-            {
-                const MpQuicReceiver::PathCounters& rc = fl.receiver->GetCounters(i);
-                const uint64_t timed = rc.timedPackets - pr.timedPackets;
-                if (timed > 0)
-                {
-                    m.subflowQueueDelayS[k] = Time(rc.queueTicks - pr.queueTicks).GetSeconds() /
-                                              static_cast<double>(timed);
-                }
-                pr.timedPackets = rc.timedPackets;
-                pr.queueTicks = rc.queueTicks;
-            }
-        }
+        m_flows[f]->CollectSubflows(m, k, static_cast<uint32_t>(f + 1));
+        k += m_flows[f]->GetNSubflows();
     }
 }
 
@@ -1443,23 +1021,9 @@ LeoSimulation::CollectFlows()
         lost = (std::isnan(lost) ? 0.0 : lost) + m.subflowLostPackets[k];
     }
     m.flowGoodputBytes[0] = m.goodputBytes;
-    auto connectionState = [](Ptr<MpQuicSender> sender, double& cwnd, double& rtt) {
-        cwnd = 0;
-        rtt = std::numeric_limits<double>::quiet_NaN();
-        for (uint32_t i = 0; i < sender->GetNPaths(); ++i)
-        {
-            const MpPathInfo& p = sender->GetPath(i);
-            cwnd += static_cast<double>(p.cwnd);
-            if (p.HasRttSample())
-            {
-                const double s = p.rtt->GetSmoothed().GetSeconds();
-                rtt = std::isnan(rtt) ? s : std::min(rtt, s);
-            }
-        }
-    };
     if (m_sender)
     {
-        connectionState(m_sender, m.flowCwndBytes[0], m.flowRttS[0]);
+        LeoMpquicFlowApp::ConnectionState(m_sender, m.flowCwndBytes[0], m.flowRttS[0]);
     }
     else
     {
@@ -1468,34 +1032,9 @@ LeoSimulation::CollectFlows()
     }
     for (uint32_t f = 1; f < n; ++f)
     {
-        Flow& fl = m_flows[f - 1];
-        uint64_t rx = fl.receiver ? fl.receiver->GetDeliveredBytes()
-                      : fl.leotp  ? fl.leotp->GetConsumer()->GetDeliveredBytes()
-                                  : m_topo->GetCrossTrafficRxBytes(static_cast<uint32_t>(fl.cross));
-        m.flowGoodputBytes[f] = static_cast<double>(rx - fl.prevRx);
-        fl.prevRx = rx;
-        if (fl.sender)
-        {
-            connectionState(fl.sender, m.flowCwndBytes[f], m.flowRttS[f]);
-        }
-        else if (fl.leotp)
-        {
-            // The Consumer's window on its last hop (bytes) and its end-to-end smoothed RTT.
-            const LeotpConsumer::Stats cs = fl.leotp->GetConsumer()->GetStats();
-            m.flowCwndBytes[f] = cs.cwnd * fl.leotp->GetSpec().settings.WirePacketBytes();
-            m.flowRttS[f] = cs.srttS;
-        }
-        else if (auto tcp = DynamicCast<LeoTcpBulkSender>(
-                     m_topo->GetCrossTrafficSender(static_cast<uint32_t>(fl.cross))))
-        {
-            m.flowCwndBytes[f] = static_cast<double>(tcp->GetCwnd());
-            m.flowRttS[f] = tcp->GetLatestRttS();
-        }
-        else
-        {
-            m.flowCwndBytes[f] = std::numeric_limits<double>::quiet_NaN();
-            m.flowRttS[f] = std::numeric_limits<double>::quiet_NaN();
-        }
+        LeoFlowApp& flow = *m_flows[f - 1];
+        m.flowGoodputBytes[f] = static_cast<double>(flow.TakeDeliveredBytes());
+        flow.GetWindowAndRtt(m.flowCwndBytes[f], m.flowRttS[f]);
     }
     for (uint32_t f = 0; f < n; ++f)
     {

@@ -6,11 +6,13 @@
 #ifndef LEO_SIMULATION_H
 #define LEO_SIMULATION_H
 
+#include "helper/leo-flow-app.h"
 #include "helper/leo-flow-monitor.h"
 #include "helper/leo-hop-topology.h"
 #include "helper/leo-network.h"
 #include "helper/leo-schedule-oracle.h"
 #include "helper/leo-topology.h"
+#include "helper/leotp-flow-app.h"
 #include "helper/leotp-flow.h"
 #include "helper/sim-context.h"
 #include "model/link/leo-path-schedule.h"
@@ -342,8 +344,10 @@ class LeoSimulation
     void InstallCrossTraffic(uint32_t sndBufBytes);
     /// Install the connection under study (multipath transport or LEOTP) and its monitor keys.
     void InstallConnection();
-    /// Install the config's flows, in config order.
+    /// Install the config's flows, in config order (LeoFlowApp::Install).
     void InstallFlows();
+    /// What the flows see of this simulation (LeoFlowApp::Install).
+    LeoFlowContext FlowContext();
     /// Size the interval counters and take the measurements at time 0.
     void StartCollection(bool hopTopology);
 
@@ -353,18 +357,15 @@ class LeoSimulation
     /// The subflow measurements (after the per-path ones of the connection).
     void CollectSubflows();
     void CollectLinks(double dtS);
-    /// Build one extra flow (config "flows"[index]).
-    void AddFlow(const LeoFlowSpec& flow, uint32_t index);
-    /// Build the connection under study as a LEOTP flow (config "connection": "leotp").
-    void AddLeotpConnection();
-    /// The per-path and connection measurements of a LEOTP connection (Collect's part).
-    void CollectLeotpConnection(double dtS);
     /// The connection runs leogym's transport (not LEOTP); @p call names the caller in the error.
     void CheckMpquicConnection(const std::string& call) const;
-    /// A sender and receiver of the multipath transport with the config's transport options.
-    std::pair<Ptr<MpQuicSender>, Ptr<MpQuicReceiver>> MakeConnection(uint64_t fileBytes,
-                                                                     uint16_t flowId,
-                                                                     bool ecn) const;
+    /// What a flow's controller must be for an action from outside.
+    enum class FlowControl
+    {
+        EXTERNAL, //!< cc "external": windows and pacing rates
+        RESIDUAL, //!< cc "residual+<base>": gains on the base controller's window
+    };
+
     /**
      * The sender of flow @p flow for an external action, checked: the flow exists, is an
      * mpquic flow, its cc is "external" (or "residual+<base>" for @p control RESIDUAL) and
@@ -372,49 +373,20 @@ class LeoSimulation
      * @param flow flow index
      * @param n number of values given
      * @param call the caller's name for messages ("set_flow_cwnd")
+     * @param control what the flow's controller must be
      * @return the sender
      * @throws std::invalid_argument naming the flow
      */
-    /// What a flow's controller must be for an action from outside.
-    enum class FlowControl
-    {
-        EXTERNAL, //!< cc "external": windows and pacing rates
-        RESIDUAL, //!< cc "residual+<base>": gains on the base controller's window
-    };
     Ptr<MpQuicSender> ExternalFlowSender(uint32_t flow,
                                          std::size_t n,
                                          const std::string& call,
                                          FlowControl control = FlowControl::EXTERNAL);
 
-    /// Cumulative counters of one subflow of an extra mpquic flow at the last step's end.
-    struct SubflowPrev
-    {
-        uint64_t delivered{0};
-        uint64_t sentPackets{0};
-        uint64_t lost{0};
-        uint64_t rto{0};
-        uint64_t ectSent{0};
-        uint64_t ce{0};
-        uint64_t timedPackets{0}; //!< the receiver's PathCounters.timedPackets
-        int64_t queueTicks{0};    //!< ... and queueTicks
-    };
-
-    /// What an extra flow is made of.
-    struct Flow
-    {
-        Ptr<MpQuicSender> sender;         //!< MPQUIC
-        Ptr<MpQuicReceiver> receiver;     //!< MPQUIC
-        int64_t cross{-1};                //!< TCP / UDP_ONOFF: native flow index in m_topo
-        std::shared_ptr<LeotpFlow> leotp; //!< LEOTP
-        uint64_t prevRx{0};
-        std::vector<SubflowPrev> subPrev; //!< MPQUIC: per subflow
-    };
-
     LeoSimulationConfig m_cfg;
     std::unique_ptr<SimLease> m_lease;
     std::unique_ptr<LeoNetwork> m_topo;
-    std::vector<uint32_t> m_pathRoute; //!< route of each topology path
-    std::vector<Flow> m_flows;
+    std::vector<uint32_t> m_pathRoute;                //!< route of each topology path
+    std::vector<std::unique_ptr<LeoFlowApp>> m_flows; //!< the config's flows, in order
     std::unique_ptr<LeoFlowMonitor> m_monitor;
 
     struct LinkPrev
@@ -431,14 +403,7 @@ class LeoSimulation
     std::vector<std::unique_ptr<LeoScheduleOracle>> m_oracles; //!< per topology path
     Ptr<MpQuicSender> m_sender;                                //!< null for a LEOTP connection
     Ptr<MpQuicReceiver> m_receiver;                            //!< null for a LEOTP connection
-    std::shared_ptr<LeotpFlow> m_leotp; //!< the LEOTP connection, if it is one
-
-    /// LEOTP connection: cumulative counters at the last step's end.
-    struct LeotpPrev
-    {
-        uint64_t delivered{0}, sent{0}, packets{0}, retx{0}, timeouts{0}, lost{0};
-        uint64_t drops[4]{0, 0, 0, 0};
-    } m_leotpPrev;
+    std::unique_ptr<LeoLeotpFlowApp> m_leotp; //!< the LEOTP connection, if it is one
 
     uint32_t m_nPaths{0};
     LeoSimulationMeasurements m_meas;
