@@ -617,20 +617,47 @@ MpQuicSender::ConsumeChunk(int64_t chunk, bool retx)
     }
 }
 
+MpQuicSender::ChunkState*
+MpQuicSender::HeldChunk(int64_t chunk)
+{
+    if (chunk < 0 || static_cast<uint64_t>(chunk) < m_chunkBase)
+    {
+        return nullptr;
+    }
+    return &m_chunks[static_cast<uint64_t>(chunk) - m_chunkBase];
+}
+
+void
+MpQuicSender::DropCopy(ChunkState& cs)
+{
+    if (cs.copies > 0)
+    {
+        --cs.copies;
+    }
+}
+
+bool
+MpQuicSender::QueueRetransmission(uint64_t chunk, ChunkState& cs)
+{
+    if (cs.acked || cs.queued)
+    {
+        return false;
+    }
+    cs.queued = true;
+    m_retxQueue.insert(chunk);
+    return true;
+}
+
 void
 MpQuicSender::OnChunkAcked(int64_t chunk)
 {
+    ChunkState* cs = HeldChunk(chunk);
+    if (cs == nullptr || cs->acked)
+    {
+        return;
+    }
     auto c = static_cast<uint64_t>(chunk);
-    if (c < m_chunkBase)
-    {
-        return;
-    }
-    ChunkState& cs = m_chunks[c - m_chunkBase];
-    if (cs.acked)
-    {
-        return;
-    }
-    cs.acked = true;
+    cs->acked = true;
     m_ackedStreamBytes += ChunkLen(c);
 
     if (m_pathsInLossState > 0)
@@ -654,20 +681,15 @@ MpQuicSender::OnChunkAcked(int64_t chunk)
 void
 MpQuicSender::OnChunkLost(int64_t chunk)
 {
-    auto c = static_cast<uint64_t>(chunk);
-    if (c < m_chunkBase)
+    ChunkState* cs = HeldChunk(chunk);
+    if (cs == nullptr)
     {
         return;
     }
-    ChunkState& cs = m_chunks[c - m_chunkBase];
-    if (cs.copies > 0)
+    DropCopy(*cs);
+    if (cs->copies == 0)
     {
-        --cs.copies;
-    }
-    if (!cs.acked && cs.copies == 0 && !cs.queued)
-    {
-        cs.queued = true;
-        m_retxQueue.insert(c);
+        QueueRetransmission(static_cast<uint64_t>(chunk), *cs);
     }
 }
 
@@ -996,12 +1018,12 @@ MpQuicSender::SendProbes(Path& path)
     int64_t picks[2] = {-1, -1};
     uint32_t n = 0;
     path.lr.ForEachOutstanding([&](const MpSentPacket& p) {
-        if (n >= m_ptoProbes || p.chunk < 0)
+        if (n >= m_ptoProbes)
         {
             return;
         }
-        auto c = static_cast<uint64_t>(p.chunk);
-        if (c < m_chunkBase || m_chunks[c - m_chunkBase].acked)
+        const ChunkState* cs = HeldChunk(p.chunk);
+        if (cs == nullptr || cs->acked)
         {
             return;
         }
@@ -1056,8 +1078,8 @@ MpQuicSender::SendTimerProbes(Path& path, uint32_t n)
         {
             int64_t newest = -1;
             path.lr.ForEachOutstanding([&](const MpSentPacket& p) {
-                if (p.chunk >= 0 && static_cast<uint64_t>(p.chunk) >= m_chunkBase &&
-                    !m_chunks[static_cast<uint64_t>(p.chunk) - m_chunkBase].acked)
+                const ChunkState* cs = HeldChunk(p.chunk);
+                if (cs != nullptr && !cs->acked)
                 {
                     newest = p.chunk;
                 }
@@ -1093,8 +1115,8 @@ MpQuicSender::HandleRto(Path& path)
         // TCP_CA_Loss: no new data on the path until what it had outstanding is delivered.
         for (const auto& p : lost)
         {
-            if (p.chunk >= 0 && static_cast<uint64_t>(p.chunk) >= m_chunkBase &&
-                !m_chunks[static_cast<uint64_t>(p.chunk) - m_chunkBase].acked)
+            const ChunkState* cs = HeldChunk(p.chunk);
+            if (cs != nullptr && !cs->acked)
             {
                 path.lossStateChunks.insert(static_cast<uint64_t>(p.chunk));
             }
@@ -1125,13 +1147,10 @@ MpQuicSender::FastRetransmit(Path& path)
     int64_t first = -1;
     for (const auto& p : path.lr.Lost())
     {
-        if (p.chunk >= 0 && static_cast<uint64_t>(p.chunk) >= m_chunkBase)
+        const ChunkState* cs = HeldChunk(p.chunk);
+        if (cs != nullptr && cs->queued && !cs->acked && (first < 0 || p.chunk < first))
         {
-            const ChunkState& cs = m_chunks[static_cast<uint64_t>(p.chunk) - m_chunkBase];
-            if (cs.queued && !cs.acked && (first < 0 || p.chunk < first))
-            {
-                first = p.chunk;
-            }
+            first = p.chunk;
         }
     }
     if (first >= 0)
@@ -1170,20 +1189,9 @@ MpQuicSender::Reinject(Path& path)
         return;
     }
     path.lr.ForEachOutstanding([&](const MpSentPacket& p) {
-        if (p.chunk < 0)
+        ChunkState* cs = HeldChunk(p.chunk);
+        if (cs != nullptr && QueueRetransmission(static_cast<uint64_t>(p.chunk), *cs))
         {
-            return;
-        }
-        auto c = static_cast<uint64_t>(p.chunk);
-        if (c < m_chunkBase)
-        {
-            return;
-        }
-        ChunkState& cs = m_chunks[c - m_chunkBase];
-        if (!cs.acked && !cs.queued)
-        {
-            cs.queued = true;
-            m_retxQueue.insert(c);
             ++path.counters.reinjectedChunks;
         }
     });
@@ -1278,17 +1286,10 @@ MpQuicSender::OnAckFrame(Path& path, const MpQuicAckHeader& h)
         if (p.chunk >= 0)
         {
             OnChunkAcked(p.chunk);
-            if (!p.wasLost)
+            ChunkState* cs = HeldChunk(p.chunk);
+            if (!p.wasLost && cs != nullptr)
             {
-                auto c = static_cast<uint64_t>(p.chunk);
-                if (c >= m_chunkBase)
-                {
-                    ChunkState& cs = m_chunks[c - m_chunkBase];
-                    if (cs.copies > 0)
-                    {
-                        --cs.copies;
-                    }
-                }
+                DropCopy(*cs);
             }
         }
     }

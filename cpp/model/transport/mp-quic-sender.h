@@ -190,6 +190,14 @@ class MpQuicSender : public Application, public MpConnectionView
     bool PeekChunk(int64_t& chunk, bool& retx);
     void ConsumeChunk(int64_t chunk, bool retx);
     void SendPacket(Path& path, int64_t chunk, bool retx, bool probe);
+    /// The state of stream chunk `chunk` while the sender still holds it; nullptr for a packet
+    /// that carried no chunk (`chunk` < 0) or a chunk already acked and released.
+    ChunkState* HeldChunk(int64_t chunk);
+    /// One copy of `cs` in flight is gone (acked or declared lost).
+    static void DropCopy(ChunkState& cs);
+    /// Queue chunk `chunk` (state `cs`) for retransmission unless it is acked or queued already;
+    /// true if it was queued now.
+    bool QueueRetransmission(uint64_t chunk, ChunkState& cs);
     void OnChunkAcked(int64_t chunk);
     void OnChunkLost(int64_t chunk);
     uint32_t ChunkLen(uint64_t chunk) const;
