@@ -37,6 +37,7 @@ namespace
 {
 
 using namespace ns3;
+using leogym::SecondsChecked;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -49,16 +50,6 @@ Finite(double v, const std::string& field)
         throw std::invalid_argument(field + ": must be finite");
     }
     return v;
-}
-
-Time
-NonNegSeconds(double s, const std::string& field)
-{
-    if (!std::isfinite(s) || s < 0)
-    {
-        throw std::invalid_argument(field + ": must be finite and >= 0");
-    }
-    return Seconds(s);
 }
 
 double
@@ -242,18 +233,13 @@ class ProbeConnection : public leogym::ProbeConnectionView
         }
     }
 
-    void SetNow(double s)
-    {
-        m_now = NonNegSeconds(s, "now_s");
-    }
-
     void RttSamples(uint32_t i, const std::vector<double>& samples, double nowS)
     {
         SetNow(nowS);
         for (double r : samples)
         {
             m_info[Check(i)].rtt = &m_rtt[i];
-            m_rtt[i].Update(NonNegSeconds(r, "rtt_s"), Time(0), MilliSeconds(25), m_now);
+            m_rtt[i].Update(SecondsChecked(r, "rtt_s"), Time(0), MilliSeconds(25), m_now);
         }
     }
 
@@ -271,11 +257,6 @@ class ProbeConnection : public leogym::ProbeConnectionView
         m_haveWakeup = false;
     }
 
-    MpPathInfo& Info(uint32_t i)
-    {
-        return m_info[Check(i)];
-    }
-
     const MpRttEstimator& Rtt(uint32_t i) const
     {
         return m_rtt[Check(i)];
@@ -284,26 +265,6 @@ class ProbeConnection : public leogym::ProbeConnectionView
   protected:
     std::vector<std::unique_ptr<ScriptedOracle>> m_oracles;
 };
-
-using PacketList = std::vector<std::tuple<uint64_t, double, uint32_t>>;
-
-std::vector<MpSentPacket>
-Packets(const PacketList& pk)
-{
-    std::vector<MpSentPacket> out;
-    for (const auto& [pn, t, bytes] : pk)
-    {
-        MpSentPacket p;
-        p.pn = pn;
-        p.sentTime = NonNegSeconds(t, "sent_time_s");
-        p.bytes = bytes;
-        out.push_back(p);
-    }
-    std::sort(out.begin(), out.end(), [](const MpSentPacket& a, const MpSentPacket& b) {
-        return a.pn < b.pn;
-    });
-    return out;
-}
 
 /// Congestion controllers (any registry name) of an n-path connection with scripted oracles.
 class CcProbe : public leogym::ProbeCcDriver<ProbeConnection>
@@ -319,32 +280,6 @@ class CcProbe : public leogym::ProbeCcDriver<ProbeConnection>
     {
         SetNow(startS);
         CreateControllers(name, leogym::ProbeParams(params));
-    }
-
-    void OnSent(uint32_t i, uint64_t pn, double tS, uint32_t bytes)
-    {
-        Check(i);
-        SetNow(tS);
-        DriveSent(i, pn, bytes);
-    }
-
-    void OnAck(uint32_t i, const PacketList& pk, double nowS, double rttS)
-    {
-        Check(i);
-        SetNow(nowS);
-        DriveAck(i, Packets(pk), rttS);
-    }
-
-    void OnLoss(uint32_t i, const PacketList& pk, double nowS, bool persistent)
-    {
-        Check(i);
-        SetNow(nowS);
-        auto packets = Packets(pk);
-        if (packets.empty())
-        {
-            throw std::invalid_argument("packets: at least one lost packet");
-        }
-        DriveLoss(i, packets, persistent);
     }
 
     void OnPto(uint32_t i, uint32_t count, double nowS)
@@ -393,13 +328,8 @@ class CcProbe : public leogym::ProbeCcDriver<ProbeConnection>
     {
         MpSentPacket p;
         p.pn = pn;
-        p.sentTime = NonNegSeconds(sentS, "sent_time_s");
+        p.sentTime = SecondsChecked(sentS, "sent_time_s");
         return m_cc[Check(i)]->ConsiderForPersistentCongestion(Ctx(i), p);
-    }
-
-    Ptr<MpCongestionOps> Cc(uint32_t i) const
-    {
-        return m_cc[Check(i)];
     }
 
     const MpMaco& Maco(uint32_t i) const
@@ -813,7 +743,7 @@ LEOGYM_REGISTER_BINDINGS(baselines_testing)
                  return d;
              })
         .def("is_frozen", [](CcProbe& p, uint32_t i, double sentS) {
-            return p.Freeze(i).IsFrozen(p.Ctx(i), NonNegSeconds(sentS, "sent_time_s"));
+            return p.Freeze(i).IsFrozen(p.Ctx(i), SecondsChecked(sentS, "sent_time_s"));
         });
 
     py::class_<SchedulerProbe>(t,

@@ -60,7 +60,7 @@ class SampledCongestionProbe : public leogym::ProbeCcDriver<leogym::ProbeConnect
         {
             throw std::invalid_argument("bytes must be > 0");
         }
-        m_now = SecondsChecked(tS, "time_s");
+        SetNow(tS, "time_s");
         MpPathInfo& info = m_info[i];
         MpSentPacket p;
         p.pn = pn;
@@ -89,7 +89,7 @@ class SampledCongestionProbe : public leogym::ProbeCcDriver<leogym::ProbeConnect
     py::dict Ack(uint32_t i, std::vector<uint64_t> pns, double nowS, double rttS)
     {
         Check(i);
-        m_now = SecondsChecked(nowS, "now_s");
+        SetNow(nowS);
         Path& path = m_paths[i];
         MpPathInfo& info = m_info[i];
         std::sort(pns.begin(), pns.end());
@@ -166,7 +166,7 @@ class SampledCongestionProbe : public leogym::ProbeCcDriver<leogym::ProbeConnect
     void Loss(uint32_t i, std::vector<uint64_t> pns, double nowS, bool persistent)
     {
         Check(i);
-        m_now = SecondsChecked(nowS, "now_s");
+        SetNow(nowS);
         Path& path = m_paths[i];
         MpPathInfo& info = m_info[i];
         std::sort(pns.begin(), pns.end());
@@ -196,7 +196,7 @@ class SampledCongestionProbe : public leogym::ProbeCcDriver<leogym::ProbeConnect
     void Rto(uint32_t i, double nowS, bool first, uint32_t count, bool lose)
     {
         Check(i);
-        m_now = SecondsChecked(nowS, "now_s");
+        SetNow(nowS);
         uint64_t prior = m_cc[i]->GetCwnd();
         if (lose)
         {
@@ -227,7 +227,7 @@ class SampledCongestionProbe : public leogym::ProbeCcDriver<leogym::ProbeConnect
     void RtoEnd(uint32_t i, double nowS, bool spurious)
     {
         Check(i);
-        m_now = SecondsChecked(nowS, "now_s");
+        SetNow(nowS);
         MpRtoEnd ev;
         ev.now = m_now;
         ev.spurious = spurious;

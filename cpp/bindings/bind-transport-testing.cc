@@ -223,53 +223,11 @@ class CongestionProbe : public leogym::ProbeCcDriver<leogym::ProbeConnectionView
 
     void RttSample(uint32_t i, double rttS, double ackDelayS, double nowS)
     {
-        m_now = SecondsChecked(nowS, "now_s");
+        SetNow(nowS);
         m_rtt[Check(i)].Update(SecondsChecked(rttS, "rtt_s"),
                                SecondsChecked(ackDelayS, "ack_delay_s"),
                                MilliSeconds(25),
                                m_now);
-    }
-
-    using PacketTuples = std::vector<std::tuple<uint64_t, double, uint32_t>>;
-
-    static std::vector<MpSentPacket> Packets(const PacketTuples& pk)
-    {
-        std::vector<MpSentPacket> out;
-        for (const auto& [pn, t, bytes] : pk)
-        {
-            MpSentPacket p;
-            p.pn = pn;
-            p.sentTime = SecondsChecked(t, "sent_time_s");
-            p.bytes = bytes;
-            out.push_back(p);
-        }
-        return out;
-    }
-
-    void OnSent(uint32_t i, uint64_t pn, double tS, uint32_t bytes)
-    {
-        Check(i);
-        m_now = SecondsChecked(tS, "time_s");
-        DriveSent(i, pn, bytes);
-    }
-
-    void OnAck(uint32_t i, const PacketTuples& pk, double nowS, double rttS)
-    {
-        Check(i);
-        m_now = SecondsChecked(nowS, "now_s");
-        DriveAck(i, Packets(pk), rttS);
-    }
-
-    void OnLoss(uint32_t i, const PacketTuples& pk, double nowS, bool persistent)
-    {
-        Check(i);
-        m_now = SecondsChecked(nowS, "now_s");
-        auto packets = Packets(pk);
-        if (packets.empty())
-        {
-            throw std::invalid_argument("on_loss needs at least one packet");
-        }
-        DriveLoss(i, packets, persistent);
     }
 
     /// One ACK frame's validated ECN feedback on path i now (MpCongestionOps::OnEcnFeedback).
@@ -282,7 +240,7 @@ class CongestionProbe : public leogym::ProbeCcDriver<leogym::ProbeConnectionView
                double nowS)
     {
         Check(i);
-        m_now = SecondsChecked(nowS, "now_s");
+        SetNow(nowS);
         MpEcnEvent ev;
         ev.now = m_now;
         ev.newlyAckedEct = newlyAckedEct;
@@ -292,16 +250,6 @@ class CongestionProbe : public leogym::ProbeCcDriver<leogym::ProbeConnectionView
         ev.largestAckedSentTime = SecondsChecked(largestAckedSentS, "largest_acked_sent_s");
         m_cc[i]->OnEcnFeedback(Ctx(i), ev);
         Sync(i);
-    }
-
-    Ptr<MpCongestionOps> Cc(uint32_t i) const
-    {
-        return m_cc[Check(i)];
-    }
-
-    MpPathInfo& Info(uint32_t i)
-    {
-        return m_info[Check(i)];
     }
 };
 

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //
 // ProbeConnectionView: the connection view under the unit-test probes of
-// bind-transport-testing.cc and bind-baselines-testing.cc.
+// bind-transport-testing.cc, bind-baselines-testing.cc and bind-bbr3-testing.cc, and
+// ProbeCcDriver: one congestion controller per path on top of it, with the probes' shared
+// on_sent / on_ack / on_loss.
 
 #ifndef LEOGYM_PROBE_CONNECTION_H
 #define LEOGYM_PROBE_CONNECTION_H
 
+#include "bindings/probe-inputs.h"
 #include "model/cc/mp-congestion-ops.h"
 #include "model/registry/mp-algorithm-registry.h"
 #include "model/transport/mp-connection-view.h"
@@ -20,6 +23,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace leogym
@@ -119,6 +123,19 @@ class ProbeConnectionView : public ns3::MpConnectionView
         return i;
     }
 
+    /// Set the clock to `s` seconds. @throws std::invalid_argument naming `field` unless `s` is
+    /// finite and >= 0
+    void SetNow(double s, const char* field = "now_s")
+    {
+        m_now = SecondsChecked(s, field);
+    }
+
+    /// Path i's record. @throws std::invalid_argument if there is no path i
+    ns3::MpPathInfo& Info(uint32_t i)
+    {
+        return m_info[Check(i)];
+    }
+
   protected:
     uint32_t m_mss;
     ns3::Time m_now{0};
@@ -149,6 +166,64 @@ class ProbeCcDriver : public View
     ns3::MpCcContext Ctx(uint32_t i)
     {
         return ns3::MpCcContext{this, i};
+    }
+
+    /// Path i's controller. @throws std::invalid_argument if there is no path i
+    ns3::Ptr<ns3::MpCongestionOps> Cc(uint32_t i) const
+    {
+        return m_cc[this->Check(i)];
+    }
+
+    /// Packets as the probes take them from Python: (packet number, sent time s, bytes).
+    using PacketTuples = std::vector<std::tuple<uint64_t, double, uint32_t>>;
+
+    /// The packets of `pk` in packet-number order (the order loss detection reports them in).
+    /// @throws std::invalid_argument if a sent time is negative or not finite
+    static std::vector<ns3::MpSentPacket> Packets(const PacketTuples& pk)
+    {
+        std::vector<ns3::MpSentPacket> out;
+        for (const auto& [pn, t, bytes] : pk)
+        {
+            ns3::MpSentPacket p;
+            p.pn = pn;
+            p.sentTime = SecondsChecked(t, "sent_time_s");
+            p.bytes = bytes;
+            out.push_back(p);
+        }
+        std::sort(
+            out.begin(),
+            out.end(),
+            [](const ns3::MpSentPacket& a, const ns3::MpSentPacket& b) { return a.pn < b.pn; });
+        return out;
+    }
+
+    /// Packet `pn` of `bytes` sent on path i at `tS` seconds.
+    void OnSent(uint32_t i, uint64_t pn, double tS, uint32_t bytes)
+    {
+        this->Check(i);
+        this->SetNow(tS, "time_s");
+        DriveSent(i, pn, bytes);
+    }
+
+    /// One ACK frame of packets `pk` on path i at `nowS`; rttS >= 0 adds an RTT sample.
+    void OnAck(uint32_t i, const PacketTuples& pk, double nowS, double rttS)
+    {
+        this->Check(i);
+        this->SetNow(nowS);
+        DriveAck(i, Packets(pk), rttS);
+    }
+
+    /// Packets `pk` (at least one) declared lost on path i at `nowS`.
+    void OnLoss(uint32_t i, const PacketTuples& pk, double nowS, bool persistent)
+    {
+        this->Check(i);
+        this->SetNow(nowS);
+        auto packets = Packets(pk);
+        if (packets.empty())
+        {
+            throw std::invalid_argument("packets: at least one lost packet");
+        }
+        DriveLoss(i, packets, persistent);
     }
 
     /// Copy path i's controller state (cwnd, ssthresh, pacing rate) into its path record.

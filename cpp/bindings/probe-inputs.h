@@ -25,7 +25,7 @@ SecondsChecked(double s, const char* field)
 {
     if (!std::isfinite(s) || s < 0)
     {
-        throw std::invalid_argument(std::string(field) + " must be finite and >= 0");
+        throw std::invalid_argument(std::string(field) + ": must be finite and >= 0");
     }
     return ns3::Seconds(s);
 }

@@ -266,3 +266,26 @@ def test_unknown_algorithm_and_parameter_errors(testing: ModuleType) -> None:
         testing.CongestionProbe("cubic", params={"FastConvergence": 0.5})
     with pytest.raises(ValueError, match="params.InitialWindow: must be a non-negative integer"):
         testing.CongestionProbe("newreno", params={"InitialWindow": 2.5})
+
+
+@pytest.mark.parametrize("probe", ["CongestionProbe", "CcProbe"])
+def test_both_cc_probes_drive_their_controllers_alike(testing: ModuleType, probe: str) -> None:
+    """The transport's and the baselines' probes share one driver (ProbeCcDriver): the same
+    input checks, each naming its field, and the same bookkeeping."""
+    p = getattr(testing, probe)("newreno", mss=MSS)
+    with pytest.raises(ValueError, match=r"^time_s: must be finite and >= 0"):
+        p.on_sent(0, 0, -1.0, MSS)
+    with pytest.raises(ValueError, match=r"^now_s: must be finite and >= 0"):
+        p.on_ack(0, pkts(0, 1, 0.0), math.nan)
+    with pytest.raises(ValueError, match=r"^sent_time_s: must be finite and >= 0"):
+        p.on_ack(0, [(0, -0.5, MSS)], 0.1)
+    with pytest.raises(ValueError, match=r"^packets: at least one lost packet"):
+        p.on_loss(0, [], 0.1)
+    with pytest.raises(ValueError, match="path 3 out of range"):
+        p.on_sent(3, 0, 0.0, MSS)
+    for pn in range(4):
+        p.on_sent(0, pn, 0.0, MSS)
+    p.on_ack(0, pkts(0, 1, 0.0), 0.1)
+    assert p.cwnd(0) == IW + MSS  # slow start
+    p.on_loss(0, [(3, 0.0, MSS), (1, 0.0, MSS)], 0.2)
+    assert p.cwnd(0) == (IW + MSS) // 2  # RFC 9002 7.3.2: halved once
