@@ -39,7 +39,8 @@ class Simulation:
         beside the connection:
         ``transport`` "mpquic" | "tcp" | "udp_onoff" | "leotp", docs/architecture.md; a leotp flow
         takes a ``leotp`` dict: ``variant`` "A".."D", ``target_buffer_packets``, ``cache_blocks``,
-        ``midnode_fraction``, cpp/doc/leotp.md)
+        ``midnode_fraction``, cpp/doc/leotp.md), ``field_paths`` ({key: field path}: how errors
+        name each key; "config.<key>" for a key it lacks)
     :param paths: PathTimeline dicts (NumPy arrays plus ``t0_s``, ``dt_s``, ``queue_packets``;
         optional ``kind`` and ``slant_range_m``); in the hop topology, the connection's routes
         collapsed end to end
@@ -155,8 +156,7 @@ class Simulation:
             ``path_state``, ``handovers``,
             ``ssthresh_bytes``, ``pacing_rate_bps``, ``pto_count``, ``rate_sample_bps``,
             ``spurious_losses``, ``suppressed_losses``, ``persistent_congestion``,
-            ``reinjected_packets``, ``time_to_next_handover_s``, ``snr_db``, ``elevation_deg``,
-            ``rto_count``, ``in_loss_state``, ``time_to_rto_s``, ``ecn_state`` (0 off, 1 testing,
+            ``reinjected_packets``, ``rto_count``, ``in_loss_state``, ``time_to_rto_s``, ``ecn_state`` (0 off, 1 testing,
             2 unknown, 3 capable, 4 failed), ``ect_sent_packets``, ``ce_packets``) and
             0-d connection arrays (``goodput_bytes``, ``reorder_buffer_bytes``, ``hol_delay_s``,
             ``completed``, ``completion_time_s``, ``time_s``, ``interval_s``), plus

@@ -3,7 +3,7 @@
 The Python fields that become native config entries (``env.transport.*``,
 ``scenario.traffic.packet_bytes``) carry their ranges and choices as :mod:`leogym.schema`
 metadata; the core checks the same keys again (``ConfigFromDict`` in
-``cpp/bindings/bind-simulation.cc``). These tests probe the core at every Python bound: the
+``cpp/bindings/simulation-config.cc``). These tests probe the core at every Python bound: the
 bound passes, the nearest value beyond it fails naming the key, so neither side can drift.
 ``env.transport.recovery_params.*`` (``RecoveryParams``) are probed the same way inside the
 native ``recovery_params`` dict, under the ``tcp`` preset (``rfc9002`` takes none).

@@ -68,10 +68,6 @@ class Measurements:
     suppressed_losses: np.ndarray
     persistent_congestion: np.ndarray
     reinjected_packets: np.ndarray
-    #: The core's schedule oracle: seconds to the path's next handover (inf: none).
-    time_to_next_handover_s: np.ndarray
-    snr_db: np.ndarray
-    elevation_deg: np.ndarray
     #: Retransmission timeouts that fired in the interval (timer-based recoveries; 0 under
     #: ``rfc9002``, whose probe timeouts are ``pto_count``).
     rto_count: np.ndarray

@@ -9,12 +9,18 @@ the same native inputs, whichever app asks.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 import numpy as np
 
-from leogym.scenario.config import TCP_TIMER_FIELDS, LeotpFlowConfig, ScenarioConfig
+from leogym.scenario.config import (
+    TCP_TIMER_FIELDS,
+    LeotpFlowConfig,
+    ScenarioConfig,
+    TrafficConfig,
+)
 from leogym.scenario.flows import connection_path_count, expanded_flows, route_index
 from leogym.scenario.hops.graph import HopNetwork
 from leogym.scenario.timeline import NATIVE_ARRAYS, PathTimeline, Timeline
@@ -25,6 +31,7 @@ from leogym.simulation.transport import TransportOptions, check_against_scenario
 __all__ = [
     "AlgorithmSettings",
     "native_config",
+    "native_field_paths",
     "native_paths",
     "native_cross_traffic",
     "native_flows",
@@ -41,6 +48,14 @@ NS3_RNG_SEED = 1
 UDP_IPV4_HEADER_BYTES = 28
 #: The MTU of a link unless the packet size needs more (jumbo packets).
 DEFAULT_MTU = 1500
+
+#: Native config keys set from the env's own fields (``<prefix>.<key>`` in errors).
+_SETTING_KEYS = frozenset(
+    ("cc", "cc_params", "scheduler", "scheduler_params", "connection", "leotp")
+)
+#: Native config keys set from ``<prefix>.transport`` and from ``scenario.traffic``.
+_TRANSPORT_KEYS = frozenset(f.name for f in dataclasses.fields(TransportOptions))
+_TRAFFIC_KEYS = frozenset(f.name for f in dataclasses.fields(TrafficConfig))
 
 
 class AlgorithmSettings(Protocol):
@@ -98,7 +113,28 @@ def native_config(
     queues = native_queues(scenario)
     if queues:
         config["queues"] = queues
+    config["field_paths"] = native_field_paths(config, prefix)
     return config
+
+
+def native_field_paths(keys: Iterable[str], prefix: str = "env") -> dict[str, str]:
+    """The core's ``config["field_paths"]``: the user's field of each native config key that
+    comes from one, so that the core's errors name it (``config.ack_every`` is
+    ``env.transport.ack_every``). Keys that leogym derives itself (``seed``, ``run``, ``mtu``,
+    ``queues``) have none: the core names them ``config.<key>``.
+
+    :param keys: the native config's keys.
+    :param prefix: the config section of the env settings (``env``).
+    """
+    paths: dict[str, str] = {}
+    for key in keys:
+        if key in _SETTING_KEYS:
+            paths[key] = f"{prefix}.{key}"
+        elif key in _TRANSPORT_KEYS:
+            paths[key] = f"{prefix}.transport.{key}"
+        elif key in _TRAFFIC_KEYS:
+            paths[key] = f"scenario.traffic.{key}"
+    return paths
 
 
 def native_queues(scenario: ScenarioConfig) -> dict[str, Any]:

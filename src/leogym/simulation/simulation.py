@@ -12,7 +12,6 @@ separate processes (vectorised envs, evaluation workers, reproduction workers).
 
 from __future__ import annotations
 
-import re
 import weakref
 from collections.abc import Mapping
 from typing import Any
@@ -30,10 +29,10 @@ from leogym.simulation.measurements import Measurements
 from leogym.simulation.native_config import (
     AlgorithmSettings,
     native_config,
+    native_field_paths,
     native_network,
     native_paths,
 )
-from leogym.simulation.transport import TransportOptions
 
 __all__ = ["Simulation", "SimulationClosedError", "check_settings"]
 
@@ -43,11 +42,6 @@ _LIVE: weakref.ReferenceType[Simulation] | None = None
 FlowValues = (
     Mapping[int, npt.ArrayLike] | Mapping[str, npt.ArrayLike] | Mapping[int | str, npt.ArrayLike]
 )
-
-#: Where a native config key comes from, for error messages that name the user's field.
-_SETTING_KEYS = ("cc", "cc_params", "scheduler", "scheduler_params")
-_TRANSPORT_KEYS = frozenset(TransportOptions.__dataclass_fields__)
-_CONFIG_FIELD = re.compile(r"\bconfig\.([a-z_]+)")
 
 
 class SimulationClosedError(RuntimeError):
@@ -113,7 +107,7 @@ class Simulation:
         try:
             native = core().Simulation(config, paths, network)
         except ValueError as exc:
-            raise FieldError(_user_field(str(exc), prefix)) from None
+            raise FieldError(str(exc)) from None
         sim = cls(native, scenario, timeline, seed)
         _LIVE = weakref.ref(sim)
         return sim
@@ -286,21 +280,8 @@ def check_settings(settings: AlgorithmSettings, prefix: str = "env") -> None:
         "scheduler_params": {str(k): float(v) for k, v in settings.scheduler_params.items()},
         **settings.transport.native(),
     }
+    config["field_paths"] = native_field_paths(config, prefix)
     try:
         core().validate_simulation_config(config)
     except ValueError as exc:
-        raise FieldError(_user_field(str(exc), prefix)) from None
-
-
-def _user_field(message: str, prefix: str) -> str:
-    """Rename the core's ``config.<key>`` in an error message to the user's field path."""
-
-    def rename(m: re.Match[str]) -> str:
-        key = m.group(1)
-        if key in _SETTING_KEYS:
-            return f"{prefix}.{key}"
-        if key in _TRANSPORT_KEYS:
-            return f"{prefix}.transport.{key}"
-        return f"scenario.traffic.{key}"
-
-    return _CONFIG_FIELD.sub(rename, message)
+        raise FieldError(str(exc)) from None

@@ -4,7 +4,7 @@ Every field is optional: ``None`` leaves the native core's default in place (the
 their references are in ``cpp/doc/transport.md``). The field names are the native config keys
 (``recovery_params`` is the native ``recovery_params`` dict, its fields that dict's keys), and
 each field's range or choices are the ones the core's config checker applies
-(``cpp/bindings/bind-simulation.cc``, ``ConfigFromDict``; ``recovery_params`` in
+(``cpp/bindings/simulation-config.cc``, ``ConfigFromDict``; ``recovery_params`` in
 ``cpp/bindings/recovery-config.cc``). They are written here once, as field metadata, so a bad
 value is reported naming the field when the env config is checked, before ns-3 is touched;
 ``tests/simulation/test_ranges_agree.py`` probes the core at every bound and choice of every
