@@ -8,8 +8,9 @@ Typical use::
     episode = sample_scenario(cfg, np.random.default_rng(7))
     timeline = build_timeline(episode, seed=7)          # per-path arrays, no packets
 
-``validate_scenario(cfg)`` checks a config built by hand (``load_scenario`` and
-``sample_scenario`` return checked ones).
+``validate_scenario(cfg)`` checks a config built or changed by hand (``load_scenario`` and
+``sample_scenario`` return checked ones; ``build_timeline`` checks one that is not, or that
+changed since it passed).
 
 See docs/scenario.md for the models and the config reference.
 """

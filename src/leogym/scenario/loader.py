@@ -9,10 +9,12 @@ dataclass defaults; unknown keys and wrong types are errors naming the field pat
 Relative file names inside a YAML file (TLE, traces) are taken relative to that file's folder;
 in a mapping they are relative to the working directory.
 
-A scenario is read and converted once per process: the converted config of each YAML file
-(keyed by its path, modification time, size and inode) and of each mapping (keyed by its
-``repr``) is kept, and every load returns a fresh copy of it. Validation remembers the configs
-it passed as well (:func:`leogym.scenario.validation.validate_scenario`).
+Each YAML file is read and converted once per process (its converted config is kept, keyed by
+the file's path, modification time, size and inode, and every load returns a fresh copy of it).
+A mapping is converted each time it is loaded: a caller that needs the scenario more than once
+keeps the :class:`ScenarioConfig`. Every load is validated
+(:func:`leogym.scenario.validation.ensure_validated`: a copy of a config that passed and is
+unchanged since is not checked again).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from leogym.scenario.config import ScenarioConfig
 from leogym.scenario.errors import ROOT, ScenarioConfigError, field_error
-from leogym.scenario.validation import validate_scenario
+from leogym.scenario.validation import ensure_validated
 
 __all__ = [
     "anchored_file_fields",
@@ -69,15 +71,6 @@ def _file_key(file: Path) -> tuple | None:
     except OSError:
         return None
     return ("file", os.path.abspath(file), st.st_mtime_ns, st.st_size, st.st_ino)
-
-
-def _data_key(data: Any) -> tuple | None:
-    if type(data) is not dict:
-        return None  # only plain dicts are sure to show every value in their repr
-    try:
-        return ("data", repr(data))
-    except Exception:  # noqa: BLE001 - a value whose repr fails: convert without the memo
-        return None
 
 
 def _conf_dir() -> Path:
@@ -255,7 +248,8 @@ def load_scenario(
     :param source: a scenario name from ``conf/scenario/`` (see :func:`available_scenarios`),
         a path to a YAML file, a mapping or ``DictConfig`` of fields, or a ``ScenarioConfig``
         (copied).
-    :param validate: run :meth:`ScenarioConfig.validate` (default).
+    :param validate: validate the config (default; a copy of a config that passed
+        :func:`~leogym.scenario.validate_scenario` and is unchanged since is not checked again).
     :return: a new config object.
     :raises ScenarioConfigError: unknown name, unreadable file, unknown key, wrong type, or any
         validation error, naming the field path.
@@ -264,9 +258,9 @@ def load_scenario(
         cfg = copy.deepcopy(source)
     elif isinstance(source, DictConfig):
         container = OmegaConf.to_container(source, resolve=True)
-        cfg = _memo(_data_key(container), lambda: scenario_from_dict(container))  # type: ignore[arg-type]
+        cfg = scenario_from_dict(container)  # type: ignore[arg-type]
     elif isinstance(source, Mapping):
-        cfg = _memo(_data_key(source), lambda: scenario_from_dict(source))
+        cfg = scenario_from_dict(source)
     elif isinstance(source, (str, Path)):
         text = str(source)
         as_path = Path(text).expanduser()
@@ -283,5 +277,5 @@ def load_scenario(
     else:
         raise ScenarioConfigError(ROOT, f"cannot load a scenario from {type(source).__name__}")
     if validate:
-        validate_scenario(cfg)
+        ensure_validated(cfg)
     return cfg

@@ -49,7 +49,7 @@ from leogym.scenario.orbital.scene import (
 )
 from leogym.scenario.orbital.visibility import PathSky
 from leogym.scenario.timeline import PathTimeline, Timeline
-from leogym.scenario.validation import validate_scenario
+from leogym.scenario.validation import ensure_validated
 
 __all__ = ["build_timeline"]
 
@@ -174,7 +174,8 @@ def _decision_instants(
 
 
 def build_timeline(cfg: ScenarioConfig, seed: int, *, keep_geometry: bool = False) -> Timeline:
-    """Build the timeline of a scenario (validated first).
+    """Build the timeline of a scenario (validated first, unless it passed
+    :func:`~leogym.scenario.validate_scenario` and is unchanged since).
 
     :param cfg: the scenario (e.g. from :func:`~leogym.scenario.load_scenario`, after
         :func:`~leogym.scenario.sample_scenario`).
@@ -187,7 +188,7 @@ def build_timeline(cfg: ScenarioConfig, seed: int, *, keep_geometry: bool = Fals
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ScenarioConfigError("seed", f"must be a non-negative integer (got {seed!r})")
     seed = int(seed)
-    validate_scenario(cfg)
+    ensure_validated(cfg)
     dt = float(cfg.timeline_dt_s)
     n = int(math.floor(cfg.duration_s / dt + 1e-9)) + 1
     times = np.arange(n) * dt

@@ -12,16 +12,24 @@ The hop topology's rules are :mod:`leogym.scenario.hops.checks`, a queue's
 Every error is a :class:`~leogym.scenario.errors.ScenarioConfigError` whose message starts with
 the field path (``scenario.paths[1].queue.size: must be > 0 (got 0)``).
 
-A config is validated once per process: :func:`validate_scenario` remembers the configs it
-passed (by their ``repr``, which holds every value, the working directory that relative file
-names depend on, and the version of each file they name), so the env's reset loop does not
-check the same scenario again.
+Validation is explicit: :func:`validate_scenario` checks the whole config every time it is
+called, where a config is made (:func:`leogym.scenario.load_scenario`, and
+:func:`leogym.scenario.sample_scenario` for each draw). It stamps the config it passed with what
+it passed: a copy of its values, the working directory that relative file names depend on and
+the version of each file they name. A consumer that must not run on an unchecked config
+(:func:`leogym.scenario.build_timeline`) calls :func:`ensure_validated`, which checks again only
+a config without that stamp or changed since (a value, its type, the directory or a file), so
+an env's reset loop does not check the same scenario again. The stamp travels with the object
+(copies and pickles keep it); nothing is remembered per process.
 """
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import os
-from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
 
 from leogym import schema
 from leogym.scenario.config import (
@@ -51,6 +59,7 @@ from leogym.scenario.orbital.frames import parse_utc
 from leogym.scenario.orbital.presets import resolve_constellation
 
 __all__ = [
+    "ensure_validated",
     "validate_scenario",
     "check_relations",
     "validation_count",
@@ -62,10 +71,44 @@ __all__ = [
 MAX_TIMELINE_SAMPLES = 20_000_000
 #: Upper bound on coarse geometry points (steps x satellites).
 MAX_GEOMETRY_POINTS = 60_000_000
-#: Configs remembered as valid (least recently used ones are forgotten first).
-_MEMO_SIZE = 256
-_VALID: OrderedDict[tuple, None] = OrderedDict()
+#: The attribute of a config that :func:`validate_scenario` passed: its :class:`_Stamp`.
+_STAMP = "_validated_as"
 _CHECKS = [0]
+
+
+@dataclass(frozen=True)
+class _Stamp:
+    """What a config was validated as.
+
+    :param values: a copy of the config's values when it passed.
+    :param cwd: the working directory then (relative file names depend on it).
+    :param files: the version of each file it names (:func:`_file_stamps`).
+    """
+
+    values: ScenarioConfig
+    cwd: str
+    files: tuple
+
+    def holds_for(self, cfg: ScenarioConfig) -> bool:
+        """Whether ``cfg`` is still what passed: the same values of the same types, the same
+        working directory and the same files."""
+        return (
+            _same(self.values, cfg) and self.cwd == os.getcwd() and self.files == _file_stamps(cfg)
+        )
+
+
+def _same(a: Any, b: Any) -> bool:
+    """``a`` and ``b`` hold the same values of the same types, all the way down (``1`` and
+    ``1.0`` or ``True`` differ, as a config field would see them)."""
+    if type(a) is not type(b):
+        return False
+    if dataclasses.is_dataclass(a):
+        return all(_same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a))
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return bool(a == b)
 
 
 def validation_count() -> int:
@@ -74,32 +117,36 @@ def validation_count() -> int:
 
 
 def validate_scenario(cfg: ScenarioConfig) -> ScenarioConfig:
-    """Validate a whole scenario; see the module docstring.
+    """Validate a whole scenario, every time; see the module docstring.
 
-    :param cfg: the config.
+    :param cfg: the config; stamped as validated when it passes.
     :return: ``cfg``, for chaining.
     :raises ScenarioConfigError: on the first invalid field, naming its path, e.g.
         ``scenario.constellation.altitude_km: must be in (0, 50000] (got -5)``.
     """
     if not isinstance(cfg, ScenarioConfig):
         raise ScenarioConfigError(ROOT, f"expected a ScenarioConfig, got {type(cfg).__name__}")
-    try:
-        key: tuple | None = (os.getcwd(), repr(cfg), _file_stamps(cfg))
-    except Exception:  # noqa: BLE001 - a value whose repr fails: validate without the memo
-        key = None
-    if key is not None and key in _VALID:
-        _VALID.move_to_end(key)
-        return cfg
+    vars(cfg).pop(_STAMP, None)
     _CHECKS[0] += 1
     schema.check(cfg, ROOT, ScenarioConfigError)  # every field, and each part's own relations
     for i, path in enumerate(cfg.paths):
         check_replay_files(path.satellite.replay, f"{ROOT}.paths[{i}].satellite.replay")
     check_relations(cfg)
-    if key is not None:
-        _VALID[key] = None
-        if len(_VALID) > _MEMO_SIZE:
-            _VALID.popitem(last=False)
+    vars(cfg)[_STAMP] = _Stamp(copy.deepcopy(cfg), os.getcwd(), _file_stamps(cfg))
     return cfg
+
+
+def ensure_validated(cfg: ScenarioConfig) -> ScenarioConfig:
+    """``cfg``, validated by :func:`validate_scenario` unless it passed it and is unchanged
+    since (its values and their types, the working directory and the files it names).
+
+    :raises ScenarioConfigError: as :func:`validate_scenario`.
+    """
+    if isinstance(cfg, ScenarioConfig):
+        stamp = vars(cfg).get(_STAMP)
+        if isinstance(stamp, _Stamp) and stamp.holds_for(cfg):
+            return cfg
+    return validate_scenario(cfg)
 
 
 def _file_stamps(cfg: ScenarioConfig) -> tuple:
