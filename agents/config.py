@@ -687,18 +687,6 @@ def validate_config(
                 "every flow is an agent when training with env.flows.agents=true; leave "
                 "others empty (evaluations take them)",
             )
-        if cfg.env.flows.agents and cfg.train.on_worker_death != "stop":
-            raise ConfigError(
-                "train.on_worker_death",
-                "multi-agent training (env.flows.agents=true) stops when a worker dies; "
-                f"'restart' is for single-agent envs (got {cfg.train.on_worker_death!r})",
-            )
-        if cfg.env.flows.agents and cfg.train.vec_env != "subproc":
-            raise ConfigError(
-                "train.vec_env",
-                "multi-agent training (env.flows.agents=true) runs its envs as local worker "
-                f"processes: must be 'subproc' (got {cfg.train.vec_env!r})",
-            )
         if cfg.train.curriculum.enabled:
             from leogym.agents.curriculum import check_curriculum
 

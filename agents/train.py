@@ -139,6 +139,9 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
                 c.train.n_envs,
                 seed=c.seed,
                 start_method=c.train.start_method,
+                on_worker_death=c.train.on_worker_death,
+                vec_env=c.train.vec_env,
+                ray=c.ray,
             )
         else:
             venv = make_vec_env(

@@ -3,7 +3,7 @@
 N flows share a bottleneck; each is an agent that sets its own windows every step, with
 LeoCC-v0's observation and action spaces, and a reward with optional fairness terms. Train it
 with SB3 through parameter sharing (one policy for all agents) with
-:class:`leogym.envs.multi_agent_vec.MultiAgentVecEnv`; see docs/multi_agent.md.
+:class:`leogym.agents.sb3.multi_agent_vec.MultiAgentVecEnv`; see docs/multi_agent.md.
 """
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ class LeoMultiAgentCCEnv(ParallelEnv[str, np.ndarray, np.ndarray]):  # type: ign
     agents (``jain``; ``None`` likewise).
 
     ## Vectorized environment
-    One ns-3 simulator per process. :class:`~leogym.envs.multi_agent_vec.MultiAgentVecEnv`
+    One ns-3 simulator per process. :class:`~leogym.agents.sb3.multi_agent_vec.MultiAgentVecEnv`
     presents the agents to SB3 as one ``VecEnv`` (one slot per agent).
 
     ## Version History

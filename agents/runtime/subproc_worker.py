@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from leogym.agents.runtime.agents_env import AgentsAsOneEnv, is_parallel_env
+
 __all__ = [
     "EnvHost",
     "WorkerPool",
@@ -143,11 +145,15 @@ class EnvHost:
     * ``get_attr`` name, ``set_attr`` ``(name, value)``, ``env_method`` ``(name, args, kwargs)``,
       ``is_wrapped`` wrapper class, ``render``.
 
-    :param make_env: makes the env (e.g. an ``EnvFactory``).
+    A PettingZoo ``ParallelEnv`` is served as one env whose values are its agents' values,
+    stacked (:class:`~leogym.agents.runtime.agents_env.AgentsAsOneEnv`).
+
+    :param make_env: makes the env (e.g. an ``EnvFactory`` or a ``MultiAgentEnvFactory``).
     """
 
     def __init__(self, make_env: Callable[[], Any]) -> None:
-        self.env = make_env()
+        env = make_env()
+        self.env = AgentsAsOneEnv(env) if is_parallel_env(env) else env
         self.reset_info: dict[str, Any] = {}
 
     def handle(self, cmd: str, data: Any) -> Any:

@@ -6,6 +6,9 @@ worker process imports SB3 and torch (seconds per worker). leogym's workers run
 :class:`~leogym.agents.runtime.subproc_worker.WorkerPool`), which needs only NumPy, Gymnasium
 and the envs, with the same observable behaviour (auto-reset, ``terminal_observation``,
 ``TimeLimit.truncated``). One env per process: ns-3 is one simulator per process.
+:class:`LocalVecEnv` serves the same commands (the same
+:class:`~leogym.agents.runtime.subproc_worker.EnvHost`) in this process, for one env that may
+live here (a test, a notebook).
 """
 
 from __future__ import annotations
@@ -17,9 +20,9 @@ import gymnasium as gym
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
-from leogym.agents.runtime.subproc_worker import WorkerPool, stack_obs
+from leogym.agents.runtime.subproc_worker import EnvHost, WorkerPool, stack_obs
 
-__all__ = ["LeoSubprocVecEnv"]
+__all__ = ["LeoSubprocVecEnv", "LocalVecEnv"]
 
 
 class LeoSubprocVecEnv(VecEnv):
@@ -34,12 +37,16 @@ class LeoSubprocVecEnv(VecEnv):
     ) -> None:
         self.waiting = False
         self.closed = False
-        self.pool = WorkerPool(env_fns, start_method)
+        self.pool = self._start(env_fns, start_method)
         self.remotes = self.pool.remotes
         self.processes = self.pool.processes
         self.remotes[0].send(("spaces", None))
         observation_space, action_space = self.remotes[0].recv()
         super().__init__(len(env_fns), observation_space, action_space)
+
+    def _start(self, env_fns: Sequence[Callable[[], Any]], start_method: str) -> Any:
+        """The pool that serves the envs: one worker process per env."""
+        return WorkerPool(env_fns, start_method)
 
     # ----------------------------------------------------------------------------- stepping
     def step_async(self, actions: np.ndarray) -> None:
@@ -123,3 +130,50 @@ class LeoSubprocVecEnv(VecEnv):
         for remote in self.remotes:
             remote.send(("render", None))
         return [remote.recv() for remote in self.remotes]
+
+
+class _HostConnection:
+    """A worker's pipe, in this process: ``send`` runs the command, ``recv`` gives its reply."""
+
+    def __init__(self, host: EnvHost) -> None:
+        self.host = host
+        self._reply: Any = None
+
+    def send(self, message: tuple[str, Any]) -> None:
+        cmd, data = message
+        if cmd == "close":
+            self.host.close()
+            return
+        self._reply = self.host.handle(cmd, data)
+
+    def recv(self) -> Any:
+        reply, self._reply = self._reply, None
+        return reply
+
+
+class _LocalPool:
+    """:class:`~leogym.agents.runtime.subproc_worker.WorkerPool`'s interface over envs in
+    this process (no processes)."""
+
+    def __init__(self, env_fns: Sequence[Callable[[], Any]]) -> None:
+        self.remotes = [_HostConnection(EnvHost(fn)) for fn in env_fns]
+        self.processes: list[Any] = []
+
+    def close(self, timeout: float = 0.0) -> None:
+        for remote in self.remotes:
+            remote.send(("close", None))
+
+
+class LocalVecEnv(LeoSubprocVecEnv):
+    """:class:`LeoSubprocVecEnv` with its envs in this process: the same commands and
+    replies, served by an :class:`~leogym.agents.runtime.subproc_worker.EnvHost` each. An
+    exception of an env is raised here, as it is. Only one ns-3 env can live in a process.
+
+    :param env_fns: callables that make an env.
+    """
+
+    def __init__(self, env_fns: Sequence[Callable[[], Any]]) -> None:
+        super().__init__(list(env_fns), start_method="")
+
+    def _start(self, env_fns: Sequence[Callable[[], Any]], start_method: str) -> Any:
+        return _LocalPool(env_fns)

@@ -188,7 +188,8 @@ class WorkerFaultWrapper(VecEnvWrapper):
         :class:`~leogym.agents.runtime.vecenv.LeoSubprocVecEnv` do), or raise
         :class:`WorkerLostError` naming a lost worker
         (:class:`~leogym.agents.runtime.ray_vecenv.RayVecEnv` does).
-    :param envs: one description per env (e.g. its ``EnvFactory``), named in reports.
+    :param envs: one description per env (e.g. its ``EnvFactory``), named in reports; or one
+        per group of as many consecutive envs (a multi-agent env's agents, each a VecEnv slot).
     :param on_death: ``stop`` or ``restart`` (see the module docstring).
     :param max_restarts: deaths survived before stopping anyway.
     """
@@ -209,11 +210,11 @@ class WorkerFaultWrapper(VecEnvWrapper):
         self.restarts = 0
         self.deaths: list[WorkerDiedError] = []
         self._base_seed: int | None = None
-        self._steps = np.zeros(len(self._envs), dtype=np.int64)
-        self._episodes = np.zeros(len(self._envs), dtype=np.int64)
         self._last_obs: VecEnvObs | None = None
         self._pending: BaseException | None = None
         super().__init__(make())
+        self._steps = np.zeros(self.num_envs, dtype=np.int64)
+        self._episodes = np.zeros(self.num_envs, dtype=np.int64)
 
     # ------------------------------------------------------------------------------ VecEnv
     def seed(self, seed: int | None = None) -> Any:
@@ -291,6 +292,11 @@ class WorkerFaultWrapper(VecEnvWrapper):
         self.venv.waiting = False  # type: ignore[attr-defined]  # SubprocVecEnv's flag
 
     # --------------------------------------------------------------------------- internals
+    def _env_of(self, i: int) -> Any:
+        """The description of env ``i`` (of its group of slots), if given."""
+        per = max(1, self.num_envs // max(1, len(self._envs)))
+        return self._envs[i // per] if i // per < len(self._envs) else None
+
     def _worker_seed(self, i: int) -> int | None:
         if self._base_seed is None:
             return None
@@ -304,7 +310,7 @@ class WorkerFaultWrapper(VecEnvWrapper):
                 i,
                 lost.pid,
                 None,
-                self._envs[i] if i < len(self._envs) else None,
+                self._env_of(i),
                 self._worker_seed(i),
                 during,
                 int(self._steps[i]),
@@ -325,7 +331,7 @@ class WorkerFaultWrapper(VecEnvWrapper):
             i,
             processes[i].pid,
             processes[i].exitcode,
-            self._envs[i] if i < len(self._envs) else None,
+            self._env_of(i),
             self._worker_seed(i),
             during,
             int(self._steps[i]),

@@ -76,32 +76,39 @@ def make_vec_env(
     name, env and seed, then the VecEnv stops or restarts (``on_worker_death``; see
     :mod:`leogym.agents.runtime.worker_faults`), and the same seed gives the same trajectories.
     """
-    from leogym.agents.config import VEC_ENVS
     from leogym.agents.runtime.worker_faults import WorkerFaultWrapper
 
-    if vec_env not in VEC_ENVS:
-        raise ValueError(f"train.vec_env: must be one of {VEC_ENVS} (got {vec_env!r})")
-
-    def make() -> Any:
-        if vec_env == "ray":
-            from leogym.agents.runtime.ray_vecenv import RayVecEnv
-
-            return RayVecEnv(
-                [factory] * n_envs,
-                envs_per_actor=getattr(ray, "envs_per_actor", 1),
-                cpus_per_env=getattr(ray, "cpus_per_env", 1.0),
-                start_method=start_method,
-                start_timeout_s=getattr(ray, "start_timeout_s", 300.0),
-                options=ray,
-            )
-        from leogym.agents.runtime.vecenv import LeoSubprocVecEnv
-
-        return LeoSubprocVecEnv([factory] * n_envs, start_method=start_method)
-
-    venv = WorkerFaultWrapper(make, [factory] * n_envs, on_death=on_worker_death)
+    venv = WorkerFaultWrapper(
+        lambda: _runtime_vec_env([factory] * n_envs, vec_env, start_method, ray),
+        [factory] * n_envs,
+        on_death=on_worker_death,
+    )
     venv.seed(seed)
     venv.env_id = factory.env_id  # type: ignore[attr-defined]
     return venv
+
+
+def _runtime_vec_env(env_fns: list[Any], vec_env: str, start_method: str, ray: Any) -> Any:
+    """The worker runtime's VecEnv of ``env_fns`` (Gymnasium or PettingZoo envs alike):
+    local worker processes (``subproc``) or Ray actors (``ray``, as the ``RayConfig`` says)."""
+    from leogym.agents.config import VEC_ENVS
+
+    if vec_env not in VEC_ENVS:
+        raise ValueError(f"train.vec_env: must be one of {VEC_ENVS} (got {vec_env!r})")
+    if vec_env == "ray":
+        from leogym.agents.runtime.ray_vecenv import RayVecEnv
+
+        return RayVecEnv(
+            env_fns,
+            envs_per_actor=getattr(ray, "envs_per_actor", 1),
+            cpus_per_env=getattr(ray, "cpus_per_env", 1.0),
+            start_method=start_method,
+            start_timeout_s=getattr(ray, "start_timeout_s", 300.0),
+            options=ray,
+        )
+    from leogym.agents.runtime.vecenv import LeoSubprocVecEnv
+
+    return LeoSubprocVecEnv(env_fns, start_method=start_method)
 
 
 @dataclass(frozen=True)
@@ -126,20 +133,33 @@ class MultiAgentEnvFactory:
 
 
 def make_multi_agent_vec_env(
-    factory: MultiAgentEnvFactory, n_envs: int, *, seed: int, start_method: str
+    factory: MultiAgentEnvFactory,
+    n_envs: int,
+    *,
+    seed: int,
+    start_method: str,
+    on_worker_death: str = "stop",
+    vec_env: str = "subproc",
+    ray: Any = None,
 ) -> Any:
     """Parameter sharing: the agents of ``n_envs`` multi-agent envs as the slots of one SB3
-    VecEnv (:class:`~leogym.envs.multi_agent_vec.MultiAgentVecEnv`, ``n_envs x n_flows``
-    slots), every env in a local worker process, under a ``VecMonitor`` (episode statistics
-    per agent). Seeded as SB3 seeds a VecEnv: env ``k`` is reset with its first slot's seed,
-    ``seed + k * n_flows``."""
+    VecEnv (:class:`~leogym.agents.sb3.multi_agent_vec.MultiAgentVecEnv`, ``n_envs x n_flows``
+    slots), under a ``VecMonitor`` (episode statistics per agent). The envs run as
+    :func:`make_vec_env`'s do (``vec_env``: local worker processes or Ray actors), and a worker
+    that dies is reported with its env's slots and seed, then the VecEnv stops or restarts
+    (``on_worker_death``). Seeded as SB3 seeds a VecEnv: env ``k`` is reset with its first
+    slot's seed, ``seed + k * n_flows``."""
     from stable_baselines3.common.vec_env import VecMonitor
 
     from leogym.agents.config import MULTI_FLOW_ID
-    from leogym.envs.multi_agent_vec import MultiAgentVecEnv
+    from leogym.agents.runtime.worker_faults import WorkerFaultWrapper
+    from leogym.agents.sb3.multi_agent_vec import MultiAgentVecEnv
 
-    inner = MultiAgentVecEnv([factory] * n_envs, start_method=start_method, subprocess=True)
-    inner.seed(seed)
-    venv = VecMonitor(inner)
+    def make() -> Any:
+        return MultiAgentVecEnv(_runtime_vec_env([factory] * n_envs, vec_env, start_method, ray))
+
+    faults = WorkerFaultWrapper(make, [factory] * n_envs, on_death=on_worker_death)
+    faults.seed(seed)
+    venv = VecMonitor(faults)
     venv.env_id = MULTI_FLOW_ID  # type: ignore[attr-defined]
     return venv

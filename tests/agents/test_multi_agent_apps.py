@@ -52,7 +52,6 @@ def _app(module: str, *overrides: str) -> None:
         (["env=multiflow", "env.flows.fairness.jain=1"], "env.flows.fairness"),
         (["env=multiflow", "env.flows.n_flows=0"], "env.flows.n_flows"),
         (["experiment=multiagent", "env.flows.fairness.team=2"], "env.flows.fairness.team"),
-        (["experiment=multiagent", "train.on_worker_death=restart"], "train.on_worker_death"),
     ],
 )
 def test_bad_flows_settings_name_the_field(overrides: list[str], field: str) -> None:

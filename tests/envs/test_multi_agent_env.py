@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from leogym.agents.sb3.multi_agent_vec import MultiAgentVecEnv
 from leogym.envs.multi_agent import FairnessConfig, LeoMultiAgentCCEnv, fairness_rewards
-from leogym.envs.multi_agent_vec import MultiAgentVecEnv
 
 SHORT: dict[str, Any] = {"episode_s": 1.0, "step_ms": 100.0}
 
