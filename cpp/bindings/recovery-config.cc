@@ -5,6 +5,7 @@
 #include "recovery-config.h"
 
 #include "leo-python-inputs.h"
+#include "simulation-config.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -40,17 +41,9 @@ Choice(py::handle v, const std::string& f, const char* const (&names)[N])
 }
 
 ns3::Time
-SecondsIn(py::handle v, const std::string& f, double lo, double hi)
+SecondsIn(py::handle v, const std::string& f, RealRange range)
 {
-    double x = ToDouble(v, f);
-    if (!std::isfinite(x) || x < lo || x > hi)
-    {
-        throw std::invalid_argument(f + ": must be in [" +
-                                    py::str(py::float_(lo)).cast<std::string>() + ", " +
-                                    py::str(py::float_(hi)).cast<std::string>() +
-                                    "] seconds, got " + py::str(v).cast<std::string>());
-    }
-    return ns3::Seconds(x);
+    return ns3::Seconds(ToSecondsIn(v, f, range));
 }
 
 } // namespace
@@ -97,15 +90,15 @@ RecoveryFromPython(const std::string& preset, py::handle params, const std::stri
         py::handle v = item.second;
         if (key == "min_rto_s")
         {
-            c.lr.minRto = SecondsIn(v, f, 0, 60);
+            c.lr.minRto = SecondsIn(v, f, ranges::kRecoveryMinRtoS);
         }
         else if (key == "max_rto_s")
         {
-            c.lr.maxRto = SecondsIn(v, f, 0, 3600);
+            c.lr.maxRto = SecondsIn(v, f, ranges::kRecoveryMaxRtoS);
         }
         else if (key == "initial_rto_s")
         {
-            c.lr.initialRto = SecondsIn(v, f, 0.001, 60);
+            c.lr.initialRto = SecondsIn(v, f, ranges::kRecoveryInitialRtoS);
         }
         else if (key == "rto_formula")
         {
@@ -117,7 +110,7 @@ RecoveryFromPython(const std::string& preset, py::handle params, const std::stri
         }
         else if (key == "tail_loss_probes")
         {
-            c.lr.maxTlps = static_cast<uint32_t>(ToInt(v, f, 0, 2));
+            c.lr.maxTlps = static_cast<uint32_t>(ToIntIn(v, f, ranges::kRecoveryTailLossProbes));
         }
         else if (key == "tlp_timing")
         {
@@ -146,11 +139,12 @@ RecoveryFromPython(const std::string& preset, py::handle params, const std::stri
         }
         else if (key == "loss_window_packets")
         {
-            c.lossWindowPackets = static_cast<uint32_t>(ToInt(v, f, 0, 100));
+            c.lossWindowPackets =
+                static_cast<uint32_t>(ToIntIn(v, f, ranges::kRecoveryLossWindowPackets));
         }
         else if (key == "rto_probes")
         {
-            c.rtoProbes = static_cast<uint32_t>(ToInt(v, f, 0, 2));
+            c.rtoProbes = static_cast<uint32_t>(ToIntIn(v, f, ranges::kRecoveryRtoProbes));
         }
         else if (key == "prr")
         {
@@ -162,7 +156,8 @@ RecoveryFromPython(const std::string& preset, py::handle params, const std::stri
         }
         else if (key == "verified_window_packets")
         {
-            c.verifiedWindowPackets = static_cast<uint32_t>(ToInt(v, f, 0, 100));
+            c.verifiedWindowPackets =
+                static_cast<uint32_t>(ToIntIn(v, f, ranges::kRecoveryVerifiedWindowPackets));
         }
         else
         {

@@ -18,12 +18,13 @@ namespace leogym
 /**
  * The recovery of preset @p preset with the values in @p params (a dict, or None) applied.
  *
- * Keys of @p params (each optional; the preset's value otherwise): min_rto_s [0, 60],
- * max_rto_s [0, 3600] (0: no cap), initial_rto_s [0.001, 60], rto_formula ("rfc6298" |
- * "linux" | "quic"), rto_backoff ("double" | "xor" | "picoquic"), tail_loss_probes [0, 2],
- * tlp_timing ("draft" | "module"), time_threshold_loss, detect_lost_retransmissions, rto_undo,
- * slow_start_after_idle, loss_state, fast_retransmit, prr (bools), loss_window_packets [0, 100],
- * rto_probes [0, 2], verified_window_packets [0, 100]. `rfc9002` takes none of them.
+ * Keys of @p params (each optional; the preset's value otherwise; numeric ranges in
+ * config-ranges.h, generated from the Python schema): min_rto_s, max_rto_s (0: no cap),
+ * initial_rto_s, rto_formula ("rfc6298" | "linux" | "quic"), rto_backoff ("double" | "xor" |
+ * "picoquic"), tail_loss_probes, tlp_timing ("draft" | "module"), time_threshold_loss,
+ * detect_lost_retransmissions, rto_undo, slow_start_after_idle, loss_state, fast_retransmit,
+ * prr (bools), loss_window_packets, rto_probes, verified_window_packets. `rfc9002` takes none
+ * of them.
  *
  * @param field how the preset is named in errors (e.g. "config.recovery"); the params are
  *        named field + "_params.<key>"

@@ -64,12 +64,28 @@ PathStateFromString(const std::string& s, const std::string& field)
                                 "' (known: 'active', 'standby', 'deactivated')");
 }
 
+long long
+ToIntIn(py::handle o, const std::string& field, IntRange range)
+{
+    return ToInt(o, field, range.lo, range.hi);
+}
+
+double
+ToSecondsIn(py::handle o, const std::string& field, RealRange range)
+{
+    const double x = ToDouble(o, field);
+    if (!std::isfinite(x) || x < range.lo || x > range.hi)
+    {
+        throw std::invalid_argument(field + ": must be in [" +
+                                    py::str(py::float_(range.lo)).cast<std::string>() + ", " +
+                                    py::str(py::float_(range.hi)).cast<std::string>() +
+                                    "] seconds, got " + py::str(o).cast<std::string>());
+    }
+    return x;
+}
+
 namespace
 {
-
-/// Largest UDP payload of a data packet: a 9000-byte jumbo-frame IP MTU less the IPv4 (20 B) and
-/// UDP (8 B) headers. Python's scenario schema (traffic.packet_bytes) has the same bound.
-constexpr long long kMaxPacketBytes = 9000 - 20 - 8;
 
 /// The config dict (SimulationConfigFromDict), its keys named in errors by @p names.
 ns3::LeoSimulationConfig
@@ -143,7 +159,7 @@ ConfigFromDict(py::handle config, const ConfigFieldNames& names)
         }
         else if (key == "packet_bytes")
         {
-            c.packetBytes = static_cast<uint32_t>(ToInt(v, f, 64, kMaxPacketBytes));
+            c.packetBytes = static_cast<uint32_t>(ToIntIn(v, f, ranges::kTrafficPacketBytes));
         }
         else if (key == "cc")
         {
@@ -172,20 +188,16 @@ ConfigFromDict(py::handle config, const ConfigFieldNames& names)
         }
         else if (key == "file_bytes")
         {
-            c.fileBytes = static_cast<uint64_t>(ToInt(v, f, 0, 1LL << 50));
+            c.fileBytes = static_cast<uint64_t>(ToInt(v, f, 0, ranges::kTrafficFileBytes.hi));
             haveFileBytes = true;
         }
         else if (key == "ack_every")
         {
-            c.ackEvery = static_cast<uint32_t>(ToInt(v, f, 1, 1000));
+            c.ackEvery = static_cast<uint32_t>(ToIntIn(v, f, ranges::kTransportAckEvery));
         }
         else if (key == "max_ack_delay_s")
         {
-            c.maxAckDelayS = ToDouble(v, f);
-            if (!std::isfinite(c.maxAckDelayS) || c.maxAckDelayS < 0 || c.maxAckDelayS > 10)
-            {
-                throw std::invalid_argument(f + ": must be in [0, 10] seconds");
-            }
+            c.maxAckDelayS = ToSecondsIn(v, f, ranges::kTransportMaxAckDelayS);
         }
         else if (key == "pacing")
         {
@@ -219,15 +231,18 @@ ConfigFromDict(py::handle config, const ConfigFieldNames& names)
         }
         else if (key == "subflow_paths")
         {
-            c.subflowPaths = IntList(v, f, 0, 253);
+            c.subflowPaths =
+                IntList(v, f, ranges::kTransportSubflowPaths.lo, ranges::kTransportSubflowPaths.hi);
         }
         else if (key == "receive_window_bytes")
         {
-            c.receiveWindowBytes = static_cast<uint64_t>(ToInt(v, f, 1024, 1LL << 40));
+            c.receiveWindowBytes =
+                static_cast<uint64_t>(ToIntIn(v, f, ranges::kTransportReceiveWindowBytes));
         }
         else if (key == "send_buffer_bytes")
         {
-            c.sendBufferBytes = static_cast<uint64_t>(ToInt(v, f, 1024, 1LL << 40));
+            c.sendBufferBytes =
+                static_cast<uint64_t>(ToIntIn(v, f, ranges::kTransportSendBufferBytes));
         }
         else if (key == "reinject_on_pto")
         {
@@ -245,11 +260,7 @@ ConfigFromDict(py::handle config, const ConfigFieldNames& names)
         }
         else if (key == "initial_rtt_s")
         {
-            c.initialRttS = ToDouble(v, f);
-            if (!std::isfinite(c.initialRttS) || c.initialRttS < 1e-6 || c.initialRttS > 60)
-            {
-                throw std::invalid_argument(f + ": must be in [1e-6, 60] seconds");
-            }
+            c.initialRttS = ToSecondsIn(v, f, ranges::kTransportInitialRttS);
         }
         else if (key == "mtu")
         {
@@ -266,7 +277,8 @@ ConfigFromDict(py::handle config, const ConfigFieldNames& names)
         }
         else if (key == "tcp_buffer_bytes")
         {
-            c.tcpBufferBytes = static_cast<uint32_t>(ToInt(v, f, 0, 1LL << 30));
+            c.tcpBufferBytes =
+                static_cast<uint32_t>(ToIntIn(v, f, ranges::kTransportTcpBufferBytes));
         }
         else if (key == "recovery")
         {

@@ -2,9 +2,11 @@
 
 The Python fields that become native config entries (``env.transport.*``,
 ``scenario.traffic.packet_bytes``) carry their ranges and choices as :mod:`leogym.schema`
-metadata; the core checks the same keys again (``ConfigFromDict`` in
-``cpp/bindings/simulation-config.cc``). These tests probe the core at every Python bound: the
-bound passes, the nearest value beyond it fails naming the key, so neither side can drift.
+metadata, written there once; the core checks the same keys again (``ConfigFromDict`` in
+``cpp/bindings/simulation-config.cc``, ``recovery-config.cc``) with the numbers of
+``cpp/bindings/config-ranges.h``, which ``tools/generate_config_ranges.py`` generates from that
+metadata. These tests check that the header is current and probe the core at every Python
+bound: the bound passes, the nearest value beyond it fails naming the key.
 ``env.transport.recovery_params.*`` (``RecoveryParams``) are probed the same way inside the
 native ``recovery_params`` dict, under the ``tcp`` preset (``rfc9002`` takes none).
 """
@@ -12,9 +14,11 @@ native ``recovery_params`` dict, under the ``tcp`` preset (``rfc9002`` takes non
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import math
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -23,6 +27,9 @@ from leogym.scenario.config import MAX_PACKET_BYTES, TrafficConfig
 from leogym.schema import FieldError, check
 from leogym.simulation import RecoveryParams, TransportOptions
 from leogym.simulation.transport import RECOVERIES
+
+#: The generator of the core's range table.
+GENERATOR = Path(__file__).resolve().parents[2] / "tools" / "generate_config_ranges.py"
 
 #: Native config keys that need another key to be checked alone.
 COMPANIONS = {"packet_bytes": lambda v: {"mtu": max(1500, int(v) + 28)}}
@@ -169,3 +176,20 @@ def test_packet_bytes_is_a_jumbo_frames_udp_payload() -> None:
     meta = next(f for f in dataclasses.fields(TrafficConfig) if f.name == "packet_bytes").metadata
     assert meta["range"][:2] == (64, 8972)
     _probe("packet_bytes", meta, integer=True, is_list=False)
+
+
+def test_the_cores_range_table_is_generated_from_the_schema() -> None:
+    """``cpp/bindings/config-ranges.h`` is what the generator writes from the schema today
+    (a range edited on either side alone fails here), and it holds every ranged transport and
+    recovery field, so no range of those is written a second time in the core."""
+    spec = importlib.util.spec_from_file_location("generate_config_ranges", GENERATOR)
+    assert spec is not None and spec.loader is not None
+    generator = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generator)
+    text = generator.render()
+    assert generator.HEADER.read_text() == text, "run tools/generate_config_ranges.py"
+    for schema in (TransportOptions, RecoveryParams):
+        for f in dataclasses.fields(schema):
+            if "range" in f.metadata:
+                assert f".{f.name}\n" in text, f.name
+    assert "kTrafficPacketBytes{64LL, 8972LL}" in text

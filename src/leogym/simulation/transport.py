@@ -5,10 +5,12 @@ their references are in ``cpp/doc/transport.md``). The field names are the nativ
 (``recovery_params`` is the native ``recovery_params`` dict, its fields that dict's keys), and
 each field's range or choices are the ones the core's config checker applies
 (``cpp/bindings/simulation-config.cc``, ``ConfigFromDict``; ``recovery_params`` in
-``cpp/bindings/recovery-config.cc``). They are written here once, as field metadata, so a bad
-value is reported naming the field when the env config is checked, before ns-3 is touched;
-``tests/simulation/test_ranges_agree.py`` probes the core at every bound and choice of every
-field to keep the two in step.
+``cpp/bindings/recovery-config.cc``). The ranges are written here once, as field metadata, so a
+bad value is reported naming the field when the env config is checked, before ns-3 is touched;
+the core reads the same numbers from ``cpp/bindings/config-ranges.h``, which
+``tools/generate_config_ranges.py`` generates from this metadata, and
+``tests/simulation/test_ranges_agree.py`` checks that header and probes the core at every bound
+and choice of every field.
 
 Loss recovery is a preset (``recovery``) whose values ``recovery_params`` may override; the
 presets and their values are ``leogym._core.recovery_presets()``:
