@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 from omegaconf import MISSING
 
 from leogym import schema
+from leogym.agents.competitors import CompetitorsConfig
 from leogym.agents.curriculum import CurriculumConfig
 from leogym.agents.warm_start import WarmStartConfig
 from leogym.envs.config import EnvOptions
@@ -368,6 +369,8 @@ class TrainConfig:
         :mod:`leogym.agents.curriculum`).
     :param warm_start: behaviour cloning from the baselines' logs before training
         (``train.warm_start.store``; see :mod:`leogym.agents.warm_start`).
+    :param competitors: competing flows drawn per episode (``train_dist=competing``; see
+        :mod:`leogym.agents.competitors`).
     """
 
     total_timesteps: int = field(default=100_000, metadata=bounded(1))
@@ -385,6 +388,7 @@ class TrainConfig:
     on_worker_death: str = field(default="stop", metadata=choice("stop", "restart"))
     curriculum: CurriculumConfig = field(default_factory=CurriculumConfig)
     warm_start: WarmStartConfig = field(default_factory=WarmStartConfig)
+    competitors: CompetitorsConfig = field(default_factory=CompetitorsConfig)
 
 
 # --------------------------------------------------------------------------------------- eval
@@ -695,6 +699,10 @@ def validate_config(
             from leogym.agents.warm_start import check_warm_start
 
             check_warm_start(cfg, ConfigError)
+        if cfg.train.competitors.enabled:
+            from leogym.agents.competitors import check_competitors
+
+            check_competitors(cfg, ConfigError)
     if "eval" in sections:
         _validate_eval(cfg.eval, cfg.baseline)
         if "env" in sections and cfg.env.id.startswith("leogym/"):

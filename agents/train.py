@@ -130,6 +130,8 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
     factory = EnvFactory(
         c.env.id, env_kwargs(c.env), scenario_payload(c.scenario), record_stats=True
     )
+    if c.train.competitors.enabled:  # peers drawn per episode (leogym.agents.competitors)
+        factory = _competing(factory, c, run_dir)
     eval_factory = EnvFactory(c.env.id, env_kwargs(c.env), scenario_payload(c.scenario))
     ray_session = _ray_session(c)  # train.vec_env=ray: the Ray instance, for this run
     try:
@@ -188,6 +190,16 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
                 from leogym.agents.warm_start import warm_start
 
                 warm_start(model, c, run_dir)
+        snapshot: Any = None
+        if c.train.competitors.enabled and c.train.competitors.plays_self:
+            from leogym.agents.sb3.self_play import SelfSnapshotCallback, snapshot_path
+
+            snapshot = SelfSnapshotCallback(
+                snapshot_path(run_dir), c.train.competitors.self_every_steps, algo
+            )
+            if start_from is None or not snapshot.path.is_file():
+                snapshot.model = model
+                snapshot.save()  # before the envs' first reset: the copy of step 0
 
         n_csv = len(list(run_dir.glob("progress*.csv")))
         formats: list[Any] = [
@@ -220,6 +232,8 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
         )
         if curriculum is not None:
             callbacks.append(curriculum)
+        if snapshot is not None:
+            callbacks.append(snapshot)
         checkpointer = CheckpointCallback(
             c.train.checkpoint_freq or 10**15,
             run_dir,
@@ -315,6 +329,21 @@ def _learned_steps(model: Any, n_envs: int) -> int:
         return steps
     rollout = int(model.n_steps) * int(n_envs)
     return steps - steps % rollout
+
+
+def _competing(factory: Any, c: Any, run_dir: Path) -> Any:
+    """The training envs with competing flows (``train.competitors``): LeoMultiFlowCC-v0 with
+    the pool drawn per episode, ``self`` a frozen copy of the agent read from the run."""
+    from leogym.agents.competitors import SELF
+    from leogym.agents.config import MULTI_FLOW_ID
+    from leogym.agents.sb3.env_factory import EnvFactory
+    from leogym.agents.sb3.self_play import SelfSnapshot, snapshot_path
+
+    cfg = c.train.competitors
+    copy = SelfSnapshot(snapshot_path(run_dir), c.agent.name)
+    pool = [copy if name == SELF else name for name in cfg.pool]
+    kwargs = {**factory.kwargs, "competitors": pool, "peers": list(cfg.peers)}
+    return EnvFactory(MULTI_FLOW_ID, kwargs, factory.scenario, factory.record_stats)
 
 
 def _curriculum(c: Any, agent_env: Any, start_from: Path | None) -> Any:

@@ -216,7 +216,12 @@ class LeoMultiFlowCCEnv(LeoCCEnv):
     ``others``: ``None`` (the scenario's flows as they are), one control for every
     ``mpquic`` flow, or a list with one per ``mpquic`` flow; a control is a leogym controller
     name (``"cubic"``, ``"bbr"``, ...), an ns-3 TCP name (``"TcpCubic"``, ``"TcpBbr"``: that
-    flow becomes ns-3 TCP) or a policy object. ``info`` adds each flow's goodput
+    flow becomes ns-3 TCP) or a policy object. ``competitors`` (instead of ``others``): a pool
+    of such controls drawn per episode, for training beside other flows (``train.competitors``,
+    docs/workflows.md): each reset draws a peer count uniformly from ``peers`` (``[min, max]``,
+    default ``[0, 3]``; 0 leaves the connection alone) and each peer's control uniformly from
+    the pool, from a stream of its own seeded by the reset's seed; ``reset``'s ``info`` lists
+    them (``competitors``; ``"policy"`` for a policy object). ``info`` adds each flow's goodput
     (``flow_goodput_bps``) and Jain's index over the flows in the step (``jain_flows``;
     ``None`` when no flow delivered).
 
@@ -235,6 +240,8 @@ class LeoMultiFlowCCEnv(LeoCCEnv):
         *,
         n_flows: int | None = None,
         others: Any = None,
+        competitors: Sequence[Any] | None = None,
+        peers: Sequence[int] = (0, 3),
         **kwargs: Any,
     ) -> None:
         kwargs.setdefault("scenario", "bottleneck4")
@@ -242,48 +249,94 @@ class LeoMultiFlowCCEnv(LeoCCEnv):
         scenario = self.scenario
         if n_flows is not None:
             scenario = set_flow_count(scenario, n_flows)
+        if competitors is not None and others is not None:
+            raise ValueError("competitors: draws the others per episode; leave others unset")
         self._policies: dict[int, Any] = {}
         if others is not None:
-            mp_flows = [
-                j + 1
-                for j, (_, fc) in enumerate(expanded_flows(scenario))
-                if fc.transport == "mpquic"
-            ]
-            items = list(others) if isinstance(others, (list, tuple)) else [others] * len(mp_flows)
-            # A policy drives its flow as the agent drives flow 0: windows, or gains on the
-            # same base controller in the residual mode.
-            residual = self.config.action_mode == "residual"
-            policy_cc = self.config.core_settings().cc if residual else "external"
-            controls: list[str] = []
-            for k, item in enumerate(items):
-                if isinstance(item, str):
-                    if item == "external":
-                        raise ValueError(
-                            f"others[{k}]: 'external' needs a policy to drive it; pass the "
-                            "policy object"
-                        )
-                    controls.append(item)
-                elif callable(getattr(item, "predict", None)):
-                    controls.append(policy_cc)
-                    if k < len(mp_flows):
-                        self._policies[mp_flows[k]] = item
-                else:
-                    raise ValueError(
-                        f"others[{k}]: must be a controller name or an object with "
-                        f"predict(obs) (got {item!r})"
-                    )
-            scenario = set_flow_controls(scenario, controls)
+            n_mp = sum(fc.transport == "mpquic" for _, fc in expanded_flows(scenario))
+            items = list(others) if isinstance(others, (list, tuple)) else [others] * n_mp
+            scenario, self._policies = self._with_controls(scenario, items, "others")
         undriven = [i for i in external_flows(scenario) if i + 1 not in self._policies]
         if undriven:  # (after set_flow_controls, entry i of traffic.flows is flow i + 1)
             raise FieldError(
                 f"scenario.traffic.flows[{undriven[0]}].cc",
                 "'external' needs a policy to drive it: pass one in others",
             )
+        self._competitors = (
+            None if competitors is None else self._check_competitors(scenario, competitors, peers)
+        )
+        self._peers = (int(peers[0]), int(peers[1])) if competitors is not None else (0, 0)
+        self._base_scenario = scenario
+        self._draw_rng: np.random.Generator | None = None
         self.scenario = scenario
         self.config.scenario = scenario
         self._observers: dict[int, FlowObserver] = {}
         self._policy_state: dict[int, Any] = {}
         self._policy_start = True
+
+    def _with_controls(
+        self, scenario: ScenarioConfig, items: Sequence[Any], field: str
+    ) -> tuple[ScenarioConfig, dict[int, Any]]:
+        """``scenario`` with its ``mpquic`` flows run by ``items`` (controller names or policy
+        objects, in flow order), and the policies by flow index."""
+        mp_flows = [
+            j + 1 for j, (_, fc) in enumerate(expanded_flows(scenario)) if fc.transport == "mpquic"
+        ]
+        # A policy drives its flow as the agent drives flow 0: windows, or gains on the
+        # same base controller in the residual mode.
+        residual = self.config.action_mode == "residual"
+        policy_cc = self.config.core_settings().cc if residual else "external"
+        controls: list[str] = []
+        policies: dict[int, Any] = {}
+        for k, item in enumerate(items):
+            if isinstance(item, str):
+                if item == "external":
+                    raise ValueError(
+                        f"{field}[{k}]: 'external' needs a policy to drive it; pass the policy "
+                        "object"
+                    )
+                controls.append(item)
+            elif callable(getattr(item, "predict", None)):
+                controls.append(policy_cc)
+                if k < len(mp_flows):
+                    policies[mp_flows[k]] = item
+            else:
+                raise ValueError(
+                    f"{field}[{k}]: must be a controller name or an object with predict(obs) "
+                    f"(got {item!r})"
+                )
+        return set_flow_controls(scenario, controls, field), policies
+
+    def _check_competitors(
+        self, scenario: ScenarioConfig, competitors: Sequence[Any], peers: Sequence[int]
+    ) -> list[Any]:
+        """The competitor pool, checked: every entry runs beside the connection, and the
+        scenario takes every peer count of ``peers``."""
+        if isinstance(competitors, (str, bytes)) or not isinstance(competitors, Sequence):
+            raise ValueError(f"competitors: must be a list (got {competitors!r})")
+        if not competitors:
+            raise ValueError("competitors: must name at least one competitor")
+        if (
+            not isinstance(peers, Sequence)
+            or len(peers) != 2
+            or any(isinstance(p, bool) or not isinstance(p, (int, np.integer)) for p in peers)
+            or not 0 <= peers[0] <= peers[1] <= 63
+        ):
+            raise ValueError(
+                f"peers: must be [min, max] with 0 <= min <= max <= 63 (got {peers!r})"
+            )
+        set_flow_count(scenario, int(peers[1]) + 1, "peers")
+        pool = set_flow_count(scenario, len(competitors) + 1, "competitors")
+        self._with_controls(pool, list(competitors), "competitors")  # every entry, checked
+        return list(competitors)
+
+    def _draw_competitors(self) -> list[Any]:
+        """This episode's peers: a count in ``peers``, each drawn from the pool uniformly."""
+        assert self._competitors is not None and self._draw_rng is not None
+        lo, hi = self._peers
+        n = int(self._draw_rng.integers(lo, hi + 1))
+        picks = self._draw_rng.integers(0, len(self._competitors), size=n)
+        return [self._competitors[int(i)] for i in picks]
 
     @property
     def flow_names(self) -> list[str]:
@@ -295,7 +348,17 @@ class LeoMultiFlowCCEnv(LeoCCEnv):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        if self._competitors is not None:
+            if seed is not None or self._draw_rng is None:
+                # the peers' own stream: the episode's draws do not move with the pool
+                self._draw_rng = np.random.default_rng([int(seed), 1] if seed is not None else None)
+            drawn = self._draw_competitors()
+            scenario = set_flow_count(self._base_scenario, len(drawn) + 1, "peers")
+            self.scenario, self._policies = self._with_controls(scenario, drawn, "competitors")
+            self.config.scenario = self.scenario
         obs, info = super().reset(seed=seed, options=options)
+        if self._competitors is not None:
+            info["competitors"] = [c if isinstance(c, str) else "policy" for c in drawn]
         assert self._episode is not None
         self._observers = {f: self._episode.observers[f] for f in self._policies}
         for o in self._observers.values():

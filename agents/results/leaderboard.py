@@ -46,6 +46,7 @@ COLUMNS = (
     ("loss_random_pkts", "random", "{:.0f}"),
     ("loss_overflow_pkts", "overflow", "{:.0f}"),
     ("jain_flows", "Jain (flows)", "{:.2f}"),
+    ("share_of_fair", "share of fair", "{:.2f}"),
     ("return", "return", "{:.1f}"),
 )
 

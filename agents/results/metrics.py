@@ -42,6 +42,12 @@ per-step, per-path trace. Definitions (``Δ_k`` is the duration of step ``k``, `
     (``info["flow_goodput_bytes"]``) and to every cross-traffic source
     (``info["cross_traffic_rx_bytes"]``), as the native core measures them; NaN when the
     connection runs alone.
+``share_of_fair``
+    This connection's bytes over its fair share, summed over the episode: in each step the
+    fair share is the bytes that the flows of ``jain_flows`` delivered together, divided by
+    the number that delivered (this connection always counted), so a flow that holds its
+    share scores 1, one that takes nothing 0 (the "no collapse" criterion asks for >= 0.5);
+    NaN when the connection runs alone or nothing was delivered.
 ``owd_mean_ms``, ``queue_delay_mean_ms``
     This connection's one-way delay and queueing delay, averaged over its data packets (the
     core measures each packet from its source's IP layer to its sink's; queueing delay is the
@@ -221,6 +227,7 @@ class EpisodeRecorder:
             "reorder_buffer_max_kb",
             "jain_paths",
             "jain_flows",
+            "share_of_fair",
             "owd_mean_ms",
             "queue_delay_mean_ms",
         ]
@@ -263,10 +270,14 @@ class EpisodeRecorder:
         out["hol_delay_mean_ms"] = float(np.mean(s["hol_delay_s"]) * 1e3)
         out["reorder_buffer_max_kb"] = float(np.max(s["reorder_buffer_bytes"]) / 1e3)
         out["jain_paths"] = jain_index(delivered.sum(axis=0))
+        out["jain_flows"] = out["share_of_fair"] = math.nan
         if self.flow_goodput and self.flow_goodput[0].size > 1:
-            out["jain_flows"] = jain_index(np.sum(np.vstack(self.flow_goodput), axis=0))
-        else:
-            out["jain_flows"] = math.nan
+            g = np.vstack(self.flow_goodput)  # (step, flow), the connection first
+            out["jain_flows"] = jain_index(g.sum(axis=0))
+            sharing = 1 + np.count_nonzero(g[:, 1:] > 0, axis=1)
+            fair = float(np.sum(g.sum(axis=1) / sharing))
+            if fair > 0:
+                out["share_of_fair"] = float(g[:, 0].sum()) / fair
         packets = self.delay_packets
         out["owd_mean_ms"] = self.owd_sum / packets * 1e3 if packets > 0 else math.nan
         out["queue_delay_mean_ms"] = self.queue_sum / packets * 1e3 if packets > 0 else math.nan

@@ -126,7 +126,21 @@ def test_jain_over_competing_flows() -> None:
         info = _info(0.5 * k, 8e6, [0.04, 0.04], [2.5e5, 2.5e5], [0, 0])
         info["cross_traffic_rx_bytes"] = np.array([2.5e5])
         rec.add(0.0, info)
-    assert rec.metrics()["jain_flows"] == pytest.approx(jain_index([1e6, 5e5]))  # = 0.9
+    m = rec.metrics()
+    assert m["jain_flows"] == pytest.approx(jain_index([1e6, 5e5]))  # = 0.9
+    # two flows delivered 750 kB a step: the fair share is 375 kB, we took 500 kB
+    assert m["share_of_fair"] == pytest.approx(500 / 375)
+
+
+def test_share_of_fair_counts_a_starved_connection_and_skips_idle_peers() -> None:
+    rec = EpisodeRecorder()
+    # step 1: a peer takes everything, we take nothing (fair share 300 kB, ours 0);
+    # step 2: the peer is idle (not sharing), we take 300 kB (fair share 300 kB)
+    for k, (ours, peer) in enumerate([(0.0, 6e5), (3e5, 0.0)], start=1):
+        info = _info(0.5 * k, ours * 16, [0.04, 0.04], [ours / 2, ours / 2], [0, 0])
+        info["flow_goodput_bytes"] = np.array([ours, peer])
+        rec.add(0.0, info)
+    assert rec.metrics()["share_of_fair"] == pytest.approx(3e5 / 6e5)
 
 
 def test_unfinished_file_has_no_completion_time() -> None:
