@@ -295,6 +295,12 @@ def _worker_died(t: EpisodeTask, where: str, failures: list[tuple[EpisodeTask, s
     failures.append((t, "WorkerDied: " + msg))
 
 
+#: What became of an episode in a pool: ``done`` (value: its results row), ``failed`` (the
+#: exception it raised), ``died`` (where its worker ran: the worker died while running it) or
+#: ``retry`` (interrupted by another episode's dead worker; it runs again).
+Outcome = tuple[Any, str, Any]
+
+
 def _run_pending(
     pending: list[EpisodeTask],
     store: ResultsStore,
@@ -309,173 +315,219 @@ def _run_pending(
     backend: str = "subproc",
     ray: Any = None,
 ) -> list[tuple[EpisodeTask, str]]:
+    """Run ``pending`` in a pool of worker processes (``backend="subproc"``) or as Ray tasks
+    (``"ray"``), recording each episode as it ends; the failed episodes, with why.
+
+    One supervisor and one stop policy for both pools: an episode that raised is a failure
+    and the others run on; an episode whose worker died is a failure naming its env and seed,
+    and the evaluation stops (:class:`RuntimeError`) with ``on_worker_death="stop"`` or after
+    more than ``max_pool_restarts`` deaths, else runs on; on any other exception (Ctrl-C
+    included) the episodes in flight are cancelled and it propagates. The finished episodes
+    are saved either way.
+    """
+    failures: list[tuple[EpisodeTask, str]] = []
+    if not pending:
+        return failures
+    pool: _LocalEpisodes | _RayEpisodes
     if backend == "ray":
-        return _run_pending_ray(
-            pending,
-            store,
-            n_workers=n_workers,
-            progress=progress,
-            total=total,
-            done=done,
-            on_worker_death=on_worker_death,
-            max_deaths=max_pool_restarts,
-            options=ray,
-        )
-    from concurrent.futures.process import BrokenProcessPool
-
+        pool = _RayEpisodes(n_workers, ray)
+    else:
+        pool = _LocalEpisodes(n_workers, start_method, store.run_dir / ".inflight", len(pending))
     from leogym.agents.runtime.progress import ProgressReporter
-    from leogym.agents.runtime.subproc_worker import (  # light: no SB3 in the workers
-        dead_worker_keys,
-        init_tracked_worker,
-        run_tracked,
-    )
 
-    failures: list[tuple[EpisodeTask, str]] = []
-    if not pending:
-        return failures
     bar = ProgressReporter(
         "evaluating", total, completed=done, enabled=progress, unit="episodes", log_every_s=10.0
     )
-    ctx = multiprocessing.get_context(start_method)
-    markers = store.run_dir / ".inflight"  # which episode runs in which worker (pid)
-    markers.mkdir(parents=True, exist_ok=True)
-    dead_worker_keys(markers)  # stale markers of an earlier, killed invocation
     queue = list(pending)
-    breaks = 0
-    with bar:
-        while queue:
-            with ProcessPoolExecutor(
-                max_workers=min(n_workers, len(queue)),
-                mp_context=ctx,
-                initializer=init_tracked_worker,
-                initargs=(str(markers), os.getpid()),  # workers end with this process
-            ) as pool:
-                running: dict[Future[dict[str, Any]], EpisodeTask] = {}
-                try:
-                    while queue or running:
-                        # keep at most 2 tasks per worker in flight, so an interrupt loses little
-                        while queue and len(running) < 2 * n_workers:
-                            t = queue.pop(0)
-                            running[pool.submit(run_tracked, run_task, t)] = t
-                        finished, _ = wait(running, return_when=FIRST_COMPLETED)
-                        if any(isinstance(f.exception(), BrokenProcessPool) for f in finished):
-                            break  # a worker died: handled below, with every task in flight
-                        for fut in finished:
-                            t = running.pop(fut)
-                            try:
-                                row = fut.result()
-                            except Exception as exc:  # noqa: BLE001 - reported together at the end
-                                _episode_failed(t, exc, failures)
-                                continue
-                            _episode_done(t, row, store, bar)
-                except BaseException:
-                    for fut in running:
-                        fut.cancel()
-                    raise
-            if not running:
-                break
-            # A worker died (killed, crashed): the pool is broken and every episode in flight
-            # failed with it. The episode(s) whose worker died are recorded as failed, with
-            # their env and seed; the others go back to the queue, in a fresh pool.
-            breaks += 1
-            dead = dead_worker_keys(markers)
-            in_flight = list(running.values())
-            culprits = [t for t in in_flight if t.key in dead]
-            for t in culprits:
-                _worker_died(t, f"pid {dead[t.key]}", failures)
-            queue[:0] = [t for t in in_flight if t not in culprits]
-            if on_worker_death == "stop" or breaks > max_pool_restarts:
-                why = (
-                    "eval.on_worker_death=stop"
-                    if on_worker_death == "stop"
-                    else f"{breaks} worker deaths"
-                )
-                raise RuntimeError(
-                    f"evaluation stopped after a worker died ({why}); "
-                    + (
-                        "; ".join(f"{t.policy.label}/{t.scenario}/seed={t.seed}" for t in culprits)
-                        or "the episode it ran is unknown"
-                    )
-                    + f". The finished episodes are saved; rerun with resume={store.run_dir}."
-                )
-            log.warning("restarting the evaluation workers (%d episodes to go)", len(queue))
-    return failures
-
-
-def _run_pending_ray(
-    pending: list[EpisodeTask],
-    store: ResultsStore,
-    *,
-    n_workers: int,
-    progress: bool,
-    total: int,
-    done: int,
-    on_worker_death: str,
-    max_deaths: int,
-    options: Any,
-) -> list[tuple[EpisodeTask, str]]:
-    """:func:`_run_pending` on Ray (``eval.backend=ray``): each episode a Ray task on
-    ``ray.cpus_per_env`` CPUs, ``n_workers`` of them in flight, on a local instance or the
-    cluster at ``ray.address``. A task whose worker process dies is that episode's failure
-    (Ray knows which), never retried; the others run on."""
-    from leogym.agents.runtime import ray_support
-    from leogym.agents.runtime.progress import ProgressReporter
-    from leogym.agents.runtime.rollout import run_task_on_ray
-
-    failures: list[tuple[EpisodeTask, str]] = []
-    if not pending:
-        return failures
-    bar = ProgressReporter(
-        "evaluating", total, completed=done, enabled=progress, unit="episodes", log_every_s=10.0
-    )
-    try:
-        ray = ray_support.import_ray("'ray'")
-    except ray_support.RayUnavailableError as exc:
-        raise ConfigError("eval.backend", str(exc)) from exc
-    with ray_support.session(options), bar:
-        episode = ray.remote(run_task_on_ray).options(
-            num_cpus=float(getattr(options, "cpus_per_env", 1.0)), max_retries=0
-        )
-        queue = list(pending)
-        running: dict[Any, EpisodeTask] = {}
-        deaths = 0
+    running: dict[Any, EpisodeTask] = {}
+    deaths = 0
+    with pool, bar:
         try:
             while queue or running:
-                while queue and len(running) < n_workers:
+                while queue and len(running) < pool.capacity:
                     t = queue.pop(0)
-                    running[episode.remote(t)] = t
-                finished, _ = ray.wait(list(running), num_returns=1)
-                for ref in finished:
-                    t = running.pop(ref)
-                    try:
-                        row = ray.get(ref)
-                    except ray.exceptions.RayTaskError as exc:  # the episode raised
-                        _episode_failed(t, exc.cause or exc, failures)
-                        continue
-                    except ray.exceptions.RayError as exc:  # its worker or node is gone
-                        deaths += 1
-                        _worker_died(t, f"a Ray worker: {type(exc).__name__}", failures)
-                        if on_worker_death == "stop" or deaths > max_deaths:
-                            why = (
-                                "eval.on_worker_death=stop"
-                                if on_worker_death == "stop"
-                                else f"{deaths} worker deaths"
-                            )
-                            raise RuntimeError(
-                                f"evaluation stopped after a worker died ({why}); "
-                                f"{t.policy.label}/{t.scenario}/seed={t.seed}. The finished "
-                                f"episodes are saved; rerun with resume={store.run_dir}."
-                            ) from exc
-                        continue
-                    _episode_done(t, row, store, bar)
+                    running[pool.submit(t)] = t
+                outcomes, died = pool.wait(running)
+                culprits, retry = [], []
+                for handle, kind, value in outcomes:
+                    t = running.pop(handle)
+                    if kind == "done":
+                        _episode_done(t, value, store, bar)
+                    elif kind == "failed":
+                        _episode_failed(t, value, failures)
+                    elif kind == "died":
+                        _worker_died(t, value, failures)
+                        culprits.append(t)
+                    else:
+                        retry.append(t)
+                queue[:0] = retry
+                if died:
+                    deaths += died
+                    _stop_after_death(culprits, deaths, on_worker_death, max_pool_restarts, store)
+                    log.warning("a worker died; the evaluation goes on (%d to go)", len(queue))
         except BaseException:
-            for ref in running:
-                try:
-                    ray.cancel(ref, force=True)
-                except Exception:  # noqa: BLE001, S110 - already finished or Ray is going down
-                    pass
+            pool.cancel(running)
             raise
     return failures
+
+
+def _stop_after_death(
+    culprits: list[EpisodeTask],
+    deaths: int,
+    on_worker_death: str,
+    max_deaths: int,
+    store: ResultsStore,
+) -> None:
+    """The stop policy: raise with ``eval.on_worker_death=stop``, or after more than
+    ``max_deaths`` worker deaths."""
+    if on_worker_death != "stop" and deaths <= max_deaths:
+        return
+    why = "eval.on_worker_death=stop" if on_worker_death == "stop" else f"{deaths} worker deaths"
+    names = "; ".join(f"{t.policy.label}/{t.scenario}/seed={t.seed}" for t in culprits)
+    raise RuntimeError(
+        f"evaluation stopped after a worker died ({why}); "
+        + (names or "the episode it ran is unknown")
+        + f". The finished episodes are saved; rerun with resume={store.run_dir}."
+    )
+
+
+class _LocalEpisodes:
+    """Episodes in a pool of worker processes on this machine (``eval.backend=subproc``).
+
+    Python's pool turns one dead worker into a failure of every episode in flight and cannot
+    say which one's worker died; each episode therefore leaves a marker naming its worker's pid
+    while it runs (:func:`~leogym.agents.runtime.subproc_worker.run_tracked`). After a death
+    the episodes whose worker died are ``died``, the others ``retry``, in a fresh pool.
+    """
+
+    def __init__(self, n_workers: int, start_method: str, markers: Path, n_tasks: int) -> None:
+        self.n_workers = n_workers
+        self.capacity = 2 * n_workers  # at most 2 tasks per worker in flight: little lost
+        self._ctx = multiprocessing.get_context(start_method)
+        self._markers = markers
+        self._left = n_tasks
+        self._pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> _LocalEpisodes:
+        from leogym.agents.runtime.subproc_worker import dead_worker_keys
+
+        self._markers.mkdir(parents=True, exist_ok=True)
+        dead_worker_keys(self._markers)  # stale markers of an earlier, killed invocation
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._shutdown()
+
+    def _shutdown(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+    def submit(self, t: EpisodeTask) -> Future[dict[str, Any]]:
+        """Start episode ``t``; its handle."""
+        from leogym.agents.runtime.subproc_worker import (  # light: no SB3 in the workers
+            init_tracked_worker,
+            run_tracked,
+        )
+
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=max(1, min(self.n_workers, self._left)),
+                mp_context=self._ctx,
+                initializer=init_tracked_worker,
+                initargs=(str(self._markers), os.getpid()),  # workers end with this process
+            )
+        return self._pool.submit(run_tracked, run_task, t)
+
+    def wait(self, running: dict[Any, EpisodeTask]) -> tuple[list[Outcome], int]:
+        """Wait for an episode to end: the outcomes, and the number of worker deaths (0/1)."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        from leogym.agents.runtime.subproc_worker import dead_worker_keys
+
+        finished, _ = wait(running, return_when=FIRST_COMPLETED)
+        if not any(isinstance(f.exception(), BrokenProcessPool) for f in finished):
+            outcomes: list[Outcome] = []
+            for fut in finished:
+                try:
+                    outcomes.append((fut, "done", fut.result()))
+                except Exception as exc:  # noqa: BLE001 - reported together at the end
+                    outcomes.append((fut, "failed", exc))
+            self._left -= len(outcomes)
+            return outcomes, 0
+        # A worker died (killed, crashed): the pool is broken and every episode in flight
+        # failed with it; the markers left say whose worker it was.
+        self._shutdown()
+        dead = dead_worker_keys(self._markers)
+        outcomes = [
+            (fut, "died", f"pid {dead[t.key]}") if t.key in dead else (fut, "retry", None)
+            for fut, t in running.items()
+        ]
+        self._left -= sum(kind == "died" for _, kind, _ in outcomes)
+        return outcomes, 1
+
+    def cancel(self, running: dict[Any, EpisodeTask]) -> None:
+        """Cancel the episodes not started yet (the pool's exit waits for the rest)."""
+        for fut in running:
+            fut.cancel()
+
+
+class _RayEpisodes:
+    """Episodes as Ray tasks (``eval.backend=ray``) on ``ray.cpus_per_env`` CPUs each,
+    ``n_workers`` in flight, on a local instance or the cluster at ``ray.address``. Ray knows
+    which task's worker died: that episode alone is ``died`` (never retried)."""
+
+    def __init__(self, n_workers: int, options: Any) -> None:
+        from leogym.agents.runtime import ray_support
+
+        try:
+            self.ray = ray_support.import_ray("'ray'")
+        except ray_support.RayUnavailableError as exc:
+            raise ConfigError("eval.backend", str(exc)) from exc
+        self.capacity = n_workers
+        self._options = options
+        self._session: Any = None
+        self._episode: Any = None
+
+    def __enter__(self) -> _RayEpisodes:
+        from leogym.agents.runtime import ray_support
+        from leogym.agents.runtime.rollout import run_task_on_ray
+
+        self._session = ray_support.session(self._options)
+        self._session.__enter__()
+        self._episode = self.ray.remote(run_task_on_ray).options(
+            num_cpus=float(getattr(self._options, "cpus_per_env", 1.0)), max_retries=0
+        )
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._session.__exit__(*exc)
+
+    def submit(self, t: EpisodeTask) -> Any:
+        """Start episode ``t``; its handle (an object ref)."""
+        return self._episode.remote(t)
+
+    def wait(self, running: dict[Any, EpisodeTask]) -> tuple[list[Outcome], int]:
+        """Wait for an episode to end: the outcomes, and the number of worker deaths."""
+        ray = self.ray
+        finished, _ = ray.wait(list(running), num_returns=1)
+        outcomes: list[Outcome] = []
+        for ref in finished:
+            try:
+                outcomes.append((ref, "done", ray.get(ref)))
+            except ray.exceptions.RayTaskError as exc:  # the episode raised
+                outcomes.append((ref, "failed", exc.cause or exc))
+            except ray.exceptions.RayError as exc:  # its worker or node is gone
+                outcomes.append((ref, "died", f"a Ray worker: {type(exc).__name__}"))
+        return outcomes, sum(kind == "died" for _, kind, _ in outcomes)
+
+    def cancel(self, running: dict[Any, EpisodeTask]) -> None:
+        """Cancel the episodes in flight."""
+        for ref in running:
+            try:
+                self.ray.cancel(ref, force=True)
+            except Exception:  # noqa: BLE001, S110 - already finished or Ray is going down
+                pass
 
 
 @hydra.main(version_base="1.3", config_path=CONFIG_PATH, config_name="evaluate")
