@@ -171,3 +171,38 @@ def test_multi_agent_training_runs_on_ray(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, f"train failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
     assert json.loads((run / "train_summary.json").read_text())["num_timesteps"] == 384
+
+
+def test_a_killed_ray_actor_is_reported_by_its_slots_and_restarted() -> None:
+    _ray_or_skip()
+    started = ray_support.init(RayConfig(num_cpus=2))
+    try:
+        options = RayConfig(num_cpus=2, start_timeout_s=120.0)  # one env per actor
+        venv = make_multi_agent_vec_env(
+            FACTORY,
+            2,
+            seed=4,
+            start_method="forkserver",
+            vec_env="ray",
+            ray=options,
+            on_worker_death="restart",
+        )
+        faults = venv.venv
+        try:
+            venv.reset()
+            action = np.zeros((4, *venv.action_space.shape), np.float32)
+            venv.step(action)
+            os.kill(faults.venv.venv.where[1]["pid"], signal.SIGKILL)
+            _, _, dones, infos = venv.step(action)
+            assert dones.all() and all(i["TimeLimit.truncated"] for i in infos)
+            assert "worker_died" in infos[2] and "worker_died" not in infos[0]
+            death = faults.deaths[0]
+            assert death.indices == (2, 3) and death.seed == 6 and "Ray actor 1" in str(death)
+            assert faults.restarts == 1
+            obs, *_ = venv.step(action)  # the fresh actors step on
+            assert obs.shape == (4, *venv.observation_space.shape)
+        finally:
+            venv.close()
+    finally:
+        if started:
+            ray_support.shutdown()
