@@ -475,6 +475,9 @@ class EvalConfig:
         ``heldout/<name>`` under it) or YAML path; empty = the composed ``scenario`` group
         (with any overrides given on the command line). ``suite=heldout`` fills it.
     :param suite: the named suite these scenarios come from (set by the ``suite`` group).
+    :param peers: run each scenario once per controller listed, with every competing bulk
+        flow of its ``traffic.flows`` running it (``<scenario>+<peer>``; empty: the
+        scenarios' own flows); see :mod:`leogym.agents.coexistence`.
     :param seeds: one episode per seed, scenario and policy; ``reset(seed=s)``.
     :param agents: trained agents to evaluate: label -> run directory or checkpoint ``.zip``.
     :param checkpoint: for run directories, which model: ``final``, ``best`` (falls back to
@@ -504,6 +507,7 @@ class EvalConfig:
 
     scenarios: list[str] = field(default_factory=list)
     suite: SuiteInfo = field(default_factory=SuiteInfo)
+    peers: list[str] = field(default_factory=list)
     seeds: list[int] = field(default_factory=lambda: [0, 1, 2, 3, 4], metadata=bounded(0, MAX_SEED))
     agents: dict[str, str] = field(default_factory=dict)
     checkpoint: str = field(default="final", metadata=choice("final", "best", "latest"))
@@ -706,7 +710,7 @@ def validate_config(
     if "eval" in sections:
         _validate_eval(cfg.eval, cfg.baseline)
         if "env" in sections and cfg.env.id.startswith("leogym/"):
-            _validate_suite(cfg.env, cfg.eval.scenarios)
+            _validate_suite(cfg.env, cfg.eval.scenarios, cfg.eval.peers)
     if "train" in sections or "eval" in sections:
         schema.check(cfg.ray, "ray", ConfigError)
     if "train" in sections and cfg.train.vec_env == "ray":
@@ -733,15 +737,23 @@ def _validate_scenario(scenario: Any) -> ScenarioConfig:
     return load_scenario(scenario)
 
 
-def _validate_suite(env: EnvSpec, names: list[str]) -> None:
-    """Each scenario of ``eval.scenarios`` loads and suits the env options."""
+def _validate_suite(env: EnvSpec, names: list[str], peers: list[str]) -> None:
+    """Each scenario of ``eval.scenarios`` loads and suits the env options, with each of
+    ``eval.peers``."""
+    from leogym.agents.coexistence import with_peers
     from leogym.scenario import load_scenario
 
     for i, name in enumerate(names):
         try:
-            _validate_env_on(env, load_scenario(name))
+            scenario = load_scenario(name)
+            _validate_env_on(env, scenario)
         except FieldError as exc:
             raise ConfigError(f"eval.scenarios[{i}]", f"scenario {name!r}: {exc}") from None
+        for k, peer in enumerate(peers):
+            try:
+                _validate_env_on(env, with_peers(scenario, peer, f"eval.peers[{k}]"))
+            except FieldError as exc:
+                raise ConfigError(str(exc)) from None
 
 
 def _validate_env_on(env: EnvSpec, scenario: ScenarioConfig) -> None:
@@ -773,6 +785,18 @@ def _validate_eval(ev: EvalConfig, baselines: dict[str, BaselineSpec]) -> None:
     for i, name in enumerate(ev.scenarios):
         if not name:
             raise schema.fail(ConfigError, f"eval.scenarios[{i}]", "must be a scenario name", name)
+    if ev.peers:
+        from leogym.agents.coexistence import peer_controls
+
+        known = peer_controls()
+        for k, name in enumerate(ev.peers):
+            if name not in known:
+                raise schema.fail(
+                    ConfigError,
+                    f"eval.peers[{k}]",
+                    f"must be one of {', '.join(sorted(known))}",
+                    name,
+                )
     for label, path in ev.agents.items():
         if not path:
             raise ConfigError(f"eval.agents.{label}", "needs a run directory or checkpoint path")

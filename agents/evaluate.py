@@ -172,7 +172,9 @@ def build_tasks(c: LeogymConfig, store: ResultsStore) -> list[EpisodeTask]:
     if dupes:
         raise ConfigError(f"eval.agents: policy labels must be unique (repeated: {dupes})")
     tasks = []
-    for name, payload in _suite(c):
+    from leogym.agents.coexistence import with_peer_variants
+
+    for name, payload in with_peer_variants(_suite(c), c.eval.peers):
         for ref, factory in policies:
             env = EnvFactory(factory.env_id, factory.kwargs, payload)
             for seed in c.eval.seeds:
