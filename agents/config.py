@@ -595,10 +595,25 @@ class MainJobConfig:
 
     :param agent_label: the trained agent's label in the leaderboard.
     :param sort_by: leaderboard column to sort by (descending): a metric of the results table.
+    :param shipped: shipped models evaluated beside the fresh agent: label -> ``zoo:<name>``
+        (:mod:`leogym.agents.zoo`), each on its own card's env settings.
     """
 
     agent_label: str = "PPO"
     sort_by: str = "goodput_mbps"
+    shipped: dict[str, str] = field(default_factory=dict)
+
+    def _check_relations(self, path: str, error: type[FieldError]) -> None:
+        for label, ref in self.shipped.items():
+            if label == self.agent_label:
+                raise error(f"{path}.shipped.{label}", "must differ from main_job.agent_label")
+            from leogym.agents.zoo import names
+
+            if not ref.startswith("zoo:") or ref[len("zoo:") :] not in names():
+                raise error(
+                    f"{path}.shipped.{label}",
+                    f"must be zoo:<name>, a shipped model ({', '.join(names())}; got {ref!r})",
+                )
 
 
 # --------------------------------------------------------------------------------------- root
@@ -711,6 +726,8 @@ def validate_config(
         _validate_eval(cfg.eval, cfg.baseline)
         if "env" in sections and cfg.env.id.startswith("leogym/"):
             _validate_suite(cfg.env, cfg.eval.scenarios, cfg.eval.peers)
+    if "main_job" in sections:
+        schema.check(cfg.main_job, "main_job", ConfigError)
     if "train" in sections or "eval" in sections:
         schema.check(cfg.ray, "ray", ConfigError)
     if "train" in sections and cfg.train.vec_env == "ray":

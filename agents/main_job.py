@@ -99,9 +99,9 @@ def run_main_job(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) 
     t0 = time.perf_counter()
     label = cfg.main_job.agent_label
     eval_cfg = base.copy()
-    eval_cfg.eval.agents = {label: str(train_dir.resolve())}
+    eval_cfg.eval.agents = {label: str(train_dir.resolve()), **cfg.main_job.shipped}
     _sub_run(eval_cfg, eval_dir, "evaluate")
-    n_policies = 1 + len(cfg.baseline)
+    n_policies = len(eval_cfg.eval.agents) + len(cfg.baseline)
     console.rule(f"[bold]2/3 evaluating {n_policies} policies × {len(cfg.eval.seeds)} seeds")
     results = evaluate(eval_cfg, eval_dir)
     timings["eval_s"] = time.perf_counter() - t0
@@ -131,7 +131,7 @@ def run_main_job(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) 
 @config_task("leogym-run")
 def _hydra_main(cfg: DictConfig) -> None:
     configure_logging()
-    sections = ("env", "agent", "train", "eval")
+    sections = ("env", "agent", "train", "eval", "main_job")
     if not cfg.get("resume"):  # checked before the run directory is made
         validate_config(to_objects(cfg), sections)
     ctx = prepare_run(cfg, app="main_job", seeds={"seed": cfg.seed, "eval": list(cfg.eval.seeds)})

@@ -53,6 +53,21 @@ def test_main_job_compares_the_six_paper_baselines() -> None:
     assert c.scenario.name == "default"
 
 
+@pytest.mark.parametrize(
+    ("override", "message"),
+    [
+        ("+main_job.shipped.V1=zoo:nope", r"^main_job\.shipped\.V1: must be zoo:<name>, a "),
+        ("+main_job.shipped.V1=runs/x", r"^main_job\.shipped\.V1: must be zoo:<name>, a "),
+        ("+main_job.shipped.PPO=zoo:ppo-cc-default", r"^main_job\.shipped\.PPO: must differ "),
+    ],
+)
+def test_bad_shipped_models_name_the_field(override: str, message: str) -> None:
+    sections = ("env", "agent", "train", "eval", "main_job")
+    _check(["+main_job.shipped.V1=zoo:ppo-cc-default"], "main_job", sections)
+    with pytest.raises(ConfigError, match=message):
+        _check(["main_job.shipped={}", override], "main_job", sections)
+
+
 @pytest.mark.parametrize("agent", ["ppo", "a2c", "sac", "td3", "dqn", "recurrent_ppo"])
 def test_agent_groups_are_typed(agent: str) -> None:
     c = to_objects(compose("train", [f"agent={agent}"]))
