@@ -48,9 +48,9 @@ from leogym.agents.runtime.app import (
     CONFIG_PATH,
     config_task,
     configure_logging,
+    env_scenario,
     prepare_run,
     run_app,
-    scenario_payload,
     to_objects,
 )
 
@@ -127,17 +127,16 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
         if start_from is None:
             raise ConfigError(f"resume: {run_dir} holds no model or checkpoint to resume from")
 
-    factory = EnvFactory(
-        c.env.id, env_kwargs(c.env), scenario_payload(c.scenario), record_stats=True
-    )
+    scenario = env_scenario(c.env.id, c.scenario)  # converted and validated once, here
+    factory = EnvFactory(c.env.id, env_kwargs(c.env), scenario, record_stats=True)
     if c.train.competitors.enabled:  # peers drawn per episode (leogym.agents.competitors)
         factory = _competing(factory, c, run_dir)
-    eval_factory = EnvFactory(c.env.id, env_kwargs(c.env), scenario_payload(c.scenario))
+    eval_factory = EnvFactory(c.env.id, env_kwargs(c.env), scenario)
     ray_session = _ray_session(c)  # train.vec_env=ray: the Ray instance, for this run
     try:
         if c.env.flows.agents:  # every flow an agent, one shared policy (parameter sharing)
             venv = make_multi_agent_vec_env(
-                MultiAgentEnvFactory(multi_agent_kwargs(c.env), scenario_payload(c.scenario)),
+                MultiAgentEnvFactory(multi_agent_kwargs(c.env), scenario),
                 c.train.n_envs,
                 seed=c.seed,
                 start_method=c.train.start_method,

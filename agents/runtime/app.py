@@ -29,6 +29,7 @@ __all__ = [
     "compose",
     "config_error_line",
     "config_task",
+    "env_scenario",
     "prepare_run",
     "run_app",
     "to_objects",
@@ -81,6 +82,24 @@ def scenario_payload(scenario: Any) -> Any:
     if is_dataclass(scenario) and not isinstance(scenario, type):
         return asdict(scenario)
     return scenario
+
+
+def env_scenario(env_id: str, scenario: Any) -> Any:
+    """What the envs of workers get as ``scenario=``: for a leogym env, the
+    :class:`ScenarioConfig`, converted and validated once, here. Each worker receives it
+    pickled, with its validation stamp, and so neither converts a dict again nor checks the
+    config again (:func:`leogym.scenario.validation.ensure_validated`). Other envs take no
+    scenario: :func:`scenario_payload` as it is.
+
+    :raises ScenarioConfigError: an invalid scenario, naming the field.
+    """
+    if scenario is None or not env_id.startswith("leogym/"):
+        return scenario_payload(scenario)
+    from leogym.scenario import load_scenario
+
+    if not isinstance(scenario, (ScenarioConfig, str, Path)):
+        scenario = scenario_payload(scenario)
+    return load_scenario(scenario)
 
 
 def scenario_name(scenario: Any, default: str = "custom") -> str:
