@@ -20,6 +20,9 @@ import pytest
 from leogym.agents import warm_start as ws
 from leogym.agents.config import ConfigError, register_configs, validate_config
 from leogym.agents.runtime.app import compose, to_objects
+from leogym.agents.warm_start import clone as ws_clone
+from leogym.agents.warm_start import labels as ws_labels
+from leogym.agents.warm_start import store as ws_store
 from leogym.envs.actions import multiplicative_factor
 
 OBS_WIDTH, ACTION_WIDTH = 52, 4  # LeoCC-v0 on tiny, default observation
@@ -40,21 +43,21 @@ def test_continuous_labels_invert_auroras_factor() -> None:
     for t, a in enumerate(actions):
         window = window * multiplicative_factor(a, 0.5)
         cwnd[t] = window
-    labels = ws.continuous_labels(cwnd, packet_bytes=1400, scale=0.5, width=4)
+    labels = ws_labels.continuous_labels(cwnd, packet_bytes=1400, scale=0.5, width=4)
     assert labels.shape == (30, 4) and labels.dtype == np.float32
     np.testing.assert_allclose(labels[:, :2], actions, atol=1e-5)
     assert not labels[:, 2:].any()  # padded paths
     # changes beyond the factor's range saturate; a path without a window is left alone
-    far = ws.continuous_labels(np.array([[1e9, 0.0]]), packet_bytes=1400, scale=0.5, width=2)
+    far = ws_labels.continuous_labels(np.array([[1e9, 0.0]]), packet_bytes=1400, scale=0.5, width=2)
     np.testing.assert_array_equal(far, [[1.0, 0.0]])
 
 
 def test_residual_labels_are_log2_gains_over_the_base() -> None:
     base = np.array([[1000.0, 2000.0], [1000.0, 0.0], [4000.0, 10.0]])
     teacher = np.array([[2000.0, 1000.0], [1000.0, 500.0], [1e6, 10.0], [5.0, 5.0]])
-    labels = ws.residual_labels(teacher, base, width=3)
+    labels = ws_labels.residual_labels(teacher, base, width=3)
     np.testing.assert_allclose(labels, [[1, -1, 0], [0, 0, 0], [1, 0, 0], [0, 0, 0]])
-    assert not ws.residual_labels(base, base, width=2).any()  # the base itself: a = 0
+    assert not ws_labels.residual_labels(base, base, width=2).any()  # the base itself: a = 0
 
 
 # ----------------------------------------------------------------------------------- config
@@ -81,7 +84,7 @@ def test_bad_warm_start_settings_name_the_field(overrides: list[str], field: str
 def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("warm") / "store"
     c = config(f"train.warm_start.store={path}")
-    collected = ws.collect(c, path, obs_width=OBS_WIDTH, action_width=ACTION_WIDTH)
+    collected = ws_store.collect(c, path, obs_width=OBS_WIDTH, action_width=ACTION_WIDTH)
     assert collected == [0, 1]
     return path
 
@@ -90,15 +93,15 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.timeout(120)
 def test_store_round_trips(store: Path) -> None:
     manifest = json.loads((store / "manifest.json").read_text())
-    assert manifest["schema_version"] == ws.SCHEMA_VERSION
-    assert manifest["columns"] == ws.COLUMNS
+    assert manifest["schema_version"] == ws_store.SCHEMA_VERSION
+    assert manifest["columns"] == ws_store.COLUMNS
     assert manifest["baselines"] == list(ws.DEFAULT_BASELINES)
-    tr = ws.load_store(store, obs_width=OBS_WIDTH, action_width=ACTION_WIDTH)
+    tr = ws_store.load_store(store, obs_width=OBS_WIDTH, action_width=ACTION_WIDTH)
     n = 2 * len(ws.DEFAULT_BASELINES) * 10  # 1 s episodes of 100 ms steps
     assert tr.obs.shape == (n, OBS_WIDTH) and tr.action.shape == (n, ACTION_WIDTH)
     assert set(tr.baseline) == set(ws.DEFAULT_BASELINES)
     assert np.abs(tr.action).max() <= 1.0 and np.abs(tr.action).max() > 0.0
-    demos = ws.demonstrations(tr, gamma=0.9)
+    demos = ws_clone.demonstrations(tr, gamma=0.9)
     assert sorted(demos.teachers) == [0, 1]
     for ep, teacher in demos.teachers.items():  # the teacher has the episode's best return
         returns = tr.episode_return[tr.episode == ep]
@@ -113,17 +116,17 @@ def test_an_interrupted_collection_loses_only_the_missing_episodes(
 ) -> None:
     copy = tmp_path / "store"
     shutil.copytree(store, copy)
-    kept = ws.episode_path(copy, 0)
+    kept = ws_store.episode_path(copy, 0)
     before = kept.stat().st_mtime_ns
-    ws.episode_path(copy, 1).unlink()  # as a run killed while episode 1 was under way
+    ws_store.episode_path(copy, 1).unlink()  # as a run killed while episode 1 was under way
     c = config(f"train.warm_start.store={copy}")
-    assert ws.collect(c, copy, obs_width=OBS_WIDTH, action_width=ACTION_WIDTH) == [1]
+    assert ws_store.collect(c, copy, obs_width=OBS_WIDTH, action_width=ACTION_WIDTH) == [1]
     assert kept.stat().st_mtime_ns == before  # not rolled out again
-    assert ws.collect(c, copy, obs_width=OBS_WIDTH, action_width=ACTION_WIDTH) == []
+    assert ws_store.collect(c, copy, obs_width=OBS_WIDTH, action_width=ACTION_WIDTH) == []
     # a store of another setup is not mixed into
     other = config(f"train.warm_start.store={copy}", "env.step_ms=200")
-    with pytest.raises(ws.TransitionStoreError) as err:
-        ws.collect(other, copy, obs_width=OBS_WIDTH, action_width=ACTION_WIDTH)
+    with pytest.raises(ws_store.TransitionStoreError) as err:
+        ws_store.collect(other, copy, obs_width=OBS_WIDTH, action_width=ACTION_WIDTH)
     assert err.value.field == "train.warm_start.store" and "env_hash" in str(err.value)
 
 
@@ -180,9 +183,9 @@ def test_a_corrupt_episode_file_is_named(
 ) -> None:
     copy = tmp_path / "store"
     shutil.copytree(store, copy)
-    _rewrite(ws.episode_path(copy, 1), corrupt)
-    with pytest.raises(ws.TransitionStoreError) as err:
-        ws.load_store(copy)
+    _rewrite(ws_store.episode_path(copy, 1), corrupt)
+    with pytest.raises(ws_store.TransitionStoreError) as err:
+        ws_store.load_store(copy)
     assert err.value.field == field and words in str(err.value)
     assert isinstance(err.value, ValueError)
 
@@ -192,26 +195,26 @@ def test_a_corrupt_episode_file_is_named(
 def test_a_truncated_file_or_a_bad_manifest_is_named(store: Path, tmp_path: Path) -> None:
     copy = tmp_path / "store"
     shutil.copytree(store, copy)
-    ep = ws.episode_path(copy, 0)
+    ep = ws_store.episode_path(copy, 0)
     ep.write_bytes(ep.read_bytes()[: ep.stat().st_size // 2])
-    with pytest.raises(ws.TransitionStoreError, match="truncated") as err:
-        ws.load_store(copy)
+    with pytest.raises(ws_store.TransitionStoreError, match="truncated") as err:
+        ws_store.load_store(copy)
     assert err.value.field == "episodes/ep00000.parquet"
-    shutil.copy(ws.episode_path(store, 0), ep)
-    with pytest.raises(ws.TransitionStoreError) as err:
-        ws.load_store(copy, obs_width=OBS_WIDTH + 8)  # a store of another observation
+    shutil.copy(ws_store.episode_path(store, 0), ep)
+    with pytest.raises(ws_store.TransitionStoreError) as err:
+        ws_store.load_store(copy, obs_width=OBS_WIDTH + 8)  # a store of another observation
     assert err.value.field == "manifest.obs_width"
     manifest = json.loads((copy / "manifest.json").read_text())
     (copy / "manifest.json").write_text(json.dumps({**manifest, "schema_version": 99}))
-    with pytest.raises(ws.TransitionStoreError) as err:
-        ws.load_store(copy)
+    with pytest.raises(ws_store.TransitionStoreError) as err:
+        ws_store.load_store(copy)
     assert err.value.field == "manifest.schema_version" and "99" in str(err.value)
     (copy / "manifest.json").write_text("{not json")
-    with pytest.raises(ws.TransitionStoreError) as err:
-        ws.load_store(copy)
+    with pytest.raises(ws_store.TransitionStoreError) as err:
+        ws_store.load_store(copy)
     assert err.value.field == "manifest"
-    with pytest.raises(ws.TransitionStoreError, match="not a transition store"):
-        ws.load_store(tmp_path / "nothing")
+    with pytest.raises(ws_store.TransitionStoreError, match="not a transition store"):
+        ws_store.load_store(tmp_path / "nothing")
 
 
 # ------------------------------------------------------------------------------------ clone
@@ -237,8 +240,8 @@ def test_behaviour_cloning_imitates_the_teacher(store: Path) -> None:
     torch.set_num_threads(1)
     model = PPO("MlpPolicy", _Spaces(), seed=0, device="cpu")
     log_std = model.policy.log_std.detach().clone()
-    demos = ws.demonstrations(ws.load_store(store), gamma=model.gamma)
-    stats = ws.behaviour_clone(
+    demos = ws_clone.demonstrations(ws_store.load_store(store), gamma=model.gamma)
+    stats = ws_clone.behaviour_clone(
         model.policy, demos, epochs=60, batch_size=8, learning_rate=3e-3, value_coef=0.5, seed=0
     )
     assert stats["samples"] == len(demos.obs)
@@ -300,8 +303,8 @@ def test_residual_mode_labels_over_the_base_controller(tmp_path: Path) -> None:
         "env.residual_base=cubic",
     )
     validate_config(c)
-    ws.collect(c, tmp_path, obs_width=OBS_WIDTH, action_width=ACTION_WIDTH)
-    tr = ws.load_store(tmp_path)
+    ws_store.collect(c, tmp_path, obs_width=OBS_WIDTH, action_width=ACTION_WIDTH)
+    tr = ws_store.load_store(tmp_path)
     assert tr.manifest["baselines"] == ["maco", "bbr3", "cubic"]  # the base is rolled out too
     assert not tr.action[tr.baseline == "cubic"].any()  # a = 0 is the base itself
     assert tr.action[tr.baseline == "bbr3"].any()

@@ -1,41 +1,15 @@
-"""A warm start from the baselines' logs (issue 30 item 6; Sage, Mowgli).
+"""The warm start's transition store: the baselines' episodes rolled out, labelled in the
+agent's action space and written as Parquet (:func:`collect`), then read back and checked
+(:func:`load_store`).
 
-``leogym-train train.warm_start.store=<folder>`` does three things before PPO (or A2C) trains:
-
-1. **Collect** (:func:`collect`). MACO, ALCS, freeze+CUBIC, BBRv3 and CUBIC
-   (``train.warm_start.baselines``) each run ``train.warm_start.episodes`` episodes of the
-   training distribution (the run's ``env`` and ``scenario``, episode ``i`` on seed
-   ``SEED_OFFSET + i`` for every baseline, so that they meet the same sampled scenario). Each
-   episode runs through the evaluation's loop (:func:`leogym.agents.runtime.rollout.run_task`),
-   in worker processes; its tidy transitions, every baseline's, go to one Parquet file
-   ``episodes/epNNNNN.parquet`` beside a ``manifest.json``. Files are written atomically and
-   an existing episode file is kept, so an interrupted collection loses at most the episodes
-   under way and the next run collects only what is missing.
-2. **Label** (:func:`demonstrations`). Per episode the baseline with the highest return is the
-   teacher; its states, with its actions expressed in the agent's action space, are the
-   demonstrations.
-3. **Clone** (:func:`behaviour_clone`). The policy's action mean is regressed on the labels
-   (and its value head on the teacher's discounted returns); PPO then fine-tunes from there.
+Layout: ``manifest.json`` (the setup, the schema version, the widths and the columns) beside
+``episodes/epNNNNN.parquet``, one file per episode holding every baseline's transitions on the
+same seed (``SEED_OFFSET + episode``). Files are written atomically and an existing episode
+file is kept, so an interrupted collection loses at most the episodes under way.
 
 The baselines are native controllers: they take no actions in the agent's space, so their
-"action" is inferred from their own trajectory (:func:`continuous_labels`,
-:func:`residual_labels`):
-
-* ``env.action_mode=continuous``: the action that turns the window the env would scale (the
-  last measured cwnd, 10 packets before the first measurement) into the window the baseline had
-  at the end of the step, through the inverse of Aurora's factor, clipped to [-1, 1]. Replayed
-  by the agent it reproduces the baseline's window at every step boundary wherever the baseline
-  changed it by at most the factor's range.
-* ``env.action_mode=residual``: the agent's window is ``2^a`` times the base controller's, and
-  that controller's window on the teacher's trajectory is never observed. The label is
-  ``log2(teacher's cwnd / base's cwnd)`` with both windows from the same episode (same seed and
-  scenario), the base running alone: exactly 0 when the teacher is the base (which is always
-  rolled out, and always a candidate), and an approximation otherwise, which holds while the
-  two runs stay close.
-
-Stores are checked when loaded (:func:`load_store`): a missing or foreign manifest, another
-schema version, a missing column, a wrong type or width, NaN, an action out of range or an
-unreadable (truncated) file raise :class:`TransitionStoreError` naming the field or column.
+"action" is inferred from their own trajectory (:mod:`.labels`). A store that cannot be used
+raises :class:`TransitionStoreError` naming the field, file or column.
 """
 
 from __future__ import annotations
@@ -44,30 +18,26 @@ import hashlib
 import json
 import logging
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from leogym.schema import FieldError, bounded
+from leogym.agents.warm_start.labels import continuous_labels, residual_labels
+from leogym.schema import FieldError
 
 __all__ = [
     "COLUMNS",
     "SCHEMA_VERSION",
-    "Demonstrations",
+    "SEED_OFFSET",
     "TransitionStoreError",
     "Transitions",
-    "WarmStartConfig",
-    "behaviour_clone",
-    "check_warm_start",
     "collect",
-    "continuous_labels",
-    "demonstrations",
+    "episode_path",
     "load_store",
-    "residual_labels",
-    "warm_start",
+    "read_manifest",
 ]
 
 log = logging.getLogger("leogym.agents.warm_start")
@@ -88,145 +58,14 @@ COLUMNS: dict[str, str] = {
     "episode_return": "float64",
     "cwnd_bytes": "list<float64>",
 }
-#: The baselines of issue 30 item 6 (registry names of :mod:`leogym.baselines`).
-DEFAULT_BASELINES = ("maco", "alcs", "freeze+cubic", "bbr3", "cubic")
 #: Store episode ``i`` runs on seed ``SEED_OFFSET + i``: apart from the training envs'
 #: (``seed + steps``) and the evaluation's seeds.
 SEED_OFFSET = 1_000_000
-#: The agents whose policy is a Gaussian actor-critic over a Box (what the clone regresses).
-CLONABLE_AGENTS = ("ppo", "a2c")
-#: The window the env scales before the first measurement (cc_env: 10 packets).
-INITIAL_CWND_PACKETS = 10
 
 
 class TransitionStoreError(FieldError):
     """A transition store that cannot be used; the message starts with the field, file or
     column (``episodes/ep00003.parquet.obs: must have 52 values per row ...``)."""
-
-
-@dataclass
-class WarmStartConfig:
-    """``train.warm_start``: behaviour cloning from the baselines before training.
-
-    :param store: folder of the transition store; empty: no warm start. Collected there when
-        missing or incomplete, reused when complete (for every seed of a recipe).
-    :param baselines: baselines to roll out (names of :mod:`leogym.baselines`); under
-        ``env.action_mode=residual`` the base controller is rolled out too.
-    :param episodes: episodes per baseline.
-    :param n_workers: worker processes of the collection.
-    :param epochs: passes of the behaviour cloning over the demonstrations.
-    :param batch_size: demonstrations per gradient step.
-    :param learning_rate: Adam's step size in the behaviour cloning.
-    :param value_coef: weight of the value head's regression on the teacher's discounted
-        returns (0: leave the value head as built).
-    """
-
-    store: str = ""
-    baselines: list[str] = field(default_factory=lambda: list(DEFAULT_BASELINES))
-    episodes: int = field(default=16, metadata=bounded(1, 100_000))
-    n_workers: int = field(default=2, metadata=bounded(1, 4096))
-    epochs: int = field(default=20, metadata=bounded(1, 100_000))
-    batch_size: int = field(default=256, metadata=bounded(1, 10_000_000))
-    learning_rate: float = field(default=1e-3, metadata=bounded(0.0, 1.0, lo_open=True))
-    value_coef: float = field(default=0.5, metadata=bounded(0.0, 100.0))
-
-
-def check_warm_start(cfg: Any, error: type[FieldError]) -> None:
-    """What a warm start needs of the rest of the config; raise ``error`` naming the field."""
-    from leogym.baselines import make_baseline
-
-    ws = cfg.train.warm_start
-    if cfg.env.id != "leogym/LeoCC-v0":
-        raise error(
-            "env.id",
-            f"a warm start (train.warm_start.store) needs leogym/LeoCC-v0 (got {cfg.env.id!r})",
-        )
-    if cfg.env.action_mode not in ("continuous", "residual"):
-        raise error(
-            "env.action_mode",
-            "a warm start labels window changes: must be 'continuous' or 'residual' "
-            f"(got {cfg.env.action_mode!r})",
-        )
-    if cfg.env.cc != "external" or cfg.env.cc_target != "cwnd":
-        raise error(
-            "env.cc",
-            "a warm start clones window actions: needs cc='external' and cc_target='cwnd' "
-            f"(got cc={cfg.env.cc!r}, cc_target={cfg.env.cc_target!r})",
-        )
-    if cfg.env.flows.agents:
-        raise error("env.flows.agents", "a warm start is for one agent (must be false)")
-    if cfg.agent.name not in CLONABLE_AGENTS:
-        raise error(
-            "agent.name",
-            f"a warm start clones a Gaussian actor-critic: must be one of "
-            f"{', '.join(CLONABLE_AGENTS)} (got {cfg.agent.name!r})",
-        )
-    if not ws.baselines:
-        raise error("train.warm_start.baselines", "needs at least one baseline")
-    for i, name in enumerate(ws.baselines):
-        try:
-            make_baseline(name)
-        except ValueError as exc:
-            raise error(f"train.warm_start.baselines[{i}]", str(exc)) from None
-        if name in ws.baselines[:i]:
-            raise error(f"train.warm_start.baselines[{i}]", f"{name!r} is listed twice")
-    if cfg.env.action_mode == "residual":
-        try:
-            make_baseline(cfg.env.residual_base)
-        except ValueError:
-            raise error(
-                "env.residual_base",
-                "a warm start rolls the base controller out as a baseline: must be a name of "
-                f"leogym.baselines (got {cfg.env.residual_base!r})",
-            ) from None
-
-
-# ------------------------------------------------------------------------------------ labels
-def continuous_labels(
-    cwnd: np.ndarray, *, packet_bytes: int, scale: float, width: int
-) -> np.ndarray:
-    """The continuous actions that reproduce a trajectory's windows step by step.
-
-    :param cwnd: ``(steps, paths)`` windows at the end of each step, in bytes.
-    :param packet_bytes: the scenario's packet size (the env's first window is 10 packets).
-    :param scale: ``env.action_scale``.
-    :param width: the action's width (``observation.max_paths``); padded entries are 0.
-    :return: ``(steps, width)`` float32 in [-1, 1]: the inverse of Aurora's factor
-        (:func:`leogym.envs.actions.multiplicative_factor`) of each step's window ratio.
-    """
-    cwnd = np.asarray(cwnd, dtype=np.float64)
-    first = float(INITIAL_CWND_PACKETS * packet_bytes)
-    ref = np.vstack([np.full((1, cwnd.shape[1]), first), cwnd[:-1]])
-    ref = np.where(ref > 0, ref, first)  # as the env: no window measured yet -> 10 packets
-    ratio = np.where(cwnd > 0, cwnd / ref, 1.0)
-    a = np.where(ratio >= 1.0, (ratio - 1.0) / scale, (1.0 - 1.0 / ratio) / scale)
-    return _pad(np.clip(a, -1.0, 1.0), width)
-
-
-def residual_labels(cwnd: np.ndarray, base_cwnd: np.ndarray, *, width: int) -> np.ndarray:
-    """The residual actions ``log2(cwnd / base_cwnd)`` of a trajectory over the base
-    controller's run on the same episode, clipped to [-1, 1].
-
-    :param cwnd: ``(steps, paths)`` windows of the teacher, in bytes.
-    :param base_cwnd: ``(steps', paths)`` windows of the base controller on the same seed.
-    :param width: the action's width; padded entries (and steps past the base's run, or
-        without a window on either side) are 0.
-    """
-    cwnd = np.asarray(cwnd, dtype=np.float64)
-    base = np.asarray(base_cwnd, dtype=np.float64)
-    a = np.zeros_like(cwnd)
-    n = min(len(cwnd), len(base))
-    both = (cwnd[:n] > 0) & (base[:n] > 0)
-    a[:n] = np.where(
-        both, np.log2(np.where(both, cwnd[:n], 1.0) / np.where(both, base[:n], 1.0)), 0
-    )
-    return _pad(np.clip(a, -1.0, 1.0), width)
-
-
-def _pad(a: np.ndarray, width: int) -> np.ndarray:
-    out = np.zeros((a.shape[0], width), dtype=np.float32)
-    out[:, : min(width, a.shape[1])] = a[:, :width]
-    return out
 
 
 # ---------------------------------------------------------------------------------- collect
@@ -612,159 +451,3 @@ def _read_episode(path: Path, manifest: dict[str, Any]) -> tuple[np.ndarray, ...
         out["reward"],
         out["episode_return"],
     )
-
-
-# ------------------------------------------------------------------------------------ clone
-@dataclass
-class Demonstrations:
-    """The teacher's states and labels over a store.
-
-    :param obs: ``(n, obs_width)`` states.
-    :param action: ``(n, action_width)`` labels in [-1, 1].
-    :param returns: ``(n,)`` the teacher's discounted return from each state on.
-    :param teachers: each episode's teacher (the baseline with the highest return).
-    """
-
-    obs: np.ndarray
-    action: np.ndarray
-    returns: np.ndarray
-    teachers: dict[int, str]
-
-
-def demonstrations(tr: Transitions, *, gamma: float) -> Demonstrations:
-    """Label each state with the action of the best baseline of its episode."""
-    order = list(tr.manifest["baselines"])
-    obs, act, ret = [], [], []
-    teachers: dict[int, str] = {}
-    for ep in np.unique(tr.episode):
-        rows = tr.episode == ep
-        score = {b: float(tr.episode_return[rows & (tr.baseline == b)][0]) for b in order}
-        best = max(order, key=lambda b: score[b])  # ties: the first listed
-        teachers[int(ep)] = best
-        pick = np.flatnonzero(rows & (tr.baseline == best))
-        pick = pick[np.argsort(tr.step[pick], kind="stable")]
-        obs.append(tr.obs[pick])
-        act.append(tr.action[pick])
-        g = np.zeros(len(pick))
-        acc = 0.0
-        for i, r in enumerate(tr.reward[pick][::-1]):
-            acc = float(r) + gamma * acc
-            g[len(pick) - 1 - i] = acc
-        ret.append(g)
-    return Demonstrations(
-        np.concatenate(obs), np.concatenate(act), np.concatenate(ret).astype(np.float32), teachers
-    )
-
-
-def imitation_loss(policy: Any, obs: np.ndarray, action: np.ndarray) -> float:
-    """Mean squared error of the policy's action mean against the labels."""
-    import torch
-
-    with torch.no_grad():
-        mean = _action_mean(policy, torch.as_tensor(obs, device=policy.device))
-        return float(((mean - torch.as_tensor(action, device=policy.device)) ** 2).mean())
-
-
-def _action_mean(policy: Any, obs: Any) -> Any:
-    return policy.get_distribution(obs).distribution.mean
-
-
-def behaviour_clone(
-    policy: Any,
-    demos: Demonstrations,
-    *,
-    epochs: int,
-    batch_size: int,
-    learning_rate: float,
-    value_coef: float,
-    seed: int,
-) -> dict[str, float]:
-    """Regress ``policy``'s action mean on the labels (and its value on the returns).
-
-    The policy's log standard deviation is left as built, so that PPO explores from the cloned
-    mean as it would from a fresh one. Returns the imitation loss before and after, the
-    correlation of the cloned actions (the mean clipped to [-1, 1]) with the labels, and the
-    sizes.
-    """
-    import torch
-
-    device = policy.device
-    obs = torch.as_tensor(demos.obs, device=device)
-    act = torch.as_tensor(demos.action, device=device)
-    ret = torch.as_tensor(demos.returns, device=device)
-    before = imitation_loss(policy, demos.obs, demos.action)
-    params = [p for name, p in policy.named_parameters() if name != "log_std"]
-    opt = torch.optim.Adam(params, lr=learning_rate)
-    gen = torch.Generator().manual_seed(seed)
-    n = obs.shape[0]
-    policy.set_training_mode(True)
-    try:
-        for _ in range(epochs):
-            perm = torch.randperm(n, generator=gen)
-            for start in range(0, n, batch_size):
-                idx = perm[start : start + batch_size]
-                loss = ((_action_mean(policy, obs[idx]) - act[idx]) ** 2).mean()
-                if value_coef > 0:
-                    values = policy.predict_values(obs[idx]).flatten()
-                    loss = loss + value_coef * ((values - ret[idx]) ** 2).mean()
-                opt.zero_grad()
-                loss.backward()
-                opt.step()
-    finally:
-        policy.set_training_mode(False)
-    with torch.no_grad():
-        cloned = _action_mean(policy, obs).clamp(-1.0, 1.0).cpu().numpy().ravel()
-    labels = demos.action.ravel()
-    corr = (
-        float(np.corrcoef(cloned, labels)[0, 1])
-        if cloned.std() > 0 and labels.std() > 0
-        else float("nan")
-    )
-    return {
-        "samples": int(n),
-        "epochs": int(epochs),
-        "imitation_loss_before": before,
-        "imitation_loss_after": imitation_loss(policy, demos.obs, demos.action),
-        "action_correlation": corr,
-    }
-
-
-def warm_start(model: Any, c: Any, run_dir: str | Path) -> dict[str, Any]:
-    """Collect (or reuse) the store of ``train.warm_start``, then clone its demonstrations
-    into ``model``'s policy; write ``warm_start.json`` in ``run_dir`` and return it."""
-    from leogym.agents.runtime.storage import atomic_write_json
-
-    ws = c.train.warm_start
-    obs_width = int(np.prod(model.observation_space.shape))
-    action_width = int(np.prod(model.action_space.shape))
-    collected = collect(c, ws.store, obs_width=obs_width, action_width=action_width)
-    tr = load_store(ws.store, obs_width=obs_width, action_width=action_width)
-    demos = demonstrations(tr, gamma=float(model.gamma))
-    stats = behaviour_clone(
-        model.policy,
-        demos,
-        epochs=ws.epochs,
-        batch_size=ws.batch_size,
-        learning_rate=ws.learning_rate,
-        value_coef=ws.value_coef,
-        seed=c.seed,
-    )
-    teachers = list(demos.teachers.values())
-    report: dict[str, Any] = {
-        "store": str(Path(ws.store).resolve()),
-        "env_hash": tr.manifest["env_hash"],
-        "episodes": len(demos.teachers),
-        "collected_now": len(collected),
-        "teachers": {b: teachers.count(b) for b in tr.manifest["baselines"]},
-        **stats,
-    }
-    atomic_write_json(Path(run_dir) / "warm_start.json", report)
-    log.info(
-        "warm start: cloned %d states of %d episodes (teachers %s); imitation loss %.4f -> %.4f",
-        stats["samples"],
-        report["episodes"],
-        report["teachers"],
-        stats["imitation_loss_before"],
-        stats["imitation_loss_after"],
-    )
-    return report
