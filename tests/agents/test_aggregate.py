@@ -14,17 +14,10 @@ import pytest
 from scipy import stats
 
 from leogym.agents.config import AggregateConfig
-from leogym.agents.results.aggregate import (
-    _estimate,
-    _improvement,
-    _rliable,
-    _statistics,
-    aggregate,
-    normalise,
-    score_matrices,
-    write_aggregate,
-)
+from leogym.agents.results.aggregate import aggregate, write_aggregate
+from leogym.agents.results.bootstrap import estimate, improvement, rliable_modules, statistics
 from leogym.agents.results.intervals import mean_ci
+from leogym.agents.results.normalise import normalise, score_matrices
 from leogym.schema import FieldError
 
 REPS = 200  # enough for the checks below, and fast
@@ -205,24 +198,24 @@ def test_probability_of_improvement_of_n1_over_n0_is_phi_of_1_over_sqrt2() -> No
 
 
 def test_fast_improvement_equals_rliables_probability_of_improvement() -> None:
-    _, metrics = _rliable()
+    _, metrics = rliable_modules()
     rng = np.random.default_rng(3)
     for shape_x, shape_y in (((5, 3), (5, 3)), ((8, 4), (3, 4)), ((1, 2), (6, 2))):
         x = rng.integers(0, 4, size=shape_x).astype(float)  # many ties
         y = rng.integers(0, 4, size=shape_y).astype(float)
-        assert _improvement(x, y) == pytest.approx(
+        assert improvement(x, y) == pytest.approx(
             metrics.probability_of_improvement(x, y), abs=1e-12
         )
     same = rng.normal(size=(4, 3))
-    assert _improvement(same, same.copy()) == metrics.probability_of_improvement(same, same)
+    assert improvement(same, same.copy()) == metrics.probability_of_improvement(same, same)
 
 
 def test_one_seed_per_scenario_gives_rliables_interval_without_resampling() -> None:
-    library, _ = _rliable()
+    library, _ = rliable_modules()
     one = np.array([[0.2, 0.9, 0.4]])
     np.random.seed(0)
-    _, expected = library.get_interval_estimates({"p": one}, _statistics, reps=REPS)
-    point, interval = _estimate(library, one, _statistics, reps=REPS, confidence=0.95, seed=0)
+    _, expected = library.get_interval_estimates({"p": one}, statistics, reps=REPS)
+    point, interval = estimate(library, one, statistics, reps=REPS, confidence=0.95, seed=0)
     np.testing.assert_allclose(interval, expected["p"], rtol=1e-12)
     np.testing.assert_allclose(interval[0], point, rtol=1e-12)
 
