@@ -208,11 +208,11 @@ def test_leotp_one_small_row_runs_natively():
 def test_leotp_dumbbell_uses_the_one_jain_index():
     """The dumbbell's fairness is ``leogym.simulation.fairness.jain_index``, not a copy; for
     the 1-D bins it sees, the old copy's NaN rule (no value, or all zero) gave the same."""
-    from leogym.agents.reproduce import leotp
+    from leogym.agents.reproduce.leotp import metrics
     from leogym.simulation import fairness
 
-    assert leotp.jain_index is fairness.jain_index
+    assert metrics.jain_index is fairness.jain_index
     bins = [[1.0] * 6, [1.0] * 6, [0.0] * 6]  # third flow silent: Jain 2/3 while all three run
     run = {"time_scale": 0.01, "flows": [{"bins_mbps": b} for b in bins]}
-    two, three, shares = leotp._dumbbell_shares(run)
+    two, three, shares = metrics._dumbbell_shares(run)
     assert three == pytest.approx(2 / 3) and shares == pytest.approx([0.5, 0.5, 0.0])
