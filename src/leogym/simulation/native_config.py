@@ -23,8 +23,8 @@ from leogym.scenario.config import (
 )
 from leogym.scenario.flows import connection_path_count, expanded_flows, route_index
 from leogym.scenario.hops.graph import HopNetwork
+from leogym.scenario.relations import LEOTP_DATA_HEADER_BYTES, LEOTP_MAX_BYTES
 from leogym.scenario.timeline import NATIVE_ARRAYS, PathTimeline, Timeline
-from leogym.scenario.validation import LEOTP_DATA_HEADER_BYTES, LEOTP_MAX_BYTES
 from leogym.schema import FieldError
 from leogym.simulation.transport import TransportOptions, check_against_scenario
 
