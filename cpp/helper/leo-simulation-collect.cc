@@ -56,9 +56,6 @@ LeoSimulation::Collect(double dtS)
                     &m.suppressedLosses,
                     &m.persistentCongestion,
                     &m.reinjected,
-                    &m.timeToNextHandoverS,
-                    &m.snrDb,
-                    &m.elevationDeg,
                     &m.rtoCount,
                     &m.inLossState,
                     &m.timeToRtoS,
@@ -131,12 +128,6 @@ LeoSimulation::Collect(double dtS)
         m.suppressedLosses[i] = static_cast<double>(sup - pr.suppressed);
         m.persistentCongestion[i] = static_cast<double>(c.persistentCongestion - pr.pc);
         m.reinjected[i] = static_cast<double>(c.reinjectedChunks - pr.reinjected);
-        double nh = o.NextHandoverAfter(now);
-        m.timeToNextHandoverS[i] =
-            std::isfinite(nh) ? nh - now : std::numeric_limits<double>::infinity();
-        MpPathOracle::LinkState ls = o.StateAt(now);
-        m.snrDb[i] = ls.snrDb;
-        m.elevationDeg[i] = ls.elevationDeg;
         m.rtoCount[i] = static_cast<double>(c.rtoEvents - pr.rto);
         m.inLossState[i] = p.inLossState ? 1.0 : 0.0;
         Time toRto = m_sender->GetTimeToRetransmissionTimer(i);

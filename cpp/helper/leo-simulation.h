@@ -149,7 +149,6 @@ struct LeoSimulationMeasurements
     // per path, additions
     std::vector<double> ssthreshBytes, pacingRateBps, ptoCount, rateSampleBps;
     std::vector<double> spuriousLosses, suppressedLosses, persistentCongestion, reinjected;
-    std::vector<double> timeToNextHandoverS, snrDb, elevationDeg;
     /// Timer-based recovery: retransmission timeouts in the interval; in RTO recovery at the
     /// end (0/1); time left until the retransmission timer fires (inf: none runs).
     std::vector<double> rtoCount, inLossState, timeToRtoS;

@@ -179,11 +179,6 @@ LeoLeotpFlowApp::CollectConnection(LeoSimulationMeasurements& m, double dtS, dou
         m.handovers[i] = dtS > 0 ? static_cast<double>(o.CountHandovers(t1, now)) : 0.0;
         m.ssthreshBytes[i] = inf;
         m.pacingRateBps[i] = on ? ps.rateBps : 0.0;
-        const double nh = o.NextHandoverAfter(now);
-        m.timeToNextHandoverS[i] = std::isfinite(nh) ? nh - now : inf;
-        const MpPathOracle::LinkState ls = o.StateAt(now);
-        m.snrDb[i] = ls.snrDb;
-        m.elevationDeg[i] = ls.elevationDeg;
         m.rtoCount[i] = on ? static_cast<double>(cs.timeouts - pr.timeouts) : 0.0;
         m.timeToRtoS[i] = inf;
     }
