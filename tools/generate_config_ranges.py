@@ -33,7 +33,7 @@ def _sections() -> list[tuple[str, str, type, tuple[str, ...] | None]]:
     return [
         ("Transport", "env.transport", TransportOptions, None),
         ("Recovery", "env.transport.recovery_params", RecoveryParams, None),
-        ("Traffic", "scenario.traffic", TrafficConfig, ("file_bytes", "packet_bytes")),
+        ("Traffic", "scenario.traffic", TrafficConfig, ("file_bytes", "packet_bytes", "start_s")),
     ]
 
 

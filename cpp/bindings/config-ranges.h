@@ -61,6 +61,8 @@ constexpr IntRange kRecoveryVerifiedWindowPackets{0LL, 100LL};
 constexpr IntRange kTrafficFileBytes{1LL, 1125899906842624LL};
 /// scenario.traffic.packet_bytes
 constexpr IntRange kTrafficPacketBytes{64LL, 8972LL};
+/// scenario.traffic.start_s
+constexpr RealRange kTrafficStartS{0.0, 10000000.0};
 
 } // namespace ranges
 

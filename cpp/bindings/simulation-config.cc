@@ -223,11 +223,7 @@ ConfigFromDict(py::handle config, const ConfigFieldNames& names)
         }
         else if (key == "start_s")
         {
-            c.startS = ToDouble(v, f);
-            if (!std::isfinite(c.startS) || c.startS < 0 || c.startS > 1e6)
-            {
-                throw std::invalid_argument(f + ": must be in [0, 1e6] seconds");
-            }
+            c.startS = ToSecondsIn(v, f, ranges::kTrafficStartS);
         }
         else if (key == "subflow_paths")
         {

@@ -83,18 +83,6 @@ LeoSimulation::ValidateTransport(std::size_t nSchedules, std::size_t nSlantRange
     {
         throw std::invalid_argument("file_bytes: must be > 0 for workload 'file'");
     }
-    if (!std::isfinite(m_cfg.startS) || m_cfg.startS < 0 || m_cfg.startS > 1e6)
-    {
-        throw std::invalid_argument("start_s: must be in [0, 1e6] seconds");
-    }
-    if (!std::isfinite(m_cfg.maxAckDelayS) || m_cfg.maxAckDelayS < 0 || m_cfg.maxAckDelayS > 10)
-    {
-        throw std::invalid_argument("max_ack_delay_s: must be in [0, 10] seconds");
-    }
-    if (!std::isfinite(m_cfg.initialRttS) || m_cfg.initialRttS < 1e-6 || m_cfg.initialRttS > 60)
-    {
-        throw std::invalid_argument("initial_rtt_s: must be in [1e-6, 60] seconds");
-    }
     if (nSlantRanges != 0 && nSlantRanges != nSchedules)
     {
         throw std::invalid_argument("slant_range_m: one entry per path expected");

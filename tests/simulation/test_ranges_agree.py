@@ -1,12 +1,12 @@
 """Python's schema and the native core's config checker accept the same values.
 
 The Python fields that become native config entries (``env.transport.*``,
-``scenario.traffic.packet_bytes``) carry their ranges and choices as :mod:`leogym.schema`
-metadata, written there once; the core checks the same keys again (``ConfigFromDict`` in
-``cpp/bindings/simulation-config.cc``, ``recovery-config.cc``) with the numbers of
-``cpp/bindings/config-ranges.h``, which ``tools/generate_config_ranges.py`` generates from that
-metadata. These tests check that the header is current and probe the core at every Python
-bound: the bound passes, the nearest value beyond it fails naming the key.
+``scenario.traffic.packet_bytes`` and ``start_s``) carry their ranges and choices as
+:mod:`leogym.schema` metadata, written there once; the core checks the same keys again
+(``ConfigFromDict`` in ``cpp/bindings/simulation-config.cc``, ``recovery-config.cc``) with the
+numbers of ``cpp/bindings/config-ranges.h``, which ``tools/generate_config_ranges.py``
+generates from that metadata. These tests check that the header is current and probe the core
+at every Python bound: the bound passes, the nearest value beyond it fails naming the key.
 ``env.transport.recovery_params.*`` (``RecoveryParams``) are probed the same way inside the
 native ``recovery_params`` dict, under the ``tcp`` preset (``rfc9002`` takes none).
 """
@@ -23,7 +23,8 @@ from pathlib import Path
 import pytest
 
 from leogym.native import core
-from leogym.scenario.config import MAX_PACKET_BYTES, TrafficConfig
+from leogym.scenario import load_scenario, validate_scenario
+from leogym.scenario.config import CORE_MAX_S, MAX_PACKET_BYTES, ScenarioConfig, TrafficConfig
 from leogym.schema import FieldError, check
 from leogym.simulation import RecoveryParams, TransportOptions
 from leogym.simulation.transport import RECOVERIES
@@ -178,6 +179,39 @@ def test_packet_bytes_is_a_jumbo_frames_udp_payload() -> None:
     _probe("packet_bytes", meta, integer=True, is_list=False)
 
 
+@pytest.mark.native
+def test_start_s_has_the_cores_range() -> None:
+    """``scenario.traffic.start_s`` reaches 1e7 s (``CORE_MAX_S``) on both sides: the core
+    once refused everything above 1e6 s that Python accepted."""
+    meta = next(f for f in dataclasses.fields(TrafficConfig) if f.name == "start_s").metadata
+    assert meta["range"][:2] == (0.0, CORE_MAX_S) == (0.0, 1e7)
+    _probe("start_s", meta, integer=False, is_list=False)
+
+
+@pytest.mark.timeout(60)
+def test_a_start_past_1e6_s_is_refused_by_python_naming_the_field() -> None:
+    """A transfer that starts in (1e6, 1e7] s cannot come from a scenario: it must start
+    within the episode, and ``duration_s`` is at most 1e6 s, so Python refuses it with a
+    ``FieldError`` naming ``scenario.traffic.start_s`` (the core, given it in a raw config,
+    accepts it: the previous test); one past 1e7 s fails the field's own range."""
+    base = load_scenario("tiny")
+    longest = next(f for f in dataclasses.fields(ScenarioConfig) if f.name == "duration_s")
+    assert longest.metadata["range"][1] == 1e6
+
+    def starting(start_s: float) -> ScenarioConfig:
+        traffic = dataclasses.replace(base.traffic, start_s=start_s)
+        return dataclasses.replace(
+            base, duration_s=1e6, timeline_dt_s=60.0, geometry_dt_s=60.0, traffic=traffic
+        )
+
+    validate_scenario(starting(1e6 - 1.0))
+    for start_s in (1e6, 5e6, CORE_MAX_S):
+        with pytest.raises(FieldError, match=r"^scenario\.traffic\.start_s: must be < duration_s"):
+            validate_scenario(starting(start_s))
+    with pytest.raises(FieldError, match=r"^scenario\.traffic\.start_s: must be in"):
+        validate_scenario(starting(math.nextafter(CORE_MAX_S, math.inf)))
+
+
 def test_the_cores_range_table_is_generated_from_the_schema() -> None:
     """``cpp/bindings/config-ranges.h`` is what the generator writes from the schema today
     (a range edited on either side alone fails here), and it holds every ranged transport and
@@ -193,3 +227,4 @@ def test_the_cores_range_table_is_generated_from_the_schema() -> None:
             if "range" in f.metadata:
                 assert f".{f.name}\n" in text, f.name
     assert "kTrafficPacketBytes{64LL, 8972LL}" in text
+    assert "kTrafficStartS{0.0, 10000000.0}" in text
