@@ -11,7 +11,7 @@ import pytest
 
 from leogym.agents.reproduce import cli as reproduce
 from leogym.agents.reproduce import judge
-from leogym.agents.reproduce.maco import recovery_times
+from leogym.agents.reproduce.maco_windows import recovery_times
 
 
 def test_unknown_experiment_is_rejected():

@@ -18,7 +18,7 @@ from leogym.agents.reproduce.common import (
     recovery_values,
     transport,
 )
-from leogym.agents.reproduce.maco import slow_start_phases
+from leogym.agents.reproduce.maco_windows import slow_start_phases
 
 
 def _dry(capsys, *argv: str) -> list[str]:
