@@ -8,28 +8,19 @@
 #include "bindings/registry.h"
 #include "bindings/simulation-config.h"
 #include "bindings/simulation-inputs.h"
+#include "bindings/simulation-measurements.h"
 #include "helper/leo-simulation.h"
-#include "model/registry/mp-algorithm-registry.h"
 
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
-#include "ns3/boolean.h"
-#include "ns3/double.h"
-#include "ns3/integer.h"
-#include "ns3/nstime.h"
 #include "ns3/simulator.h"
-#include "ns3/uinteger.h"
 
 #include <cmath>
-#include <cstring>
-#include <limits>
 #include <memory>
 #include <optional>
-#include <set>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace py = pybind11;
@@ -39,106 +30,6 @@ namespace
 
 using leogym::DoubleVector;
 using leogym::ToInt;
-
-/// A new, uninitialised NumPy array of T with ``nd`` (0 or 1) dimensions of ``n`` elements, made
-/// with a single NumPy call: py::array_t's general constructor costs several times more, and a
-/// step returns about 80 arrays.
-template <typename T>
-py::array_t<T>
-NewArray(int nd, py::ssize_t n)
-{
-    auto& api = py::detail::npy_api::get();
-    Py_intptr_t dims[1] = {static_cast<Py_intptr_t>(n)};
-    PyObject* descr = py::dtype::of<T>().release().ptr(); // reference stolen below
-    PyObject* a =
-        api.PyArray_NewFromDescr_(api.PyArray_Type_, descr, nd, dims, nullptr, nullptr, 0, nullptr);
-    if (a == nullptr)
-    {
-        throw py::error_already_set();
-    }
-    return py::reinterpret_steal<py::array_t<T>>(a);
-}
-
-py::array_t<double>
-F64(const std::vector<double>& v)
-{
-    auto a = NewArray<double>(1, static_cast<py::ssize_t>(v.size()));
-    std::copy(v.begin(), v.end(), a.mutable_data());
-    return a;
-}
-
-py::array_t<int64_t>
-I64(const std::vector<double>& v)
-{
-    auto a = NewArray<int64_t>(1, static_cast<py::ssize_t>(v.size()));
-    for (std::size_t i = 0; i < v.size(); ++i)
-    {
-        a.mutable_data()[i] = static_cast<int64_t>(v[i]);
-    }
-    return a;
-}
-
-/// A per-path state code (path_state, ecn_state) as int8.
-py::array_t<int8_t>
-I8(const std::vector<double>& v)
-{
-    auto a = NewArray<int8_t>(1, static_cast<py::ssize_t>(v.size()));
-    for (std::size_t i = 0; i < v.size(); ++i)
-    {
-        a.mutable_data()[i] = static_cast<int8_t>(v[i]);
-    }
-    return a;
-}
-
-py::array_t<bool>
-Bool(const std::vector<double>& v)
-{
-    auto a = NewArray<bool>(1, static_cast<py::ssize_t>(v.size()));
-    for (std::size_t i = 0; i < v.size(); ++i)
-    {
-        a.mutable_data()[i] = v[i] != 0.0;
-    }
-    return a;
-}
-
-/// The Python str for a key literal, created (interned) on first use and kept for the life of
-/// the process, so the measurement dict of a step does not build its key strings again.
-/// Called with the GIL held.
-py::handle
-Key(const char* literal)
-{
-    static std::unordered_map<const char*, PyObject*> cache;
-    auto it = cache.find(literal);
-    if (it != cache.end())
-    {
-        return it->second;
-    }
-    PyObject* s = PyUnicode_InternFromString(literal);
-    if (s == nullptr)
-    {
-        throw py::error_already_set();
-    }
-    cache.emplace(literal, s);
-    return s;
-}
-
-/// A per-link-and-direction vector (2 * link + dir) as an (n_links, 2) array.
-template <typename T>
-py::array
-Links(py::array_t<T> flat)
-{
-    const py::ssize_t n = flat.size() / 2;
-    return flat.reshape({n, py::ssize_t{2}});
-}
-
-template <typename T>
-py::array
-Scalar(T x)
-{
-    auto a = NewArray<T>(0, 1);
-    *a.mutable_data() = x;
-    return a;
-}
 
 /// The Python-facing object: owns a LeoSimulation and converts its measurements.
 class PySimulation
@@ -172,107 +63,7 @@ class PySimulation
     py::dict Measurements() const
     {
         Check();
-        const ns3::LeoSimulationMeasurements& m = m_sim->GetMeasurements();
-        py::dict d;
-        d[Key("cwnd_bytes")] = F64(m.cwndBytes);
-        d[Key("bytes_in_flight")] = F64(m.bytesInFlight);
-        d[Key("srtt_s")] = F64(m.srttS);
-        d[Key("min_rtt_s")] = F64(m.minRttS);
-        d[Key("rttvar_s")] = F64(m.rttvarS);
-        d[Key("latest_rtt_s")] = F64(m.latestRttS);
-        d[Key("delivered_bytes")] = I64(m.deliveredBytes);
-        d[Key("sent_bytes")] = I64(m.sentBytes);
-        d[Key("sent_packets")] = I64(m.sentPackets);
-        d[Key("delivery_rate_bps")] = F64(m.deliveryRateBps);
-        d[Key("send_rate_bps")] = F64(m.sendRateBps);
-        d[Key("lost_packets")] = I64(m.lostPackets);
-        d[Key("retransmitted_packets")] = I64(m.retransmittedPackets);
-        d[Key("drops_outage")] = I64(m.dropsOutage);
-        d[Key("drops_random")] = I64(m.dropsRandom);
-        d[Key("drops_overflow")] = I64(m.dropsOverflow);
-        d[Key("drops_aqm")] = I64(m.dropsAqm);
-        d[Key("queue_delay_s")] = F64(m.queueDelayS);
-        d[Key("in_outage")] = Bool(m.inOutage);
-        {
-            auto a = NewArray<int8_t>(1, static_cast<py::ssize_t>(m.pathState.size()));
-            for (std::size_t i = 0; i < m.pathState.size(); ++i)
-            {
-                a.mutable_data()[i] = static_cast<int8_t>(m.pathState[i]);
-            }
-            d[Key("path_state")] = a;
-        }
-        d[Key("handovers")] = I64(m.handovers);
-        d[Key("ssthresh_bytes")] = F64(m.ssthreshBytes);
-        d[Key("pacing_rate_bps")] = F64(m.pacingRateBps);
-        d[Key("pto_count")] = I64(m.ptoCount);
-        d[Key("rate_sample_bps")] = F64(m.rateSampleBps);
-        d[Key("spurious_losses")] = I64(m.spuriousLosses);
-        d[Key("suppressed_losses")] = I64(m.suppressedLosses);
-        d[Key("persistent_congestion")] = I64(m.persistentCongestion);
-        d[Key("reinjected_packets")] = I64(m.reinjected);
-        d[Key("rto_count")] = I64(m.rtoCount);
-        d[Key("in_loss_state")] = Bool(m.inLossState);
-        d[Key("time_to_rto_s")] = F64(m.timeToRtoS);
-        d[Key("ecn_state")] = I8(m.ecnState);
-        d[Key("ect_sent_packets")] = I64(m.ectSentPackets);
-        d[Key("ce_packets")] = I64(m.cePackets);
-        d[Key("goodput_bytes")] = Scalar<int64_t>(static_cast<int64_t>(m.goodputBytes));
-        d[Key("reorder_buffer_bytes")] =
-            Scalar<int64_t>(static_cast<int64_t>(m.reorderBufferBytes));
-        d[Key("hol_delay_s")] = Scalar<double>(m.holDelayS);
-        d[Key("completed")] = Scalar<bool>(m.completed);
-        d[Key("completion_time_s")] = Scalar<double>(m.completionTimeS);
-        d[Key("time_s")] = Scalar<double>(m.timeS);
-        d[Key("interval_s")] = Scalar<double>(m.intervalS);
-        d[Key("cross_traffic_rx_bytes")] = I64(m.crossTrafficRxBytes);
-        d[Key("flow_goodput_bytes")] = I64(m.flowGoodputBytes);
-        d[Key("flow_packets")] = I64(m.flowPackets);
-        d[Key("flow_owd_mean_s")] = F64(m.flowOwdMeanS);
-        d[Key("flow_owd_p50_s")] = F64(m.flowOwdP50S);
-        d[Key("flow_owd_p99_s")] = F64(m.flowOwdP99S);
-        d[Key("flow_owd_max_s")] = F64(m.flowOwdMaxS);
-        d[Key("flow_queue_delay_s")] = F64(m.flowQueueDelayS);
-        d[Key("flow_cwnd_bytes")] = F64(m.flowCwndBytes);
-        d[Key("flow_rtt_s")] = F64(m.flowRttS);
-        d[Key("flow_sent_packets")] = I64(m.flowSentPackets);
-        d[Key("flow_lost_packets")] = F64(m.flowLostPackets);
-        d[Key("subflow_flow")] = I64(m.subflowFlow);
-        d[Key("subflow_cwnd_bytes")] = F64(m.subflowCwndBytes);
-        d[Key("subflow_bytes_in_flight")] = F64(m.subflowBytesInFlight);
-        d[Key("subflow_srtt_s")] = F64(m.subflowSrttS);
-        d[Key("subflow_min_rtt_s")] = F64(m.subflowMinRttS);
-        d[Key("subflow_rttvar_s")] = F64(m.subflowRttvarS);
-        d[Key("subflow_delivered_bytes")] = I64(m.subflowDeliveredBytes);
-        d[Key("subflow_sent_packets")] = I64(m.subflowSentPackets);
-        d[Key("subflow_lost_packets")] = I64(m.subflowLostPackets);
-        d[Key("subflow_pacing_rate_bps")] = F64(m.subflowPacingRateBps);
-        {
-            auto a = NewArray<int8_t>(1, static_cast<py::ssize_t>(m.subflowPathState.size()));
-            for (std::size_t i = 0; i < m.subflowPathState.size(); ++i)
-            {
-                a.mutable_data()[i] = static_cast<int8_t>(m.subflowPathState[i]);
-            }
-            d[Key("subflow_path_state")] = a;
-        }
-        d[Key("subflow_rto_count")] = I64(m.subflowRtoCount);
-        d[Key("subflow_in_loss_state")] = Bool(m.subflowInLossState);
-        d[Key("subflow_time_to_rto_s")] = F64(m.subflowTimeToRtoS);
-        d[Key("subflow_ecn_state")] = I8(m.subflowEcnState);
-        d[Key("subflow_ect_sent_packets")] = I64(m.subflowEctSentPackets);
-        d[Key("subflow_ce_packets")] = I64(m.subflowCePackets);
-        d[Key("subflow_queue_delay_s")] = F64(m.subflowQueueDelayS);
-        d[Key("link_queue_packets")] = Links(I64(m.linkQueuePackets));
-        d[Key("link_tx_bytes")] = Links(I64(m.linkTxBytes));
-        d[Key("link_utilization")] = Links(F64(m.linkUtilization));
-        d[Key("link_drops_outage")] = Links(I64(m.linkDropsOutage));
-        d[Key("link_drops_random")] = Links(I64(m.linkDropsRandom));
-        d[Key("link_drops_overflow")] = Links(I64(m.linkDropsOverflow));
-        d[Key("link_drops_aqm")] = Links(I64(m.linkDropsAqm));
-        d[Key("link_drops_ecn")] = Links(I64(m.linkDropsEcn));
-        d[Key("link_mark_packets")] = Links(I64(m.linkMarkPackets));
-        d[Key("link_sojourn_s")] = Links(F64(m.linkSojournS));
-        d[Key("route_drops_no_route")] = I64(m.routeNoRouteDrops);
-        return d;
+        return leogym::MeasurementsDict(m_sim->GetMeasurements());
     }
 
     void SetCwnd(py::handle v)
@@ -433,186 +224,6 @@ class PySimulation
 
     std::unique_ptr<ns3::LeoSimulation> m_sim;
 };
-
-/// Keys of an ordered search: doubles as order-preserving integers, integers and times (ns) as
-/// they are.
-using OrderKey = __int128;
-
-OrderKey
-DoubleKey(double x)
-{
-    int64_t bits;
-    std::memcpy(&bits, &x, sizeof bits);
-    return bits >= 0 ? OrderKey(bits) : -OrderKey(bits & std::numeric_limits<int64_t>::max());
-}
-
-double
-KeyDouble(OrderKey k)
-{
-    int64_t bits = k >= 0 ? static_cast<int64_t>(k)
-                          : static_cast<int64_t>(-k) | std::numeric_limits<int64_t>::min();
-    double x;
-    std::memcpy(&x, &bits, sizeof x);
-    return x;
-}
-
-/// The smallest and the largest value in [lowest, highest] that the checker accepts, given one
-/// value it accepts (the attribute's default): a bisection each way, so the bounds are the
-/// checker's own, exactly, whatever their type. Empty where the type's limit itself passes.
-template <typename Make>
-std::pair<std::optional<OrderKey>, std::optional<OrderKey>>
-AcceptedRange(const ns3::AttributeChecker& checker,
-              OrderKey lowest,
-              OrderKey highest,
-              OrderKey anchor,
-              Make make)
-{
-    auto edge = [&](OrderKey limit) -> std::optional<OrderKey> {
-        if (checker.Check(*make(limit)))
-        {
-            return std::nullopt;
-        }
-        OrderKey rejected = limit;
-        OrderKey accepted = anchor;
-        while (rejected - accepted > 1 || accepted - rejected > 1)
-        {
-            OrderKey mid = accepted + (rejected - accepted) / 2;
-            (checker.Check(*make(mid)) ? accepted : rejected) = mid;
-        }
-        return accepted;
-    };
-    return {edge(lowest), edge(highest)};
-}
-
-/// Default, min and max of one attribute in the units the config takes (seconds for times,
-/// 0/1 for booleans); min/max are None where the checker sets no bound below the type's limit.
-void
-DescribeRange(const ns3::TypeId::AttributeInformation& info, py::dict& out)
-{
-    const ns3::AttributeChecker& c = *info.checker;
-    const ns3::AttributeValue* initial = PeekPointer(info.originalInitialValue);
-    py::object lo = py::none();
-    py::object hi = py::none();
-    py::object dflt = py::none();
-    auto set = [&](auto range, auto convert) {
-        if (range.first)
-        {
-            lo = convert(*range.first);
-        }
-        if (range.second)
-        {
-            hi = convert(*range.second);
-        }
-    };
-    if (auto d = dynamic_cast<const ns3::DoubleValue*>(initial))
-    {
-        dflt = py::float_(d->Get());
-        const double big = std::numeric_limits<double>::max();
-        set(AcceptedRange(c,
-                          DoubleKey(-big),
-                          DoubleKey(big),
-                          DoubleKey(d->Get()),
-                          [](OrderKey k) { return ns3::Create<ns3::DoubleValue>(KeyDouble(k)); }),
-            [](OrderKey k) { return py::float_(KeyDouble(k)); });
-    }
-    else if (auto u = dynamic_cast<const ns3::UintegerValue*>(initial))
-    {
-        dflt = py::int_(u->Get());
-        auto range = AcceptedRange(
-            c,
-            0,
-            OrderKey(std::numeric_limits<uint64_t>::max()),
-            OrderKey(u->Get()),
-            [](OrderKey k) { return ns3::Create<ns3::UintegerValue>(static_cast<uint64_t>(k)); });
-        // an unsigned attribute is bounded below by 0 in any case
-        lo = py::int_(range.first ? static_cast<uint64_t>(*range.first) : 0);
-        if (range.second)
-        {
-            hi = py::int_(static_cast<uint64_t>(*range.second));
-        }
-    }
-    else if (auto i = dynamic_cast<const ns3::IntegerValue*>(initial))
-    {
-        dflt = py::int_(i->Get());
-        set(AcceptedRange(
-                c,
-                OrderKey(std::numeric_limits<int64_t>::min()),
-                OrderKey(std::numeric_limits<int64_t>::max()),
-                OrderKey(i->Get()),
-                [](OrderKey k) { return ns3::Create<ns3::IntegerValue>(static_cast<int64_t>(k)); }),
-            [](OrderKey k) { return py::int_(static_cast<int64_t>(k)); });
-    }
-    else if (auto t = dynamic_cast<const ns3::TimeValue*>(initial))
-    {
-        // seconds as nanoseconds / 1e9 (correctly rounded; GetSeconds() is not)
-        dflt = py::float_(static_cast<double>(t->Get().GetNanoSeconds()) / 1e9);
-        set(AcceptedRange(c,
-                          OrderKey(ns3::Time::Min().GetTimeStep()),
-                          OrderKey(ns3::Time::Max().GetTimeStep()),
-                          OrderKey(t->Get().GetTimeStep()),
-                          [](OrderKey k) {
-                              return ns3::Create<ns3::TimeValue>(
-                                  ns3::Time(static_cast<long long>(k)));
-                          }),
-            [](OrderKey k) {
-                return py::float_(
-                    static_cast<double>(ns3::Time(static_cast<long long>(k)).GetNanoSeconds()) /
-                    1e9);
-            });
-    }
-    else if (auto b = dynamic_cast<const ns3::BooleanValue*>(initial))
-    {
-        dflt = py::bool_(b->Get());
-    }
-    out["default"] = dflt;
-    out["min"] = lo;
-    out["max"] = hi;
-}
-
-py::dict
-DescribeAlgorithm(ns3::MpAlgorithmRegistry& reg, const std::string& name)
-{
-    // The TypeIds behind the name, a wrapper's first: its attributes take precedence, as in
-    // the registry's Validate ("freeze+cubic": MpFreeze, then MpCubic).
-    auto description = reg.Describe(name); // checks the name
-    std::vector<ns3::TypeId> tids;
-    auto plus = name.find('+');
-    std::vector<std::string> parts = {name};
-    if (plus != std::string::npos)
-    {
-        parts = {name.substr(0, plus), name.substr(plus + 1)};
-    }
-    for (const auto& part : parts)
-    {
-        for (const auto& e : reg.List())
-        {
-            ns3::TypeId tid;
-            if (e.name == part && ns3::TypeId::LookupByNameFailSafe(e.typeId, &tid))
-            {
-                tids.push_back(tid);
-            }
-        }
-    }
-    py::dict d;
-    for (const auto& [k, v] : description)
-    {
-        py::dict a;
-        a["type"] = v[0];
-        a["help"] = v[2];
-        a["default_text"] = v[1];
-        for (const auto& tid : tids)
-        {
-            ns3::TypeId::AttributeInformation info;
-            if (tid.LookupAttributeByName(k, &info))
-            {
-                DescribeRange(info, a);
-                break;
-            }
-        }
-        d[py::str(k)] = a;
-    }
-    return d;
-}
 
 } // namespace
 
@@ -811,29 +422,6 @@ counts and NaN for mpquic and UDP flows (their retransmissions are new packets).
         .def("__exit__", [](PySimulation& s, py::args) { s.Close(); });
 
     m.def(
-        "cc_algorithms",
-        []() {
-            // every name config['cc'] accepts: the plain controllers, then each wrapper around
-            // each of them ("freeze+cubic")
-            std::vector<std::string> plain;
-            std::vector<std::string> wrappers;
-            for (const auto& e : ns3::MpAlgorithmRegistry::Cc().List())
-            {
-                (e.wrapper ? wrappers : plain).push_back(e.name);
-            }
-            std::vector<std::string> out = plain;
-            for (const auto& w : wrappers)
-            {
-                for (const auto& p : plain)
-                {
-                    out.push_back(w + "+" + p);
-                }
-            }
-            return out;
-        },
-        "Every name config['cc'] accepts: the controllers, then each wrapper around each "
-        "controller ('freeze+cubic').");
-    m.def(
         "recovery_presets",
         []() {
             py::dict out;
@@ -847,37 +435,6 @@ counts and NaN for mpquic and UDP flows (their retransmissions are new packets).
         },
         "The loss-recovery presets config['recovery'] accepts, each with the values that "
         "config['recovery_params'] may override (cpp/doc/transport.md, 'Recovery presets').");
-    m.def(
-        "schedulers",
-        []() {
-            std::vector<std::string> out;
-            for (const auto& e : ns3::MpAlgorithmRegistry::Scheduler().List())
-            {
-                out.push_back(e.name);
-            }
-            return out;
-        },
-        "Names usable as config['scheduler'].");
-    m.def(
-        "algorithm_parameters",
-        [](const std::string& kind, const std::string& name) {
-            if (kind == "cc")
-            {
-                return DescribeAlgorithm(ns3::MpAlgorithmRegistry::Cc(), name);
-            }
-            if (kind == "scheduler")
-            {
-                return DescribeAlgorithm(ns3::MpAlgorithmRegistry::Scheduler(), name);
-            }
-            throw std::invalid_argument("kind: must be 'cc' or 'scheduler'");
-        },
-        py::arg("kind"),
-        py::arg("name"),
-        "Parameters (ns-3 attributes) of an algorithm: {name: {type, default, min, max, help, "
-        "default_text}}. default, min and max are in the units config['cc_params'] takes "
-        "(seconds for times, bool for booleans); min/max are None where the attribute's "
-        "checker sets no bound (booleans, or the type's own limit). default_text is ns-3's "
-        "serialisation of the default.");
     m.def(
         "validate_simulation_config",
         [](py::handle config) { leogym::SimulationConfigFromDict(config); },
