@@ -18,7 +18,7 @@ Mapping (a design choice; upstream had only ``done``):
 * ``info`` is the state's info string decoded by :func:`leogym.ns3gym.info.decode_info`, plus
   ``"ns3gym_reason"`` on the final step;
 * the reward is the state's 32-bit float as a Python float; observations are reshaped and cast to
-  the observation space (see :mod:`leogym.ns3gym.spaces`).
+  the observation space (see :mod:`leogym.ns3gym.values`).
 
 Episodes: the constructor performs the first handshake (the spaces are only known from
 ``SimInitMsg``) and keeps state #0 pending; the first ``reset()`` returns it without traffic
@@ -49,8 +49,9 @@ from leogym.ns3gym.errors import (
 from leogym.ns3gym.info import decode_info
 from leogym.ns3gym.process import SimProcess
 from leogym.ns3gym.server import ERROR_INFO_KEY
-from leogym.ns3gym.spaces import container_to_value, description_to_space, value_to_container
+from leogym.ns3gym.spaces import description_to_space
 from leogym.ns3gym.transcript import Transcript
+from leogym.ns3gym.values import container_to_value, value_to_container
 from leogym.ns3gym.wire import DEFAULT_MAX_MESSAGE_BYTES
 
 __all__ = ["Ns3GymEnv", "REASON_INFO_KEY"]

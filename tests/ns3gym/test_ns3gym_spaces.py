@@ -10,12 +10,8 @@ from gymnasium import spaces
 
 from leogym.ns3gym import Ns3GymProtocolError, Ns3GymSpaceError
 from leogym.ns3gym import messages as pb
-from leogym.ns3gym.spaces import (
-    container_to_value,
-    description_to_space,
-    space_to_description,
-    value_to_container,
-)
+from leogym.ns3gym.spaces import description_to_space, space_to_description
+from leogym.ns3gym.values import container_to_value, value_to_container
 
 pytestmark = pytest.mark.timeout(30)
 

@@ -37,13 +37,9 @@ from leogym.ns3gym import messages as pb
 from leogym.ns3gym.errors import Ns3GymError, Ns3GymProtocolError, Ns3GymTimeoutError
 from leogym.ns3gym.info import encode_info
 from leogym.ns3gym.sim import SimPeer
-from leogym.ns3gym.spaces import (
-    check_in_space,
-    container_to_value,
-    space_to_description,
-    value_to_container,
-)
+from leogym.ns3gym.spaces import space_to_description
 from leogym.ns3gym.transcript import Transcript
+from leogym.ns3gym.values import check_in_space, container_to_value, value_to_container
 
 __all__ = ["Ns3GymServer", "EpisodeRecord", "ERROR_INFO_KEY"]
 

@@ -22,7 +22,8 @@ from leogym.scenario.config import PathConfig, ScenarioConfig
 from leogym.scenario.errors import ScenarioConfigError
 from leogym.scenario.files import mahimahi_trace
 from leogym.scenario.hops.controlled import build_controlled_network
-from leogym.scenario.hops.geometry import GeometrySources, build_geometry_network
+from leogym.scenario.hops.geometry import build_geometry_network
+from leogym.scenario.hops.geometry_grid import GeometrySources
 from leogym.scenario.hops.graph import HopNetwork
 from leogym.scenario.links.dynamics import apply_dynamics, diurnal_gain, dynamics_streams
 from leogym.scenario.links.handover import (

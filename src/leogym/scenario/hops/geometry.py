@@ -89,21 +89,25 @@ not share a link with a lower path at differing values. The queue of each link i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 
-from leogym.scenario.config import PathConfig, ScenarioConfig
+from leogym.scenario.config import PathConfig
 from leogym.scenario.constants import SPEED_OF_LIGHT_KM_S
-from leogym.scenario.hops.graph import HopLink, HopNetwork, HopNode, HopRoute
+from leogym.scenario.hops.geometry_grid import GeometryGrid, GeometrySources
+from leogym.scenario.hops.geometry_links import (
+    Leg,
+    LinkDraft,
+    finish_links,
+    move_bottleneck_to_feeder,
+    place_outages,
+    swap_direction,
+    symmetric,
+)
+from leogym.scenario.hops.graph import HopNetwork, HopNode, HopRoute
 from leogym.scenario.links.arrays import LINK_ARRAYS, PathTimeline
-from leogym.scenario.links.handover import HandoverEvent, ServingPlan
-from leogym.scenario.links.intervals import false_runs, merge_intervals
-from leogym.scenario.links.satpath import SatelliteArrays
-from leogym.scenario.orbital.isl import ShortestPaths
-from leogym.scenario.orbital.scene import GroundSide, SceneGeometry
+from leogym.scenario.links.handover import HandoverEvent
 
-__all__ = ["GeometrySources", "build_geometry_network", "UNLIMITED_BPS", "ACCESS_BPS"]
+__all__ = ["build_geometry_network", "UNLIMITED_BPS", "ACCESS_BPS"]
 
 #: Rate (bit/s, before ``rate_scale``) of a link that is never the bottleneck: feeders, and
 #: ISLs and backhauls without a configured capacity.
@@ -113,148 +117,22 @@ UNLIMITED_BPS = 1e11
 ACCESS_BPS = 1e12
 
 _C = SPEED_OF_LIGHT_KM_S
-_Interval = tuple[float, float]
 
 
-@dataclass
-class GeometrySources:
-    """What :func:`~leogym.scenario.timeline_builder.build_timeline` computed for the paths.
-
-    ``arrays`` holds each satellite path's :class:`SatelliteArrays` as assembled (before
-    ``rate_scale``); ``sides``, ``preds`` and ``plans`` are keyed by path index.
-    """
-
-    cfg: ScenarioConfig
-    times: np.ndarray
-    dt: float
-    scene: SceneGeometry | None
-    router: ShortestPaths | None
-    sides: dict[int, GroundSide]
-    preds: dict[int, list[np.ndarray]]
-    plans: dict[int, ServingPlan]
-    arrays: dict[int, SatelliteArrays]
-
-
-# ---------------------------------------------------------------------- interval algebra
-def _union(intervals: list[_Interval]) -> list[_Interval]:
-    """Sorted, merged ``[start, end)`` intervals (no clipping)."""
-    out: list[list[float]] = []
-    for a, b in sorted(iv for iv in intervals if iv[1] > iv[0]):
-        if out and a <= out[-1][1]:
-            out[-1][1] = max(out[-1][1], b)
-        else:
-            out.append([a, b])
-    return [(a, b) for a, b in out]
-
-
-def _subtract(base: list[_Interval], cut: list[_Interval]) -> list[_Interval]:
-    """``base`` minus ``cut`` (both lists of ``[start, end)`` intervals)."""
-    cut = _union(cut)
-    out: list[_Interval] = []
-    for a, b in _union(base):
-        pieces = [(a, b)]
-        for c0, c1 in cut:
-            if c0 >= b:
-                break
-            nxt: list[_Interval] = []
-            for p0, p1 in pieces:
-                if c1 <= p0 or c0 >= p1:
-                    nxt.append((p0, p1))
-                    continue
-                if c0 > p0:
-                    nxt.append((p0, c0))
-                if c1 < p1:
-                    nxt.append((c1, p1))
-            pieces = nxt
-        out.extend(pieces)
-    return out
-
-
-def _fill(values: np.ndarray, ok: np.ndarray) -> np.ndarray:
-    """``values`` where ``ok``; elsewhere linear in the sample index between the nearest ``ok``
-    samples (held flat beyond the first and last)."""
-    if ok.all() or not ok.any():
-        return values
-    idx = np.arange(len(values))
-    out = values.copy()
-    out[~ok] = np.interp(idx[~ok], idx[ok], values[ok])
-    return out
-
-
-# ---------------------------------------------------------------------- drafts
-@dataclass
-class _LinkDraft:
-    """A link while the routes are laid out: its arrays, who set them, who uses it when."""
-
-    kind: str
-    a: int
-    b: int
-    #: Time and path of the use that fixed the orientation.
-    first_use: tuple[float, int]
-    values: dict[str, np.ndarray]
-    #: Path index whose values each sample holds (-1: no route uses the link there).
-    owner: np.ndarray
-    #: Per path: ``[start, end)`` intervals in which one of its route steps crosses the link.
-    usage: dict[int, list[_Interval]] = field(default_factory=dict)
-    #: Per path: pieces of its outages that fall on this link.
-    outages: dict[int, list[_Interval]] = field(default_factory=dict)
-    #: The lowest path index that uses the link (its queue is that path's).
-    queue_path: int = -1
-    #: Satellite and ground-station index of a GSL (``gs = -1``) or feeder, and the two
-    #: satellites of an ISL (``sat``, ``sat2``), for the unused samples.
-    sat: int = -1
-    gs: int = -1
-    sat2: int = -1
-
-    def flip(self) -> None:
-        """Swap the ends (and so the directions) of the link."""
-        self.a, self.b = self.b, self.a
-        v = self.values
-        for x, y in (("delay_down_s", "delay_up_s"), ("rate_down_bps", "rate_up_bps")):
-            v[x], v[y] = v[y], v[x]
-        v["loss_down"], v["loss_up"] = v["loss_up"], v["loss_down"]
-
-
-@dataclass
-class _Leg:
-    """One hop of a route step: its nodes (data direction) and values on the step's samples."""
-
-    u: int
-    v: int
-    kind: str
-    values: dict[str, np.ndarray]
-    sat: int = -1
-    gs: int = -1
-    sat2: int = -1
-
-
-class _Builder:
-    """Lays out the routes of every path and the links they cross (see the module docstring)."""
+class _Builder(GeometryGrid):
+    """Lays out the routes of every path and the links they cross (see the module docstring);
+    the links are finished by :mod:`leogym.scenario.hops.geometry_links`."""
 
     def __init__(self, src: GeometrySources) -> None:
-        self.src = src
-        self.cfg = src.cfg
-        self.times = src.times
-        self.n = len(src.times)
-        self.duration = float(src.times[-1])
-        self.rate_scale = float(src.cfg.rate_scale)
+        super().__init__(src)
         self.nodes: list[HopNode] = []
         self.node_ids: dict[str, int] = {}
-        self.links: dict[tuple[int, int], _LinkDraft] = {}
+        self.links: dict[tuple[int, int], LinkDraft] = {}
         self.link_order: list[tuple[int, int]] = []
         self.server = self.node("server", "server")
         self.client = self.node("client", "terminal")
         #: Serving satellite of each satellite path's plan at each sample.
         self.serving = {i: p.serving_at(self.times) for i, p in src.plans.items()}
-        scene = src.scene
-        self.k = np.zeros(self.n, dtype=np.int64)
-        self.f = np.zeros(self.n)
-        if scene is not None:
-            steps = scene.num_steps
-            self.k = np.clip(
-                np.floor(self.times / scene.dt_s + 1e-9).astype(np.int64), 0, steps - 2
-            )
-            self.f = np.clip(self.times / scene.dt_s - self.k, 0.0, 1.0)
 
     # ------------------------------------------------------------------ graph pieces
     def node(self, name: str, kind: str) -> int:
@@ -271,13 +149,13 @@ class _Builder:
         assert self.src.scene is not None
         return self.node(f"gs:{self.src.scene.station_names[gs]}", "ground_station")
 
-    def link(self, leg: _Leg, t_first: float, path: int) -> _LinkDraft:
+    def link(self, leg: Leg, t_first: float, path: int) -> LinkDraft:
         """The link of ``leg`` (created on first use; an ISL is re-oriented by an earlier use)."""
         key = (min(leg.u, leg.v), max(leg.u, leg.v))
         ln = self.links.get(key)
         if ln is None:
             values = {name: np.zeros(self.n) for name in LINK_ARRAYS}
-            ln = _LinkDraft(
+            ln = LinkDraft(
                 leg.kind,
                 leg.u,
                 leg.v,
@@ -296,7 +174,7 @@ class _Builder:
                 ln.flip()
         return ln
 
-    def lay(self, path: int, legs: list[_Leg], sl: slice, t0: float, t1: float) -> list[_LinkDraft]:
+    def lay(self, path: int, legs: list[Leg], sl: slice, t0: float, t1: float) -> list[LinkDraft]:
         """Put one route step's legs on their links (lower path index wins each sample)."""
         out = []
         for leg in legs:
@@ -306,7 +184,7 @@ class _Builder:
             if free.any():
                 idx = np.flatnonzero(free) + sl.start
                 for name in LINK_ARRAYS:
-                    src_name = name if fwd else _swap(name)
+                    src_name = name if fwd else swap_direction(name)
                     ln.values[name][idx] = leg.values[src_name][free]
                 ln.owner[idx] = path
             ln.usage.setdefault(path, []).append((t0, t1))
@@ -316,33 +194,6 @@ class _Builder:
         return out
 
     # ------------------------------------------------------------------ legs
-    def _lerp_table(self, table: np.ndarray, sl: slice) -> np.ndarray:
-        """``table[k]`` to ``table[k + 1]`` at the samples ``sl`` (``table`` indexed by step)."""
-        k = self.k[sl]
-        return table[k] + (table[k + 1] - table[k]) * self.f[sl]
-
-    def _chord_km(self, u: int, v: int, sl: slice) -> np.ndarray:
-        assert self.src.scene is not None
-        pos = self.src.scene.positions
-        k = self.k[sl]
-        c0 = np.linalg.norm(pos[k, u, :] - pos[k, v, :], axis=-1)
-        c1 = np.linalg.norm(pos[k + 1, u, :] - pos[k + 1, v, :], axis=-1)
-        return c0 + (c1 - c0) * self.f[sl]
-
-    def _sym(
-        self, delay: np.ndarray, rate: float | np.ndarray, loss: float
-    ) -> dict[str, np.ndarray]:
-        m = len(delay)
-        r = np.broadcast_to(np.asarray(rate, dtype=np.float64), (m,)).copy()
-        return {
-            "delay_down_s": delay,
-            "delay_up_s": delay.copy(),
-            "rate_down_bps": r,
-            "rate_up_bps": r.copy(),
-            "loss_down": np.full(m, float(loss)),
-            "loss_up": np.full(m, float(loss)),
-        }
-
     def satellite_legs(
         self,
         i: int,
@@ -350,7 +201,7 @@ class _Builder:
         pt: PathTimeline,
         chain: tuple[int, ...],
         sl: slice,
-    ) -> list[_Leg]:
+    ) -> list[Leg]:
         """The legs of route step ``chain`` = ``(gs, egress, ..., serving sat)`` on ``sl``."""
         src = self.src
         scene = src.scene
@@ -364,27 +215,27 @@ class _Builder:
         if res.delay_scale is not None:
             scale = np.where(np.isfinite(res.delay_scale[sl]), res.delay_scale[sl], 1.0)
         gs, sats = chain[0], chain[1:]
-        legs: list[_Leg] = []
+        legs: list[Leg] = []
         backhaul = UNLIMITED_BPS
         if s.backhaul_rate_mbps is not None:
             backhaul = max(s.backhaul_rate_mbps * 1e6, floor)
         g_node, s_nodes = self.gs_node(gs), [self.sat_node(x) for x in sats]
         legs.append(
-            _Leg(
+            Leg(
                 self.server,
                 g_node,
                 "backhaul",
-                self._sym(np.full(m, s.backhaul_delay_ms * 1e-3), backhaul / k, 0.0),
+                symmetric(np.full(m, s.backhaul_delay_ms * 1e-3), backhaul / k, 0.0),
                 gs=gs,
             )
         )
-        feeder = scale * self._lerp_table(scene.gs_range_km[gs, :, sats[0]], sl) / _C
+        feeder = scale * self.lerp_table(scene.gs_range_km[gs, :, sats[0]], sl) / _C
         legs.append(
-            _Leg(
+            Leg(
                 g_node,
                 s_nodes[0],
                 "gsl",
-                self._sym(np.nan_to_num(feeder, nan=0.0), UNLIMITED_BPS / k, 0.0),
+                symmetric(np.nan_to_num(feeder, nan=0.0), UNLIMITED_BPS / k, 0.0),
                 sat=sats[0],
                 gs=gs,
             )
@@ -392,13 +243,13 @@ class _Builder:
         isl = self.cfg.constellation.isl
         isl_rate = UNLIMITED_BPS if isl.rate_mbps is None else max(isl.rate_mbps * 1e6, floor)
         for x, y, nx, ny in zip(sats[:-1], sats[1:], s_nodes[:-1], s_nodes[1:], strict=True):
-            chord = scale * self._chord_km(x, y, sl) / _C
+            chord = scale * self.chord_km(x, y, sl) / _C
             legs.append(
-                _Leg(
+                Leg(
                     nx,
                     ny,
                     "isl",
-                    self._sym(np.nan_to_num(chord, nan=0.0), isl_rate / k, isl.loss_per_hop),
+                    symmetric(np.nan_to_num(chord, nan=0.0), isl_rate / k, isl.loss_per_hop),
                     sat=x,
                     sat2=y,
                 )
@@ -429,8 +280,8 @@ class _Builder:
             "loss_up": np.clip(1.0 - (1.0 - pt.loss_up[sl]) / keep["loss_up"], 0.0, 1.0),
         }
         if s.bottleneck_gsl == "gateway":
-            _move_bottleneck_to_feeder(legs[1].values, gsl, UNLIMITED_BPS / k)
-        legs.append(_Leg(s_nodes[-1], self.client, "gsl", gsl, sat=sats[-1]))
+            move_bottleneck_to_feeder(legs[1].values, gsl, UNLIMITED_BPS / k)
+        legs.append(Leg(s_nodes[-1], self.client, "gsl", gsl, sat=sats[-1]))
         return legs
 
     # ------------------------------------------------------------------ node lists
@@ -539,148 +390,15 @@ class _Builder:
         isp = self.node(f"isp:{pt.name}", "router")
         sl = slice(0, self.n)
         carried = {name: np.asarray(getattr(pt, name), dtype=np.float64) for name in LINK_ARRAYS}
-        access = self._sym(np.zeros(self.n), ACCESS_BPS / self.rate_scale, 0.0)
+        access = symmetric(np.zeros(self.n), ACCESS_BPS / self.rate_scale, 0.0)
         legs = [
-            _Leg(self.server, isp, "terrestrial", carried),
-            _Leg(isp, self.client, "terrestrial", access),
+            Leg(self.server, isp, "terrestrial", carried),
+            Leg(isp, self.client, "terrestrial", access),
         ]
         self.lay(i, legs, sl, 0.0, np.inf)
         return HopRoute(
             pt.name, np.zeros(1), [np.asarray([self.server, isp, self.client], dtype=np.int64)]
         )
-
-    # ------------------------------------------------------------------ outages, fills
-    def place_outages(self, routes: list[HopRoute], paths: list[PathTimeline]) -> None:
-        """Put each path's outage intervals on the link that cuts its route step in force: the
-        GSL of a satellite path, the router's uplink of a terrestrial one."""
-        for i, (route, pt) in enumerate(zip(routes, paths, strict=True)):
-            st = route.step_times_s
-            for k, nodes in enumerate(route.nodes):
-                t0 = float(st[k])
-                t1 = float(st[k + 1]) if k + 1 < len(st) else np.inf
-                u, v = (
-                    (int(nodes[-2]), int(nodes[-1]))
-                    if pt.kind == "satellite"
-                    else (
-                        int(nodes[0]),
-                        int(nodes[1]),
-                    )
-                )
-                ln = self.links[(min(u, v), max(u, v))]
-                for a, b in pt.outages.reshape(-1, 2).tolist():
-                    lo, hi = max(a, t0), min(b, t1)
-                    if hi > lo:
-                        ln.outages.setdefault(i, []).append((lo, hi))
-
-    def _geometry_delay_s(self, ln: _LinkDraft) -> np.ndarray | None:
-        """Propagation delay of a satellite link from the geometry alone (unused samples)."""
-        scene = self.src.scene
-        if scene is None or ln.kind not in ("gsl", "isl"):
-            return None
-        sl = slice(0, self.n)
-        if ln.kind == "isl":
-            return self._chord_km(ln.sat, ln.sat2, sl) / _C
-        if ln.gs < 0:
-            return self._lerp_table(scene.ut_range_km[:, ln.sat], sl) / _C
-        return self._lerp_table(scene.gs_range_km[ln.gs, :, ln.sat], sl) / _C
-
-    def _below_mask(self, ln: _LinkDraft) -> np.ndarray | None:
-        """Samples at which a GSL's (feeder's) satellite is below the terminal's (gateway's)
-        elevation mask."""
-        scene = self.src.scene
-        if scene is None or ln.kind != "gsl":
-            return None
-        sl = slice(0, self.n)
-        if ln.gs < 0:
-            elev = self._lerp_table(scene.ut_elevation_deg[:, ln.sat], sl)
-            mask = scene.ut_mask_deg
-        else:
-            elev = self._lerp_table(scene.gs_elevation_deg[ln.gs, :, ln.sat], sl)
-            mask = float(scene.station_masks[ln.gs])
-        return ~(np.nan_to_num(elev, nan=-90.0) >= mask)
-
-    def finish(self, paths: list[PathTimeline]) -> list[HopLink]:
-        """Resolve outages, fill unused samples, and turn the drafts into links."""
-        out_sets = [
-            [(float(a), float(b)) for a, b in pt.outages.reshape(-1, 2).tolist()] for pt in paths
-        ]
-        links = []
-        for key in self.link_order:
-            ln = self.links[key]
-            # Outages: a path's pieces stand except where a lower path uses the link while it
-            # is not in an outage itself.
-            pieces: list[_Interval] = []
-            for i in sorted(ln.outages):
-                busy: list[_Interval] = []
-                for j, use in ln.usage.items():
-                    if j < i:
-                        busy += _subtract(use, out_sets[j])
-                pieces += _subtract(ln.outages[i], busy)
-            used = ln.owner >= 0
-            below = self._below_mask(ln)
-            if below is not None and (below & ~used).any():
-                all_use = [iv for use in ln.usage.values() for iv in use]
-                free_below = false_runs(~(below & ~used), self.times, self.src.dt)
-                pieces += _subtract(free_below, all_use)
-            # Values where no route uses the link.
-            values = dict(ln.values)
-            if not used.all():
-                geo = self._geometry_delay_s(ln)
-                for name in LINK_ARRAYS:
-                    filled = _fill(values[name], used)
-                    if geo is not None and name.startswith("delay"):
-                        ok = ~used & np.isfinite(geo)
-                        filled[ok] = geo[ok]
-                    values[name] = filled
-            sat = ln.sat if (ln.kind == "gsl" and ln.gs < 0) else -1
-            elevation = np.full(self.n, np.nan)
-            if sat >= 0 and self.src.scene is not None:
-                elevation = self._lerp_table(
-                    self.src.scene.ut_elevation_deg[:, sat], slice(0, self.n)
-                )
-            a = self.nodes[ln.a].name
-            b = self.nodes[ln.b].name
-            v = {name: np.ascontiguousarray(values[name], dtype=np.float64) for name in LINK_ARRAYS}
-            arrays = PathTimeline(
-                name=f"{a}-{b}",
-                kind="satellite" if ln.kind in ("gsl", "isl") else "terrestrial",
-                delay_down_s=v["delay_down_s"],
-                delay_up_s=v["delay_up_s"],
-                rate_down_bps=v["rate_down_bps"],
-                rate_up_bps=v["rate_up_bps"],
-                loss_down=v["loss_down"],
-                loss_up=v["loss_up"],
-                snr_db=np.full(self.n, np.nan),
-                elevation_deg=np.ascontiguousarray(elevation, dtype=np.float64),
-                serving_sat=np.full(self.n, sat, dtype=np.int32),
-                outages=merge_intervals(pieces, self.duration),
-                handovers=np.zeros(0),
-                queue_packets=paths[ln.queue_path].queue_packets,
-            )
-            links.append(HopLink(f"{a}-{b}", ln.kind, ln.a, ln.b, arrays))
-        return links
-
-
-def _move_bottleneck_to_feeder(
-    feeder: dict[str, np.ndarray], access: dict[str, np.ndarray], unlimited_bps: float
-) -> None:
-    """``bottleneck_gsl: gateway``: the access link's rates go to the (lossless, unlimited)
-    feeder, the access link becomes unlimited, and the access link's loss ``p`` (the rest of
-    the path's) is split into ``1 - sqrt(1 - p)`` on each, so the product is unchanged."""
-    for name in ("rate_down_bps", "rate_up_bps"):
-        feeder[name] = access[name]
-        access[name] = np.full(len(access[name]), unlimited_bps)
-    for name in ("loss_down", "loss_up"):
-        each = 1.0 - np.sqrt(1.0 - access[name])
-        feeder[name] = each
-        access[name] = each.copy()
-
-
-def _swap(name: str) -> str:
-    """The opposite direction's field name (``delay_down_s`` <-> ``delay_up_s``, ...)."""
-    if "_down" in name:
-        return name.replace("_down", "_up")
-    return name.replace("_up", "_down")
 
 
 def build_geometry_network(src: GeometrySources, paths: list[PathTimeline]) -> HopNetwork:
@@ -697,7 +415,7 @@ def build_geometry_network(src: GeometrySources, paths: list[PathTimeline]) -> H
             routes.append(b.terrestrial_route(i, pt))
         else:
             routes.append(b.satellite_route(i, pc, pt))
-    b.place_outages(routes, paths)
-    links = b.finish(paths)
+    place_outages(b.links, routes, paths)
+    links = finish_links(b, b.nodes, b.links, b.link_order, paths)
     net = HopNetwork(b.nodes, links, routes, list(range(len(paths))))
     return net.validate("scenario.hops")
