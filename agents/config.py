@@ -371,6 +371,9 @@ class TrainConfig:
         (``train.warm_start.store``; see :mod:`leogym.agents.warm_start`).
     :param competitors: competing flows drawn per episode (``train_dist=competing``; see
         :mod:`leogym.agents.competitors`).
+    :param init_from: start from this model's parameters (a ``.zip`` of the same algorithm,
+        observation and action spaces: fine-tuning a trained agent under another distribution);
+        the step count starts at 0 and the optimiser afresh. ``None``: a new policy.
     """
 
     total_timesteps: int = field(default=100_000, metadata=bounded(1))
@@ -389,6 +392,7 @@ class TrainConfig:
     curriculum: CurriculumConfig = field(default_factory=CurriculumConfig)
     warm_start: WarmStartConfig = field(default_factory=WarmStartConfig)
     competitors: CompetitorsConfig = field(default_factory=CompetitorsConfig)
+    init_from: str | None = None
 
 
 # --------------------------------------------------------------------------------------- eval

@@ -185,6 +185,8 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
         else:
             set_random_seed(c.seed)
             model = build_model(c.agent, venv, seed=c.seed)
+            if c.train.init_from:  # fine-tuning: a trained policy's parameters
+                _init_from(model, c.train.init_from, algo)
             if c.train.warm_start.store:  # behaviour cloning from the baselines' logs first
                 from leogym.agents.warm_start import warm_start
 
@@ -328,6 +330,32 @@ def _learned_steps(model: Any, n_envs: int) -> int:
         return steps
     rollout = int(model.n_steps) * int(n_envs)
     return steps - steps % rollout
+
+
+def _init_from(model: Any, path: str, algo: str) -> None:
+    """Load ``path``'s policy parameters into ``model`` (``train.init_from``).
+
+    :raises ConfigError: naming ``train.init_from``: no such file, another algorithm, or
+        parameters that do not fit this policy (other spaces or architecture, a corrupt file).
+    """
+    from leogym.agents.sb3.checkpoints import CheckpointError, read_sidecar
+
+    p = Path(path).expanduser()
+    if not p.is_file():
+        raise ConfigError("train.init_from", f"no model file at {str(p)!r}")
+    try:
+        saved = read_sidecar(p).get("algo", algo)
+    except CheckpointError as exc:
+        raise ConfigError("train.init_from", str(exc)) from None
+    if saved != algo:
+        raise ConfigError("train.init_from", f"{p} is a {saved} model; this run trains {algo}")
+    try:
+        model.set_parameters(str(p), exact_match=True, device=model.device)
+    except Exception as exc:  # noqa: BLE001 - SB3, zipfile and torch raise many types
+        raise ConfigError(
+            "train.init_from", f"cannot load {p} into this {algo} policy ({exc})"
+        ) from None
+    log.info("policy parameters from %s", p)
 
 
 def _competing(factory: Any, c: Any, run_dir: Path) -> Any:

@@ -68,7 +68,7 @@ class SelfSnapshot:
         """The copy's action (a new copy is picked up at the start of an episode)."""
         if self._model is None or (episode_start is not None and bool(np.any(episode_start))):
             self._refresh()
-        return self._model.predict(  # type: ignore[no-any-return]
+        return self._model.predict(
             observation, state=state, episode_start=episode_start, deterministic=deterministic
         )
 

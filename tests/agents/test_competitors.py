@@ -205,3 +205,37 @@ def test_same_seed_same_model_and_the_copy_follows_the_policy(tmp_path: Path) ->
     taken = _parameters(tmp_path / "a" / "checkpoints" / "step_000000064.zip")
     assert all(np.array_equal(copy[k], taken[k]) for k in taken)
     assert a["num_timesteps"] == b["num_timesteps"]
+
+
+@pytest.mark.native
+@pytest.mark.timeout(600)
+def test_fine_tuning_starts_from_the_given_model(tmp_path: Path) -> None:
+    """``train.init_from``: the run starts from the model's parameters. The frozen copy taken
+    at step 32, the end of the first rollout and before its update, holds them exactly; the
+    final model, after the update, has moved away from them."""
+    _train(tmp_path / "a")
+    source = _parameters(tmp_path / "a" / "model.zip")
+    copy = _train(
+        tmp_path / "b",
+        f"train.init_from={tmp_path / 'a' / 'model.zip'}",
+        "train.total_timesteps=32",
+    )
+    assert copy["num_timesteps"] == 32
+    held = _parameters(tmp_path / "b" / "competitors" / "self.zip")
+    assert all(np.array_equal(held[k], source[k]) for k in source)
+    final = _parameters(tmp_path / "b" / "model.zip")
+    assert any(not np.array_equal(final[k], source[k]) for k in source)
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda d: d / "missing.zip", r"^train\.init_from: no model file at "),
+        (lambda d: (d / "bad.zip").write_bytes(b"not a zip") and d / "bad.zip", r"cannot load "),
+    ],
+)
+@pytest.mark.native
+@pytest.mark.timeout(300)
+def test_a_bad_init_from_names_the_field(make: Any, message: str, tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=message):
+        _train(tmp_path / "run", f"train.init_from={make(tmp_path)}")
