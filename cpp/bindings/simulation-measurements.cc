@@ -168,8 +168,7 @@ MeasurementsDict(const ns3::LeoSimulationMeasurements& m)
     d[Key("ect_sent_packets")] = I64(m.ectSentPackets);
     d[Key("ce_packets")] = I64(m.cePackets);
     d[Key("goodput_bytes")] = Scalar<int64_t>(static_cast<int64_t>(m.goodputBytes));
-    d[Key("reorder_buffer_bytes")] =
-        Scalar<int64_t>(static_cast<int64_t>(m.reorderBufferBytes));
+    d[Key("reorder_buffer_bytes")] = Scalar<int64_t>(static_cast<int64_t>(m.reorderBufferBytes));
     d[Key("hol_delay_s")] = Scalar<double>(m.holDelayS);
     d[Key("completed")] = Scalar<bool>(m.completed);
     d[Key("completion_time_s")] = Scalar<double>(m.completionTimeS);

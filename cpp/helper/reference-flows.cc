@@ -3,7 +3,6 @@
 #include "reference-flows.h"
 
 #include "helper/reference-tcp-attributes.h"
-
 #include "helper/sim-context.h"
 #include "model/apps/leo-tcp-bulk-sender.h"
 
