@@ -52,6 +52,7 @@ from leogym.agents.runtime.app import (
     CONFIG_PATH,
     config_task,
     configure_logging,
+    env_scenario,
     prepare_run,
     run_app,
     scenario_name,
@@ -156,7 +157,9 @@ def _suite(c: LeogymConfig) -> list[tuple[str, Any]]:
 
 
 def build_tasks(c: LeogymConfig, store: ResultsStore) -> list[EpisodeTask]:
-    """Every (scenario, policy, seed) episode of the evaluation, in a stable order."""
+    """Every (scenario, policy, seed) episode of the evaluation, in a stable order. Each
+    scenario is converted and validated once, here (:func:`env_scenario`): the workers get the
+    ``ScenarioConfig`` and convert nothing."""
     policies: list[tuple[PolicyRef, EnvFactory]] = []
     for label, path in c.eval.agents.items():
         policies.append(agent_policy(label, path, c))
@@ -175,10 +178,13 @@ def build_tasks(c: LeogymConfig, store: ResultsStore) -> list[EpisodeTask]:
     from leogym.agents.coexistence import with_peer_variants
 
     for name, payload in with_peer_variants(_suite(c), c.eval.peers):
+        shipped: dict[str, Any] = {}  # env id -> the scenario its workers get, converted once
         for ref, factory in policies:
-            env = EnvFactory(factory.env_id, factory.kwargs, payload)
+            if factory.env_id not in shipped:
+                shipped[factory.env_id] = env_scenario(factory.env_id, payload)
+            env = EnvFactory(factory.env_id, factory.kwargs, shipped[factory.env_id])
             for seed in c.eval.seeds:
-                key = task_key(ref, env, seed)
+                key = task_key(ref, env, seed, scenario=payload)  # keyed as configured
                 tasks.append(
                     EpisodeTask(
                         key=key,

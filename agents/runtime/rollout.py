@@ -79,8 +79,13 @@ class EpisodeTask:
     trace_path: str | None = None
 
 
-def task_key(policy: PolicyRef, env: EnvFactory, seed: int) -> str:
-    """A stable hash of everything that determines an episode's outcome."""
+def task_key(policy: PolicyRef, env: EnvFactory, seed: int, scenario: Any = None) -> str:
+    """A stable hash of everything that determines an episode's outcome.
+
+    :param scenario: the scenario as configured (its name or dict), which keys the episode
+        when ``env`` carries it converted to a ``ScenarioConfig`` (so an evaluation's keys do
+        not depend on where the conversion happened); ``None``: ``env.scenario``.
+    """
     model_id = None
     if policy.path is not None:
         p = Path(policy.path)
@@ -97,7 +102,7 @@ def task_key(policy: PolicyRef, env: EnvFactory, seed: int) -> str:
         "deterministic": policy.deterministic,
         "env_id": env.env_id,
         "env": dict(env.kwargs),
-        "scenario": env.scenario,
+        "scenario": env.scenario if scenario is None else scenario,
         "seed": int(seed),
     }
     blob = json.dumps(payload, sort_keys=True, default=str).encode()

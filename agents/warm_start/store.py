@@ -190,24 +190,24 @@ def _manifest(c: Any, obs_width: int, action_width: int) -> dict[str, Any]:
 def _jobs(c: Any, episodes: list[int], action_width: int) -> list[_EpisodeJob]:
     from leogym.agents.config import BaselineSpec
     from leogym.agents.evaluate import baseline_policy
-    from leogym.agents.runtime.app import scenario_payload
+    from leogym.agents.runtime.app import env_scenario, scenario_payload
     from leogym.agents.runtime.rollout import EpisodeTask, task_key
     from leogym.agents.sb3.env_factory import EnvFactory
-    from leogym.scenario import load_scenario
 
     payload = scenario_payload(c.scenario)
-    packet_bytes = int(load_scenario(payload).traffic.packet_bytes)
+    scenario = env_scenario(c.env.id, c.scenario)  # converted and validated once, here
+    packet_bytes = int(scenario.traffic.packet_bytes)
     names = _rolled_out(c)
     factories = []
     for name in names:
         ref, factory = baseline_policy(name, BaselineSpec(name=name), c)
-        factories.append((ref, EnvFactory(factory.env_id, factory.kwargs, payload)))
+        factories.append((ref, EnvFactory(factory.env_id, factory.kwargs, scenario)))
     jobs = []
     for i in episodes:
         seed = SEED_OFFSET + i
         tasks = tuple(
             EpisodeTask(
-                key=task_key(ref, env, seed),
+                key=task_key(ref, env, seed, scenario=payload),
                 policy=ref,
                 env=env,
                 scenario=str(c.scenario.name),
