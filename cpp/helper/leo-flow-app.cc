@@ -112,6 +112,16 @@ LeoFlowApp::Install(const LeoFlowSpec& spec, uint32_t index, const LeoFlowContex
     return std::make_unique<LeoUdpOnOffFlowApp>(spec, index, ctx);
 }
 
+std::unique_ptr<LeoFlowApp>
+LeoFlowApp::InstallConnection(const LeoFlowContext& ctx)
+{
+    if (ctx.cfg->leotpConnection)
+    {
+        return LeoLeotpFlowApp::InstallConnection(ctx);
+    }
+    return LeoMpquicFlowApp::InstallConnection(ctx);
+}
+
 uint64_t
 LeoFlowApp::TakeDeliveredBytes()
 {
@@ -131,6 +141,11 @@ void
 LeoFlowApp::CollectSubflows(LeoSimulationMeasurements& /* m */,
                             std::size_t /* first */,
                             uint32_t /* flow */)
+{
+}
+
+void
+LeoFlowApp::CollectConnection(LeoSimulationMeasurements& /* m */, double /* dtS */, double /* t1 */)
 {
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //
-// LeoFlowApp: one flow of the config's "flows" as LeoSimulation sees it, whatever its
-// transport (mpquic, tcp, udp_onoff, leotp). The facade installs, measures and controls its
-// flows through this interface only.
+// LeoFlowApp: one flow as LeoSimulation sees it, whatever its transport (mpquic, tcp,
+// udp_onoff, leotp): the connection under study (flow 0) and each of the config's "flows".
+// The facade installs, measures and controls its flows through this interface only.
 
 #ifndef LEO_FLOW_APP_H
 #define LEO_FLOW_APP_H
@@ -42,10 +42,11 @@ struct LeoFlowContext
 
 /**
  * @ingroup leo-helper
- * A flow beside the connection under study (LeoSimulationConfig::flows), behind one interface:
- * LeoMpquicFlowApp (leogym's multipath transport), LeoTcpFlowApp and LeoUdpOnOffFlowApp
- * (ns-3's own applications) and LeoLeotpFlowApp (LEOTP, cpp/doc/leotp.md). Install() builds
- * the flow in the simulator; the facade then reads its counters once per step.
+ * A flow behind one interface: LeoMpquicFlowApp (leogym's multipath transport), LeoTcpFlowApp
+ * and LeoUdpOnOffFlowApp (ns-3's own applications) and LeoLeotpFlowApp (LEOTP,
+ * cpp/doc/leotp.md). Install() builds a flow of the config's "flows" in the simulator;
+ * InstallConnection() builds the connection under study (mpquic or LEOTP). The facade then
+ * reads their counters once per step.
  */
 class LeoFlowApp
 {
@@ -73,6 +74,14 @@ class LeoFlowApp
                                                uint32_t index,
                                                const LeoFlowContext& ctx);
 
+    /**
+     * Build the connection under study (measurement index 0): leogym's multipath transport,
+     * or LEOTP for config "connection": "leotp".
+     * @param ctx the simulation it joins (ctx.cfg: its settings, checked)
+     * @return the connection
+     */
+    static std::unique_ptr<LeoFlowApp> InstallConnection(const LeoFlowContext& ctx);
+
     /// Bytes the receiving application got since the last call (the flow's goodput).
     uint64_t TakeDeliveredBytes();
 
@@ -94,6 +103,17 @@ class LeoFlowApp
      * @param flow the flow's measurement index
      */
     virtual void CollectSubflows(LeoSimulationMeasurements& m, std::size_t first, uint32_t flow);
+
+    /**
+     * As the connection under study: write the per-path measurements (one row per transport
+     * path of the config) and the connection's (goodput, reorder buffer, head-of-line delay,
+     * completion), and start the next interval. A flow that cannot be the connection writes
+     * nothing.
+     * @param m the measurements, per-path vectors sized and zeroed
+     * @param dtS the step's length (s)
+     * @param t1 the step's start (s)
+     */
+    virtual void CollectConnection(LeoSimulationMeasurements& m, double dtS, double t1);
 
     /// The sender taking external control (mpquic), else null.
     virtual Ptr<MpQuicSender> GetSender() const;

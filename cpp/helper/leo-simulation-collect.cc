@@ -4,7 +4,6 @@
 // path, per subflow, per flow, per link and direction).
 
 #include "helper/leo-simulation.h"
-#include "helper/mpquic-flow-app.h"
 
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
@@ -20,10 +19,8 @@ namespace ns3
 void
 LeoSimulation::Collect(double dtS)
 {
-    const double nan = std::numeric_limits<double>::quiet_NaN();
     LeoSimulationMeasurements& m = m_meas;
-    double now = Simulator::Now().GetSeconds();
-    double t1 = m_lastStepEndS;
+    const double now = Simulator::Now().GetSeconds();
     m.timeS = now;
     m.intervalS = dtS;
     auto resize = [&](std::vector<double>& v) { v.assign(m_nPaths, 0.0); };
@@ -65,107 +62,7 @@ LeoSimulation::Collect(double dtS)
     {
         resize(*v);
     }
-    double inv = dtS > 0 ? 1.0 / dtS : 0.0;
-    if (m_leotp)
-    {
-        m_leotp->CollectConnection(m, dtS, t1);
-    }
-    for (uint32_t i = 0; m_sender && i < m_nPaths; ++i)
-    {
-        const MpPathInfo& p = m_sender->GetPath(i);
-        const MpQuicSender::PathCounters& c = m_sender->GetCounters(i);
-        Ptr<MpCongestionOps> cc = m_sender->GetCc(i);
-        Prev& pr = m_prev[i];
-        uint32_t tp = p.topologyPath;
-        const LeoScheduleOracle& o = *m_oracles[tp];
-        m.cwndBytes[i] = static_cast<double>(p.cwnd);
-        m.bytesInFlight[i] = static_cast<double>(p.bytesInFlight);
-        bool has = p.HasRttSample();
-        m.srttS[i] = has ? p.rtt->GetSmoothed().GetSeconds() : nan;
-        m.minRttS[i] = has ? p.rtt->GetMin().GetSeconds() : nan;
-        m.rttvarS[i] = has ? p.rtt->GetRttVar().GetSeconds() : nan;
-        m.latestRttS[i] = has ? p.rtt->GetLatest().GetSeconds() : nan;
-        m.deliveredBytes[i] = static_cast<double>(p.deliveredBytes - pr.delivered);
-        m.sentBytes[i] = static_cast<double>(p.sentBytes - pr.sent);
-        m.sentPackets[i] = static_cast<double>(p.sentPackets - pr.sentPackets);
-        m.deliveryRateBps[i] = 8.0 * m.deliveredBytes[i] * inv;
-        m.sendRateBps[i] = 8.0 * m.sentBytes[i] * inv;
-        m.lostPackets[i] = static_cast<double>(p.lostPackets - pr.lost);
-        m.retransmittedPackets[i] = static_cast<double>(p.retransmittedPackets - pr.retx);
-        const uint32_t route = m_pathRoute[tp];
-        const uint64_t drops[4] = {m_topo->GetRouteDrops(route, LEO_DROP_OUTAGE),
-                                   m_topo->GetRouteDrops(route, LEO_DROP_RANDOM),
-                                   m_topo->GetRouteDrops(route, LEO_DROP_OVERFLOW),
-                                   m_topo->GetRouteDrops(route, LEO_DROP_AQM)};
-        m.dropsOutage[i] = static_cast<double>(drops[0] - pr.drops[0]);
-        m.dropsRandom[i] = static_cast<double>(drops[1] - pr.drops[1]);
-        m.dropsOverflow[i] = static_cast<double>(drops[2] - pr.drops[2]);
-        m.dropsAqm[i] = static_cast<double>(drops[3] - pr.drops[3]);
-        m.queueDelayS[i] = nan;
-        if (m_receiver && i < m_receiver->GetNPaths())
-        {
-            const MpQuicReceiver::PathCounters& rc = m_receiver->GetCounters(i);
-            const uint64_t timed = rc.timedPackets - pr.timedPackets;
-            if (timed > 0)
-            {
-                m.queueDelayS[i] =
-                    Time(rc.queueTicks - pr.queueTicks).GetSeconds() / static_cast<double>(timed);
-            }
-            pr.timedPackets = rc.timedPackets;
-            pr.queueTicks = rc.queueTicks;
-        }
-        m.inOutage[i] = o.InOutage(now) ? 1.0 : 0.0;
-        m.pathState[i] = static_cast<double>(static_cast<uint8_t>(p.state));
-        m.handovers[i] = dtS > 0 ? static_cast<double>(o.CountHandovers(t1, now)) : 0.0;
-        m.ssthreshBytes[i] = p.ssthresh == std::numeric_limits<uint64_t>::max()
-                                 ? std::numeric_limits<double>::infinity()
-                                 : static_cast<double>(p.ssthresh);
-        m.pacingRateBps[i] = p.pacingRateBps;
-        m.ptoCount[i] = static_cast<double>(c.ptoEvents - pr.pto);
-        m.rateSampleBps[i] = p.deliveryRateBps;
-        m.spuriousLosses[i] = static_cast<double>(c.spuriousLosses - pr.spurious);
-        uint64_t sup = cc->GetSuppressedLosses();
-        m.suppressedLosses[i] = static_cast<double>(sup - pr.suppressed);
-        m.persistentCongestion[i] = static_cast<double>(c.persistentCongestion - pr.pc);
-        m.reinjected[i] = static_cast<double>(c.reinjectedChunks - pr.reinjected);
-        m.rtoCount[i] = static_cast<double>(c.rtoEvents - pr.rto);
-        m.inLossState[i] = p.inLossState ? 1.0 : 0.0;
-        Time toRto = m_sender->GetTimeToRetransmissionTimer(i);
-        m.timeToRtoS[i] =
-            toRto.IsNegative() ? std::numeric_limits<double>::infinity() : toRto.GetSeconds();
-        m.ecnState[i] = static_cast<double>(static_cast<uint8_t>(m_sender->GetEcn(i).GetState()));
-        m.ectSentPackets[i] = static_cast<double>(c.ectSentPackets - pr.ectSent);
-        m.cePackets[i] = static_cast<double>(c.ceReported - pr.ce);
-
-        pr.delivered = p.deliveredBytes;
-        pr.sent = p.sentBytes;
-        pr.sentPackets = p.sentPackets;
-        pr.lost = p.lostPackets;
-        pr.retx = p.retransmittedPackets;
-        pr.pto = c.ptoEvents;
-        pr.spurious = c.spuriousLosses;
-        pr.suppressed = sup;
-        pr.pc = c.persistentCongestion;
-        pr.reinjected = c.reinjectedChunks;
-        pr.rto = c.rtoEvents;
-        pr.ectSent = c.ectSentPackets;
-        pr.ce = c.ceReported;
-        std::copy(std::begin(drops), std::end(drops), std::begin(pr.drops));
-    }
-    if (m_receiver)
-    {
-        uint64_t goodput = m_receiver->GetDeliveredBytes();
-        double hol = m_receiver->GetHolByteSeconds();
-        uint64_t dGood = goodput - m_prevGoodput;
-        m.goodputBytes = static_cast<double>(dGood);
-        m.reorderBufferBytes = static_cast<double>(m_receiver->GetReorderBufferBytes());
-        m.holDelayS = dGood > 0 ? (hol - m_prevHol) / static_cast<double>(dGood) : 0.0;
-        m.completed = m_receiver->IsComplete();
-        m.completionTimeS =
-            m.completed ? m_receiver->GetCompletionTime().GetSeconds() - m_cfg.startS : nan;
-        m_prevGoodput = goodput;
-        m_prevHol = hol;
-    }
+    m_flows[0]->CollectConnection(m, dtS, m_lastStepEndS);
     m.crossTrafficRxBytes.assign(m_prevCross.size(), 0.0);
     for (std::size_t k = 0; k < m_prevCross.size(); ++k)
     {
@@ -183,10 +80,11 @@ void
 LeoSimulation::CollectSubflows()
 {
     LeoSimulationMeasurements& m = m_meas;
+    // The connection's subflows are its transport paths, measured per path; each flow's follow.
     std::size_t n = m_nPaths;
-    for (const auto& flow : m_flows)
+    for (std::size_t f = 1; f < m_flows.size(); ++f)
     {
-        n += flow->GetNSubflows();
+        n += m_flows[f]->GetNSubflows();
     }
     for (auto* v : {&m.subflowFlow,
                     &m.subflowCwndBytes,
@@ -209,7 +107,6 @@ LeoSimulation::CollectSubflows()
     {
         v->resize(n);
     }
-    // The connection's subflows are its transport paths, measured above.
     std::copy(m.cwndBytes.begin(), m.cwndBytes.end(), m.subflowCwndBytes.begin());
     std::copy(m.bytesInFlight.begin(), m.bytesInFlight.end(), m.subflowBytesInFlight.begin());
     std::copy(m.srttS.begin(), m.srttS.end(), m.subflowSrttS.begin());
@@ -229,9 +126,9 @@ LeoSimulation::CollectSubflows()
     std::copy(m.queueDelayS.begin(), m.queueDelayS.end(), m.subflowQueueDelayS.begin());
     std::fill(m.subflowFlow.begin(), m.subflowFlow.begin() + m_nPaths, 0.0);
     std::size_t k = m_nPaths;
-    for (std::size_t f = 0; f < m_flows.size(); ++f)
+    for (std::size_t f = 1; f < m_flows.size(); ++f)
     {
-        m_flows[f]->CollectSubflows(m, k, static_cast<uint32_t>(f + 1));
+        m_flows[f]->CollectSubflows(m, k, static_cast<uint32_t>(f));
         k += m_flows[f]->GetNSubflows();
     }
 }
@@ -261,19 +158,22 @@ LeoSimulation::CollectFlows()
         double& lost = m.flowLostPackets[static_cast<std::size_t>(m.subflowFlow[k])];
         lost = (std::isnan(lost) ? 0.0 : lost) + m.subflowLostPackets[k];
     }
+    // The connection: its goodput, its window summed over its paths and their smallest
+    // smoothed RTT (NaN without a sample), as measured per path.
     m.flowGoodputBytes[0] = m.goodputBytes;
-    if (m_sender)
+    m.flowRttS[0] = std::numeric_limits<double>::quiet_NaN();
+    for (uint32_t i = 0; i < m_nPaths; ++i)
     {
-        LeoMpquicFlowApp::ConnectionState(m_sender, m.flowCwndBytes[0], m.flowRttS[0]);
-    }
-    else
-    {
-        m.flowCwndBytes[0] = m.cwndBytes[0];
-        m.flowRttS[0] = m.srttS[0];
+        m.flowCwndBytes[0] += m.cwndBytes[i];
+        if (!std::isnan(m.srttS[i]))
+        {
+            m.flowRttS[0] =
+                std::isnan(m.flowRttS[0]) ? m.srttS[i] : std::min(m.flowRttS[0], m.srttS[i]);
+        }
     }
     for (uint32_t f = 1; f < n; ++f)
     {
-        LeoFlowApp& flow = *m_flows[f - 1];
+        LeoFlowApp& flow = *m_flows[f];
         m.flowGoodputBytes[f] = static_cast<double>(flow.TakeDeliveredBytes());
         flow.GetWindowAndRtt(m.flowCwndBytes[f], m.flowRttS[f]);
     }

@@ -67,22 +67,24 @@ CheckPacingValues(const std::vector<double>& bps, std::size_t n, const std::stri
 }
 } // namespace
 
-void
-LeoSimulation::CheckMpquicConnection(const std::string& call) const
+Ptr<MpQuicSender>
+LeoSimulation::ConnectionSender(const std::string& call) const
 {
     CheckOpen();
-    if (!m_sender)
+    Ptr<MpQuicSender> sender = m_flows[0]->GetSender();
+    if (!sender)
     {
         throw std::invalid_argument(call + ": the connection is a leotp connection, which "
                                            "takes no external control");
     }
+    return sender;
 }
 
 void
 LeoSimulation::SetCwnd(const std::vector<double>& bytes)
 {
-    CheckMpquicConnection("set_cwnd");
-    if (!m_sender->GetCc(0)->IsExternal())
+    Ptr<MpQuicSender> sender = ConnectionSender("set_cwnd");
+    if (!sender->GetCc(0)->IsExternal())
     {
         throw std::invalid_argument("set_cwnd needs cc='external' (this simulation runs '" +
                                     m_cfg.cc + "')");
@@ -90,15 +92,15 @@ LeoSimulation::SetCwnd(const std::vector<double>& bytes)
     CheckCwndValues(bytes, m_nPaths, "set_cwnd");
     for (uint32_t i = 0; i < m_nPaths; ++i)
     {
-        m_sender->SetExternalCwnd(i, static_cast<uint64_t>(bytes[i]));
+        sender->SetExternalCwnd(i, static_cast<uint64_t>(bytes[i]));
     }
 }
 
 void
 LeoSimulation::SetPacingRate(const std::vector<double>& bps)
 {
-    CheckMpquicConnection("set_pacing_rate");
-    if (!m_sender->GetCc(0)->IsExternal())
+    Ptr<MpQuicSender> sender = ConnectionSender("set_pacing_rate");
+    if (!sender->GetCc(0)->IsExternal())
     {
         throw std::invalid_argument("set_pacing_rate needs cc='external' (this simulation runs '" +
                                     m_cfg.cc + "')");
@@ -106,7 +108,7 @@ LeoSimulation::SetPacingRate(const std::vector<double>& bps)
     CheckPacingValues(bps, m_nPaths, "set_pacing_rate");
     for (uint32_t i = 0; i < m_nPaths; ++i)
     {
-        m_sender->SetExternalPacingRate(i, bps[i]);
+        sender->SetExternalPacingRate(i, bps[i]);
     }
 }
 
@@ -123,7 +125,7 @@ LeoSimulation::ExternalFlowSender(uint32_t flow,
         throw std::invalid_argument(label + " does not exist (" + std::to_string(GetNFlows()) +
                                     " flows: 0 the connection, then config flows)");
     }
-    Ptr<MpQuicSender> sender = flow == 0 ? m_sender : m_flows[flow - 1]->GetSender();
+    Ptr<MpQuicSender> sender = m_flows[flow]->GetSender();
     const std::string cc = flow == 0 ? m_cfg.cc : m_cfg.flows[flow - 1].cc;
     const std::string what =
         flow == 0 ? " (the connection)" : " (flows[" + std::to_string(flow - 1) + "])";
@@ -192,8 +194,8 @@ LeoSimulation::SetFlowPacingRate(uint32_t flow, const std::vector<double>& bps)
 void
 LeoSimulation::SetWeights(const std::vector<double>& w)
 {
-    CheckMpquicConnection("set_weights");
-    Ptr<MpScheduler> s = m_sender->GetScheduler();
+    Ptr<MpQuicSender> sender = ConnectionSender("set_weights");
+    Ptr<MpScheduler> s = sender->GetScheduler();
     if (!s->IsExternal())
     {
         throw std::invalid_argument("set_weights needs scheduler='external' (this simulation "
@@ -206,14 +208,14 @@ LeoSimulation::SetWeights(const std::vector<double>& w)
                                     " weights, got " + std::to_string(w.size()));
     }
     s->SetWeights(w);
-    m_sender->Kick();
+    sender->Kick();
 }
 
 void
 LeoSimulation::SetPathChoice(int32_t path)
 {
-    CheckMpquicConnection("set_path_choice");
-    Ptr<MpScheduler> s = m_sender->GetScheduler();
+    Ptr<MpQuicSender> sender = ConnectionSender("set_path_choice");
+    Ptr<MpScheduler> s = sender->GetScheduler();
     if (!s->IsExternal())
     {
         throw std::invalid_argument("set_path_choice needs scheduler='external' (this "
@@ -226,19 +228,19 @@ LeoSimulation::SetPathChoice(int32_t path)
                                     " out of range [0, " + std::to_string(m_nPaths) + ")");
     }
     s->SetPathChoice(path);
-    m_sender->Kick();
+    sender->Kick();
 }
 
 void
 LeoSimulation::SetPathState(uint32_t path, MpPathState state)
 {
-    CheckMpquicConnection("set_path_state");
+    Ptr<MpQuicSender> sender = ConnectionSender("set_path_state");
     if (path >= m_nPaths)
     {
         throw std::invalid_argument("set_path_state: path " + std::to_string(path) +
                                     " out of range [0, " + std::to_string(m_nPaths) + ")");
     }
-    m_sender->SetPathState(path, state);
+    sender->SetPathState(path, state);
 }
 
 } // namespace ns3

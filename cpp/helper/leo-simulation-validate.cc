@@ -4,6 +4,7 @@
 // touched so that bad input leaves the process free (each names its field).
 
 #include "helper/leo-simulation.h"
+#include "helper/leotp-flow-app.h"
 #include "model/registry/mp-algorithm-registry.h"
 
 #include <cmath>

@@ -7,9 +7,6 @@
 
 #include "leo-simulation.h"
 
-#include "helper/mpquic-flow-app.h"
-#include "model/registry/mp-algorithm-registry.h"
-
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
 
@@ -17,16 +14,9 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
-#include <tuple>
 
 namespace ns3
 {
-
-namespace
-{
-constexpr uint16_t kTransportPortBase = 10000;
-constexpr int64_t kCcStreamBase = 30000;
-} // namespace
 
 LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
                              std::vector<LeoPathArrays> paths,
@@ -52,7 +42,6 @@ LeoSimulation::LeoSimulation(const LeoSimulationConfig& cfg,
         const uint32_t crossSndBuf = BuildTopology(schedules, network);
         InstallCrossTraffic(crossSndBuf);
         m_monitor = std::make_unique<LeoFlowMonitor>(1 + m_cfg.flows.size());
-        InstallConnection();
         InstallFlows();
     }
     catch (...)
@@ -128,52 +117,9 @@ LeoSimulation::InstallCrossTraffic(uint32_t sndBufBytes)
 }
 
 void
-LeoSimulation::InstallConnection()
-{
-    if (m_cfg.leotpConnection)
-    {
-        m_leotp = LeoLeotpFlowApp::InstallConnection(FlowContext());
-        return;
-    }
-    std::tie(m_sender, m_receiver) =
-        MakeMpQuicConnection(m_cfg, m_cfg.fileWorkload ? m_cfg.fileBytes : 0, 0, m_cfg.ecn);
-    for (uint32_t i = 0; i < m_nPaths; ++i)
-    {
-        uint32_t tp = m_cfg.subflowPaths[i];
-        uint32_t route = m_pathRoute[tp];
-        auto port = static_cast<uint16_t>(kTransportPortBase + i);
-        Ptr<MpCongestionOps> cc = DynamicCast<MpCongestionOps>(
-            MpAlgorithmRegistry::Cc().Create(m_cfg.cc, m_cfg.ccParams, "cc", "cc_params"));
-        cc->AssignStreams(kCcStreamBase + i);
-        MpQuicSender::PathConfig pc;
-        pc.local = m_topo->GetServerAddress(route);
-        pc.peer = m_topo->GetClientAddress(route);
-        pc.port = port;
-        pc.cc = cc;
-        pc.oracle = m_oracles[tp].get();
-        pc.topologyPath = tp;
-        pc.state =
-            m_cfg.initialPathStates.empty() ? MpPathState::ACTIVE : m_cfg.initialPathStates[i];
-        m_sender->AddPath(pc);
-        m_receiver->AddPath(m_topo->GetClientAddress(route), m_topo->GetServerAddress(route), port);
-        m_monitor->AddFlowKey(0, m_topo->GetClientAddress(route), port);
-    }
-    m_sender->SetScheduler(DynamicCast<MpScheduler>(
-        MpAlgorithmRegistry::Scheduler()
-            .Create(m_cfg.scheduler, m_cfg.schedulerParams, "scheduler", "scheduler_params")));
-    Ptr<Node> server = m_topo->GetRouteServer(m_pathRoute[0]);
-    Ptr<Node> client = m_topo->GetRouteClient(m_pathRoute[0]);
-    server->AddApplication(m_sender);
-    client->AddApplication(m_receiver);
-    m_monitor->InstallSource(server);
-    m_monitor->InstallSink(client);
-    m_receiver->SetStartTime(Seconds(0));
-    m_sender->SetStartTime(Seconds(m_cfg.startS));
-}
-
-void
 LeoSimulation::InstallFlows()
 {
+    m_flows.push_back(LeoFlowApp::InstallConnection(FlowContext()));
     for (uint32_t f = 0; f < m_cfg.flows.size(); ++f)
     {
         m_flows.push_back(LeoFlowApp::Install(m_cfg.flows[f], f, FlowContext()));
@@ -195,7 +141,6 @@ LeoSimulation::FlowContext()
 void
 LeoSimulation::StartCollection(bool hopTopology)
 {
-    m_prev.assign(m_nPaths, Prev());
     m_prevCross.assign(m_cfg.crossTraffic.size(), 0);
     m_linkPrev.assign(2 * m_topo->GetNLinks(), LinkPrev());
     m_prevNoRoute.assign(hopTopology ? m_topo->GetNRoutes() : 0, 0);
@@ -215,9 +160,6 @@ LeoSimulation::Close()
         m_lease->Release(); // Simulator::Destroy: disposes nodes, applications, channels
         m_lease.reset();
     }
-    m_sender = nullptr;
-    m_receiver = nullptr;
-    m_leotp.reset();
     m_flows.clear();
     m_monitor.reset();
     m_topo.reset();
@@ -263,18 +205,6 @@ LeoSimulation::GetConfig() const
     return m_cfg;
 }
 
-Ptr<MpQuicSender>
-LeoSimulation::GetSender() const
-{
-    return m_sender;
-}
-
-Ptr<MpQuicReceiver>
-LeoSimulation::GetReceiver() const
-{
-    return m_receiver;
-}
-
 double
 LeoSimulation::Now() const
 {
@@ -286,8 +216,8 @@ bool
 LeoSimulation::Done() const
 {
     CheckOpen();
-    return m_receiver ? m_receiver->IsComplete()
-                      : m_leotp->GetLeotpFlow()->GetConsumer()->IsComplete();
+    // Collected at the end of every step: nothing completes between steps.
+    return m_meas.completed;
 }
 
 void
@@ -335,15 +265,7 @@ LeoSimulation::GetNodeName(uint32_t index) const
 LeotpFlow*
 LeoSimulation::GetLeotpFlow(uint32_t flow) const
 {
-    if (flow == 0)
-    {
-        return m_leotp ? m_leotp->GetLeotpFlow() : nullptr;
-    }
-    if (flow > m_flows.size())
-    {
-        return nullptr;
-    }
-    return m_flows[flow - 1]->GetLeotpFlow();
+    return flow < m_flows.size() ? m_flows[flow]->GetLeotpFlow() : nullptr;
 }
 
 const LeoFlowMonitor::Recovery&

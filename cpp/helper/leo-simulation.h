@@ -12,11 +12,9 @@
 #include "helper/leo-network.h"
 #include "helper/leo-schedule-oracle.h"
 #include "helper/leo-topology.h"
-#include "helper/leotp-flow-app.h"
 #include "helper/leotp-flow.h"
 #include "helper/sim-context.h"
 #include "model/link/leo-path-schedule.h"
-#include "model/transport/mp-quic-receiver.h"
 #include "model/transport/mp-quic-sender.h"
 
 #include <cstdint>
@@ -304,9 +302,6 @@ class LeoSimulation
     /// Destroy the simulator and free the process (idempotent).
     void Close();
 
-    Ptr<MpQuicSender> GetSender() const;
-    Ptr<MpQuicReceiver> GetReceiver() const;
-
   private:
     // ---- construction steps, in the order the constructor runs them ----------------------
     /// The paths' schedules (each validated by LeoPathSchedule, named "paths[i]").
@@ -344,9 +339,11 @@ class LeoSimulation
                            const std::optional<LeoHopNetworkSpec>& network);
     /// Add the config's cross traffic on its paths' routes.
     void InstallCrossTraffic(uint32_t sndBufBytes);
-    /// Install the connection under study (multipath transport or LEOTP) and its monitor keys.
-    void InstallConnection();
-    /// Install the config's flows, in config order (LeoFlowApp::Install).
+    /**
+     * Install the connection under study (multipath transport or LEOTP;
+     * LeoFlowApp::InstallConnection), then the config's flows in config order
+     * (LeoFlowApp::Install).
+     */
     void InstallFlows();
     /// What the flows see of this simulation (LeoFlowApp::Install).
     LeoFlowContext FlowContext();
@@ -359,8 +356,13 @@ class LeoSimulation
     /// The subflow measurements (after the per-path ones of the connection).
     void CollectSubflows();
     void CollectLinks(double dtS);
-    /// The connection runs leogym's transport (not LEOTP); @p call names the caller in the error.
-    void CheckMpquicConnection(const std::string& call) const;
+    /**
+     * The connection's sender, checked: the simulation is open and the connection runs
+     * leogym's transport (not LEOTP).
+     * @param call the caller's name for the error ("set_cwnd")
+     * @throws std::invalid_argument for a LEOTP connection
+     */
+    Ptr<MpQuicSender> ConnectionSender(const std::string& call) const;
     /// What a flow's controller must be for an action from outside.
     enum class FlowControl
     {
@@ -387,8 +389,9 @@ class LeoSimulation
     LeoSimulationConfig m_cfg;
     std::unique_ptr<SimLease> m_lease;
     std::unique_ptr<LeoNetwork> m_topo;
-    std::vector<uint32_t> m_pathRoute;                //!< route of each topology path
-    std::vector<std::unique_ptr<LeoFlowApp>> m_flows; //!< the config's flows, in order
+    std::vector<uint32_t> m_pathRoute; //!< route of each topology path
+    /// The connection under study (flow 0), then the config's flows in order.
+    std::vector<std::unique_ptr<LeoFlowApp>> m_flows;
     std::unique_ptr<LeoFlowMonitor> m_monitor;
 
     struct LinkPrev
@@ -403,29 +406,11 @@ class LeoSimulation
     std::vector<LinkPrev> m_linkPrev; //!< per link and direction
     std::vector<uint64_t> m_prevNoRoute;
     std::vector<std::unique_ptr<LeoScheduleOracle>> m_oracles; //!< per topology path
-    Ptr<MpQuicSender> m_sender;                                //!< null for a LEOTP connection
-    Ptr<MpQuicReceiver> m_receiver;                            //!< null for a LEOTP connection
-    std::unique_ptr<LeoLeotpFlowApp> m_leotp; //!< the LEOTP connection, if it is one
 
     uint32_t m_nPaths{0};
     LeoSimulationMeasurements m_meas;
 
-    // previous cumulative values (for interval deltas)
-    struct Prev
-    {
-        uint64_t delivered{0}, sent{0}, sentPackets{0}, lost{0}, retx{0}, pto{0}, spurious{0};
-        uint64_t suppressed{0};
-        uint64_t pc{0}, reinjected{0}, rto{0};
-        uint64_t ectSent{0}, ce{0};
-        uint64_t drops[4]{0, 0, 0, 0};
-        uint64_t timedPackets{0};
-        int64_t queueTicks{0};
-    };
-
-    std::vector<Prev> m_prev;
-    uint64_t m_prevGoodput{0};
-    double m_prevHol{0};
-    std::vector<uint64_t> m_prevCross;
+    std::vector<uint64_t> m_prevCross; //!< cross-traffic bytes received at the last step
     double m_lastStepEndS{0};
 };
 

@@ -46,11 +46,8 @@ class LeoLeotpFlowApp : public LeoFlowApp
      * The per-path and connection measurements of the LEOTP connection: its values go to
      * path 0 (the route it runs on); the other paths carry nothing (cpp/doc/leotp.md, "The
      * connection under study").
-     * @param m the measurements, per-path vectors sized and zeroed
-     * @param dtS the step's length (s)
-     * @param t1 the step's start (s)
      */
-    void CollectConnection(LeoSimulationMeasurements& m, double dtS, double t1);
+    void CollectConnection(LeoSimulationMeasurements& m, double dtS, double t1) override;
 
   protected:
     uint64_t GetDeliveredBytes() const override;
