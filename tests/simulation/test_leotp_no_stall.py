@@ -22,13 +22,14 @@ UNTIL_S = 48
 SCRIPT = textwrap.dedent(
     f"""
     from leogym.agents.reproduce import leotp as L
+    from leogym.agents.reproduce.leotp import run as R
     from leogym.simulation import Simulation
 
     task = next(
         t for t in L.tasks("full", 1)
         if t["algorithm"] == "LEOTP-B" and t["condition"] == "ny"
     )
-    sc, settings, measured = L._under_test(L._scenario(task), L.ALGORITHMS["LEOTP-B"], task)
+    sc, settings, measured = R._under_test(R._scenario(task), L.ALGORITHMS["LEOTP-B"], task)
     with Simulation.open(settings, sc, int(task["seed"]) + 1) as sim:
         for _ in range({UNTIL_S}):
             m = sim.step(1.0)
