@@ -4,7 +4,9 @@
 
 #include "bindings/flow-config.h"
 
+#include "bindings/config-ranges.h"
 #include "bindings/leo-python-inputs.h"
+#include "bindings/simulation-config.h"
 
 #include <cmath>
 #include <set>
@@ -226,7 +228,7 @@ FlowFromDict(py::handle o, const std::string& label)
         }
         else if (key == "start_s")
         {
-            fl.startS = ToDouble(v, f);
+            fl.startS = ToSecondsIn(v, f, ranges::kFlowStartS);
         }
         else if (key == "stop_s")
         {
@@ -234,7 +236,8 @@ FlowFromDict(py::handle o, const std::string& label)
         }
         else if (key == "file_bytes")
         {
-            fl.fileBytes = static_cast<uint64_t>(ToInt(v, f, 0, 1LL << 50));
+            // 0: bulk (the core's convention; a scenario's file flow has at least 1 byte).
+            fl.fileBytes = static_cast<uint64_t>(ToInt(v, f, 0, ranges::kFlowFileBytes.hi));
         }
         else if (key == "rate_bps")
         {
@@ -262,15 +265,17 @@ FlowFromDict(py::handle o, const std::string& label)
         }
         else if (key == "min_rto_s")
         {
-            fl.minRtoS = ToDouble(v, f); // range and transport: checked with the flow
+            fl.minRtoS = ToSecondsIn(v, f, ranges::kFlowMinRtoS); // transport: with the flow
         }
         else if (key == "delayed_ack_s")
         {
-            fl.delAckS = ToDouble(v, f); // range and transport: checked with the flow
+            // RFC 1122, section 4.2.3.2: an ACK's delay MUST be less than 0.5 s.
+            fl.delAckS = ToSecondsIn(v, f, ranges::kFlowDelayedAckS); // transport: with the flow
         }
         else if (key == "rto_granularity_s")
         {
-            fl.rtoGranularityS = ToDouble(v, f); // range and transport: checked with the flow
+            // transport: checked with the flow
+            fl.rtoGranularityS = ToSecondsIn(v, f, ranges::kFlowRtoGranularityS);
         }
         else if (key == "ecn")
         {

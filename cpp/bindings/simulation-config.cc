@@ -74,12 +74,15 @@ double
 ToSecondsIn(py::handle o, const std::string& field, RealRange range)
 {
     const double x = ToDouble(o, field);
-    if (!std::isfinite(x) || x < range.lo || x > range.hi)
+    const bool low = range.loOpen ? !(x > range.lo) : !(x >= range.lo);
+    const bool high = range.hiOpen ? !(x < range.hi) : !(x <= range.hi);
+    if (!std::isfinite(x) || low || high)
     {
-        throw std::invalid_argument(field + ": must be in [" +
+        throw std::invalid_argument(field + ": must be in " + (range.loOpen ? "(" : "[") +
                                     py::str(py::float_(range.lo)).cast<std::string>() + ", " +
                                     py::str(py::float_(range.hi)).cast<std::string>() +
-                                    "] seconds, got " + py::str(o).cast<std::string>());
+                                    (range.hiOpen ? ")" : "]") + " seconds, got " +
+                                    py::str(o).cast<std::string>());
     }
     return x;
 }

@@ -46,7 +46,7 @@ ns3::LeoSimulationConfig SimulationConfigFromDict(pybind11::handle config);
 /// An int in @p range (config-ranges.h). @throws std::invalid_argument naming @p field
 long long ToIntIn(pybind11::handle o, const std::string& field, IntRange range);
 
-/// A finite number of seconds in @p range (config-ranges.h).
+/// A finite number of seconds in @p range (config-ranges.h; an open end refuses its bound).
 /// @throws std::invalid_argument naming @p field
 double ToSecondsIn(pybind11::handle o, const std::string& field, RealRange range);
 

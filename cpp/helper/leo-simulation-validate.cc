@@ -76,10 +76,6 @@ LeoSimulation::ValidateTransport(std::size_t nSchedules, std::size_t nSlantRange
                                     " + 28 (IPv4 + UDP) exceeds the MTU " +
                                     std::to_string(m_cfg.mtu));
     }
-    if (m_cfg.packetBytes < 64)
-    {
-        throw std::invalid_argument("packet_bytes: must be >= 64");
-    }
     if (m_cfg.fileWorkload && m_cfg.fileBytes == 0)
     {
         throw std::invalid_argument("file_bytes: must be > 0 for workload 'file'");

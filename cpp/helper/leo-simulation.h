@@ -309,9 +309,10 @@ class LeoSimulation
     /**
      * Check the connection's settings that depend on each other or on the paths (transport
      * paths, packet size against the MTU, algorithms) and fill the defaults that depend on the
-     * paths (subflow_paths, m_nPaths). The single-key ranges (start_s, max_ack_delay_s,
-     * initial_rtt_s, ...) are checked where the config is parsed (cpp/bindings/
-     * simulation-config.cc, from config-ranges.h), the only producer of a LeoSimulationConfig.
+     * paths (subflow_paths, m_nPaths). The single-key ranges (packet_bytes, start_s,
+     * max_ack_delay_s, initial_rtt_s, ...) are checked where the config is parsed
+     * (cpp/bindings/simulation-config.cc, from config-ranges.h), the only producer of a
+     * LeoSimulationConfig.
      * @param nSchedules number of topology paths
      * @param nSlantRanges number of slant-range entries given (0: none)
      */

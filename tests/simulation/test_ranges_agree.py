@@ -1,9 +1,11 @@
 """Python's schema and the native core's config checker accept the same values.
 
 The Python fields that become native config entries (``env.transport.*``,
-``scenario.traffic.packet_bytes`` and ``start_s``) carry their ranges and choices as
+``scenario.traffic.packet_bytes`` and ``start_s``, the ranged keys of each of
+``scenario.traffic.flows``) carry their ranges and choices as
 :mod:`leogym.schema` metadata, written there once; the core checks the same keys again
-(``ConfigFromDict`` in ``cpp/bindings/simulation-config.cc``, ``recovery-config.cc``) with the
+(``ConfigFromDict`` in ``cpp/bindings/simulation-config.cc``, ``recovery-config.cc``,
+``flow-config.cc``) with the
 numbers of ``cpp/bindings/config-ranges.h``, which ``tools/generate_config_ranges.py``
 generates from that metadata. These tests check that the header is current and probe the core
 at every Python bound: the bound passes, the nearest value beyond it fails naming the key.
@@ -24,13 +26,22 @@ import pytest
 
 from leogym.native import core
 from leogym.scenario import load_scenario, validate_scenario
-from leogym.scenario.config import CORE_MAX_S, MAX_PACKET_BYTES, ScenarioConfig, TrafficConfig
+from leogym.scenario.config import (
+    CORE_MAX_S,
+    MAX_PACKET_BYTES,
+    FlowConfig,
+    ScenarioConfig,
+    TrafficConfig,
+)
 from leogym.schema import FieldError, check
 from leogym.simulation import RecoveryParams, TransportOptions
 from leogym.simulation.transport import RECOVERIES
 
 #: The generator of the core's range table.
 GENERATOR = Path(__file__).resolve().parents[2] / "tools" / "generate_config_ranges.py"
+
+#: The ``FlowConfig`` fields whose ranges the core takes from the table (``kFlow*``).
+FLOW_KEYS = ("file_bytes", "start_s", "min_rto_s", "delayed_ack_s", "rto_granularity_s")
 
 #: Native config keys that need another key to be checked alone.
 COMPANIONS = {"packet_bytes": lambda v: {"mtu": max(1500, int(v) + 28)}}
@@ -212,6 +223,34 @@ def test_a_start_past_1e6_s_is_refused_by_python_naming_the_field() -> None:
         validate_scenario(starting(math.nextafter(CORE_MAX_S, math.inf)))
 
 
+def _flow(key: str, value: object) -> dict:
+    """A native config with one tcp flow that sets ``key``."""
+    return {"flows": [{"transport": "tcp", "routes": [0], key: value}]}
+
+
+@pytest.mark.native
+@pytest.mark.parametrize("key", FLOW_KEYS)
+def test_flow_fields_have_the_cores_ranges(key: str) -> None:
+    """Each bound of ``scenario.traffic.flows[i].<key>`` as the schema writes it, in the core's
+    config parser: a closed bound passes and the nearest value beyond it fails, an open bound
+    (``delayed_ack_s < 0.5``) fails and the nearest value inside passes; each failure names
+    ``config.flows[0].<key>``. The core once checked these only when it built a simulation,
+    with numbers of its own, so ``validate_simulation_config`` took any of them."""
+    f = next(f for f in dataclasses.fields(FlowConfig) if f.name == key)
+    lo, hi, lo_open, hi_open = f.metadata["range"]
+    integer = "int" in str(f.type)
+    c = core()
+    for bound, direction, is_open in ((lo, -1.0, lo_open), (hi, 1.0, hi_open)):
+        if key == "file_bytes" and bound == lo:
+            continue  # the core's 0 is a bulk flow (a scenario's file flow has >= 1 byte)
+        inside = _outside(bound, -direction, integer)
+        outside = _outside(bound, direction, integer)
+        accepted, refused = (inside, bound) if is_open else (bound, outside)
+        c.validate_simulation_config(_flow(key, accepted))
+        with pytest.raises(ValueError, match=rf"config\.flows\[0\]\.{key}\b"):
+            c.validate_simulation_config(_flow(key, refused))
+
+
 def test_the_cores_range_table_is_generated_from_the_schema() -> None:
     """``cpp/bindings/config-ranges.h`` is what the generator writes from the schema today
     (a range edited on either side alone fails here), and it holds every ranged transport and
@@ -228,3 +267,7 @@ def test_the_cores_range_table_is_generated_from_the_schema() -> None:
                 assert f".{f.name}\n" in text, f.name
     assert "kTrafficPacketBytes{64LL, 8972LL}" in text
     assert "kTrafficStartS{0.0, 10000000.0}" in text
+    for key in FLOW_KEYS:
+        assert f"/// scenario.traffic.flows[i].{key}\n" in text, key
+    assert "kFlowStartS{0.0, 10000000.0}" in text
+    assert "kFlowDelayedAckS{0.001, 0.5, false, true}" in text  # RFC 1122: less than 0.5 s
