@@ -72,7 +72,7 @@ def _run(tmp_path: Path, pool: ScriptedPool, n: int, **kw: Any) -> Any:
     store = ResultsStore(tmp_path)
     added: list[str] = []
     store.add = lambda row: added.append(row["key"])  # type: ignore[method-assign]
-    evaluate._LocalEpisodes = lambda *a, **k: pool  # type: ignore[assignment,misc]
+    evaluate.LocalEpisodes = lambda *a, **k: pool  # type: ignore[assignment,misc]
     failures = evaluate._run_pending(
         [_task(i) for i in range(n)],
         store,
@@ -88,9 +88,9 @@ def _run(tmp_path: Path, pool: ScriptedPool, n: int, **kw: Any) -> Any:
 
 @pytest.fixture(autouse=True)
 def _restore_pool() -> Any:
-    original = evaluate._LocalEpisodes
+    original = evaluate.LocalEpisodes
     yield
-    evaluate._LocalEpisodes = original  # type: ignore[misc]
+    evaluate.LocalEpisodes = original  # type: ignore[misc]
 
 
 def test_a_failure_is_recorded_and_the_rest_run_on(tmp_path: Path) -> None:
