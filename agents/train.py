@@ -53,6 +53,7 @@ from leogym.agents.runtime.app import (
     run_app,
     to_objects,
 )
+from leogym.agents.runtime.run_info import process_tree_cpu_s
 
 __all__ = ["TrainResult", "main", "train"]
 
@@ -67,12 +68,15 @@ class TrainResult:
     :param model_path: the final model (``model.zip``).
     :param num_timesteps: the model's step count at the end.
     :param wall_s: wall-clock seconds of this invocation.
+    :param cpu_s: CPU seconds (user + system) of this invocation: the trainer's process and
+        its local env workers; Ray actors are not counted.
     """
 
     run_dir: Path
     model_path: Path
     num_timesteps: int
     wall_s: float
+    cpu_s: float
 
 
 def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> TrainResult:
@@ -110,6 +114,7 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
     )
 
     t_start = time.perf_counter()
+    cpu_start = process_tree_cpu_s()
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     c = to_objects(cfg)
@@ -287,6 +292,7 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
         restore_sigterm()
         if getattr(model, "_logger", None) is not None:
             model.logger.close()  # its CSV and TensorBoard files (several jobs share a process)
+        cpu = process_tree_cpu_s() - cpu_start  # before the workers exit
         venv.close()
         if eval_env is not None:
             eval_env.close()
@@ -300,17 +306,19 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
             "algo": algo,
             "num_timesteps": int(model.num_timesteps),
             "wall_s": wall,
+            "cpu_s": cpu,
             "resumed_from": str(start_from) if start_from else None,
         },
     )
     log.info(
-        "trained %s to %d timesteps in %.1f s; model: %s",
+        "trained %s to %d timesteps in %.1f s (%.1f CPU s); model: %s",
         algo,
         model.num_timesteps,
         wall,
+        cpu,
         model_path,
     )
-    return TrainResult(run_dir, model_path, int(model.num_timesteps), wall)
+    return TrainResult(run_dir, model_path, int(model.num_timesteps), wall, cpu)
 
 
 def _learned_steps(model: Any, n_envs: int) -> int:

@@ -13,6 +13,7 @@ Hydra's own ``.hydra/`` directory is there too when the run was started from the
 
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata
 import os
 import platform
@@ -23,6 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import psutil
 from omegaconf import DictConfig, OmegaConf
 
 from leogym.agents.runtime.resolvers import RUN_CONFIG
@@ -158,3 +160,16 @@ def read_run_config(run_dir: str | Path) -> DictConfig:
     cfg = OmegaConf.load(path)
     assert isinstance(cfg, DictConfig)
     return cfg
+
+
+def process_tree_cpu_s() -> float:
+    """CPU seconds (user + system) used so far by this process, its finished children and
+    every child process still running (recursively: the env workers under a forkserver)."""
+    me = psutil.Process()
+    t = me.cpu_times()
+    total = t.user + t.system + t.children_user + t.children_system
+    for child in me.children(recursive=True):
+        with contextlib.suppress(psutil.Error):  # a child that just exited
+            c = child.cpu_times()
+            total += c.user + c.system + c.children_user + c.children_system
+    return float(total)

@@ -6,7 +6,8 @@ made and what it was measured to do:
 
 * ``config`` (the training config exactly as Hydra composed it), ``overrides`` (the
   ``leogym-train`` overrides that compose it again), ``seed``, ``total_timesteps``, ``env_id``,
-  ``algo``, ``scenario``, ``train_dist``, ``train_wall_s``;
+  ``algo``, ``scenario``, ``train_dist``, ``train_wall_s``, ``train_cpu_s`` (the trainer and
+  its local env workers; null where the run predates its recording);
 * ``layout``: the observation and action layout the model was trained on (space shapes, dtypes,
   bounds, feature names), which must match the env it is given;
 * ``provenance``: leogym's git SHA (and whether the tree was dirty), the package version, the

@@ -129,6 +129,7 @@ def install(
         "total_timesteps": int(summary["num_timesteps"]),
         "n_envs": int(c.train.n_envs),
         "train_wall_s": round(float(summary["wall_s"]), 1),
+        "train_cpu_s": round(float(summary["cpu_s"]), 1) if "cpu_s" in summary else None,
         "trained_utc": invocation.get("time_utc"),
         "overrides": list(overrides),
         "config": config,

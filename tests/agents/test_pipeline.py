@@ -89,6 +89,8 @@ def test_train_writes_a_complete_run_directory(train_dir: Path) -> None:
     progress = pd.read_csv(train_dir / "progress.csv")
     goodput = progress["net/goodput_mbps"].dropna()
     assert len(goodput) and (goodput > 0).all(), "the agent's connection carried data"
+    summary = json.loads((train_dir / "train_summary.json").read_text())
+    assert 0 < summary["cpu_s"] and 0 < summary["wall_s"]
     # provenance
     cfg = OmegaConf.load(train_dir / "config.yaml")
     assert cfg.scenario.name == "tiny" and cfg.train.total_timesteps == 256
