@@ -82,6 +82,19 @@ SPECS: dict[str, dict[str, Any]] = {
             "seed=0",
         ],
     },
+    "ppo-cc-hybrid-maco": {
+        "description": "v2 congestion control on LeoCC-v0: PPO in the residual action mode over "
+        "MACO (the agent scales MACO's window by 2^a per path), the leo reward (queueing, not "
+        "geometry; throughput over capacity), 8 steps of history, domain randomisation "
+        "(train_dist=randomised), 100k steps, one env",
+        "overrides": [
+            "experiment=hybrid",
+            "train_dist=randomised",
+            "seed=0",
+            "env.residual_base=maco",
+            "train.total_timesteps=100000",
+        ],
+    },
     "ppo-multiagent-bottleneck4": {
         "description": "PPO with one policy shared by the four flows of bottleneck4 "
         "(parameter sharing, every flow an agent; reward aurora + Jain's index + team term), "
@@ -107,11 +120,16 @@ def _flatten(d: Any, prefix: str = "") -> dict[str, Any]:
     return {prefix.rstrip("."): d}
 
 
+#: config sections that do not shape a trained model
+_NOT_TRAINING = ("main_job", "eval")
+
+
 def config_diff(overrides: list[str], config: dict[str, Any]) -> list[str]:
     """The config values that composing ``overrides`` now gives differently from ``config``.
 
     Both go through the schema first (:func:`~leogym.agents.runtime.app.typed`), so an option
-    added since the card was written counts only if its value differs from its default."""
+    added since the card was written counts only if its value differs from its default. The
+    sections that do not shape training (``main_job``, ``eval``) are not compared."""
     from omegaconf import OmegaConf
 
     from leogym.agents.runtime.app import compose, typed
@@ -123,6 +141,9 @@ def config_diff(overrides: list[str], config: dict[str, Any]) -> list[str]:
     for cfg in (now, then):  # an unset reward weight is the reward's default
         reward = cfg["env"]["reward"]
         reward.update(dataclasses.asdict(RewardConfig(**reward).weights()))
+    for cfg in (now, then):
+        for section in _NOT_TRAINING:
+            cfg.pop(section, None)
     a, b = _flatten(then), _flatten(now)
     return [
         f"{k}: card {a.get(k)!r} -> now {b.get(k)!r}"

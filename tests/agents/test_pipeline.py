@@ -394,7 +394,10 @@ def test_main_job_quick(tmp_path: Path) -> None:
     )
     board = pd.read_csv(out / "leaderboard.csv")
     # CUBIC and minRTT are the same native pair (cubic + minrtt): one policy, evaluated once
-    assert set(board["policy"]) == {"PPO", "MACO", "freeze+CUBIC", "CUBIC = minRTT", "OLIA", "ALCS"}
+    # the shipped v2 agent beside the fresh one (main_job.shipped)
+    assert set(board["policy"]) == {
+        *("PPO", "PPO-v2", "MACO", "freeze+CUBIC", "CUBIC = minRTT", "OLIA", "ALCS")
+    }
     md = (out / "leaderboard.md").read_text()
     assert md.count("| PPO |") == 1 and md.count("| CUBIC = minRTT |") == 1
     assert "the baselines CUBIC and minRTT run the same native algorithms" in md
@@ -404,7 +407,7 @@ def test_main_job_quick(tmp_path: Path) -> None:
     assert (out / "eval" / "plots" / "goodput.png").is_file()
     # a second invocation resumes: nothing left to train or evaluate
     run_app("main_job", f"resume={out}")
-    assert len(pd.read_parquet(out / "eval" / "results.parquet")) == 6
+    assert len(pd.read_parquet(out / "eval" / "results.parquet")) == 7
 
 
 @pytest.mark.timeout(900)

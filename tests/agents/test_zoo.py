@@ -240,3 +240,21 @@ def test_fresh_processes_replay_a_model_bit_identically() -> None:
         runs.append(json.loads(out.strip().splitlines()[-1]))
     assert runs[0]["steps"] == 30
     assert runs[0] == runs[1]
+
+
+def test_the_config_diff_reports_training_settings_only() -> None:
+    """A changed training setting is reported; the main job's and the evaluation's are not
+    (they do not shape the model)."""
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("retrain_zoo", root / "tools" / "retrain_zoo.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    card = zoo.read_card(CC)
+    overrides = list(card["overrides"])
+    changed = tool.config_diff([*overrides, "env.step_ms=50"], card["config"])
+    assert [line.split(":")[0] for line in changed] == ["env.step_ms"]
+    assert tool.config_diff([*overrides, "+main_job.shipped.X=zoo:" + CC], card["config"]) == []
+    assert tool.config_diff([*overrides, "eval.seeds=[9]"], card["config"]) == []
