@@ -6,7 +6,6 @@
 
 #include "bindings/config-ranges.h"
 #include "bindings/leo-python-inputs.h"
-#include "bindings/simulation-config.h"
 
 #include <cmath>
 #include <set>
@@ -232,7 +231,7 @@ FlowFromDict(py::handle o, const std::string& label)
         }
         else if (key == "stop_s")
         {
-            fl.stopS = ToDouble(v, f);
+            fl.stopS = ToSecondsIn(v, f, ranges::kFlowStopS); // absent: until the end
         }
         else if (key == "file_bytes")
         {
@@ -249,11 +248,11 @@ FlowFromDict(py::handle o, const std::string& label)
         }
         else if (key == "on_s")
         {
-            fl.onS = ToDouble(v, f);
+            fl.onS = ToSecondsIn(v, f, ranges::kFlowOnS);
         }
         else if (key == "off_s")
         {
-            fl.offS = ToDouble(v, f);
+            fl.offS = ToSecondsIn(v, f, ranges::kFlowOffS);
         }
         else if (key == "name")
         {

@@ -398,6 +398,29 @@ PathArraysFromList(py::handle paths, const std::string& label)
     return out;
 }
 
+long long
+ToIntIn(py::handle o, const std::string& field, IntRange range)
+{
+    return ToInt(o, field, range.lo, range.hi);
+}
+
+double
+ToSecondsIn(py::handle o, const std::string& field, RealRange range)
+{
+    const double x = ToDouble(o, field);
+    const bool low = range.loOpen ? !(x > range.lo) : !(x >= range.lo);
+    const bool high = range.hiOpen ? !(x < range.hi) : !(x <= range.hi);
+    if (!std::isfinite(x) || low || high)
+    {
+        throw std::invalid_argument(field + ": must be in " + (range.loOpen ? "(" : "[") +
+                                    py::str(py::float_(range.lo)).cast<std::string>() + ", " +
+                                    py::str(py::float_(range.hi)).cast<std::string>() +
+                                    (range.hiOpen ? ")" : "]") + " seconds, got " +
+                                    py::str(o).cast<std::string>());
+    }
+    return x;
+}
+
 ns3::LeoCrossTrafficSpec
 CrossTrafficFromDict(py::handle spec, const std::string& label)
 {
@@ -455,11 +478,12 @@ CrossTrafficFromDict(py::handle spec, const std::string& label)
     }
     if (!IsMissing(d, "start_s"))
     {
-        s.startS = ToDouble(d["start_s"], field("start_s"));
+        s.startS = ToSecondsIn(d["start_s"], field("start_s"), ranges::kCrossStartS);
     }
     if (!IsMissing(d, "stop_s"))
     {
-        s.stopS = ToDouble(d["stop_s"], field("stop_s"));
+        // absent: until the end
+        s.stopS = ToSecondsIn(d["stop_s"], field("stop_s"), ranges::kCrossStopS);
     }
     if (!IsMissing(d, "tcp_variant"))
     {
@@ -492,11 +516,11 @@ CrossTrafficFromDict(py::handle spec, const std::string& label)
     }
     if (!IsMissing(d, "on_s"))
     {
-        s.onS = ToDouble(d["on_s"], field("on_s"));
+        s.onS = ToSecondsIn(d["on_s"], field("on_s"), ranges::kCrossOnS);
     }
     if (!IsMissing(d, "off_s"))
     {
-        s.offS = ToDouble(d["off_s"], field("off_s"));
+        s.offS = ToSecondsIn(d["off_s"], field("off_s"), ranges::kCrossOffS);
     }
     if (!IsMissing(d, "ecn"))
     {

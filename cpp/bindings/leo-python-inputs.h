@@ -6,6 +6,7 @@
 #ifndef LEOGYM_BINDINGS_LEO_PYTHON_INPUTS_H
 #define LEOGYM_BINDINGS_LEO_PYTHON_INPUTS_H
 
+#include "bindings/config-ranges.h"
 #include "helper/leo-topology.h"
 #include "model/link/leo-link-counters.h"
 #include "model/link/leo-path-schedule.h"
@@ -76,6 +77,13 @@ bool ToBool(pybind11::handle o, const std::string& field);
 double ToDouble(pybind11::handle o, const std::string& field);
 long long ToInt(pybind11::handle o, const std::string& field, long long lo, long long hi);
 std::string ToString(pybind11::handle o, const std::string& field);
+
+/// An int in @p range (config-ranges.h). @throws std::invalid_argument naming @p field
+long long ToIntIn(pybind11::handle o, const std::string& field, IntRange range);
+
+/// A finite number of seconds in @p range (config-ranges.h; an open end refuses its bound).
+/// @throws std::invalid_argument naming @p field
+double ToSecondsIn(pybind11::handle o, const std::string& field, RealRange range);
 
 } // namespace leogym
 

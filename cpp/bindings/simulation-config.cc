@@ -64,29 +64,6 @@ PathStateFromString(const std::string& s, const std::string& field)
                                 "' (known: 'active', 'standby', 'deactivated')");
 }
 
-long long
-ToIntIn(py::handle o, const std::string& field, IntRange range)
-{
-    return ToInt(o, field, range.lo, range.hi);
-}
-
-double
-ToSecondsIn(py::handle o, const std::string& field, RealRange range)
-{
-    const double x = ToDouble(o, field);
-    const bool low = range.loOpen ? !(x > range.lo) : !(x >= range.lo);
-    const bool high = range.hiOpen ? !(x < range.hi) : !(x <= range.hi);
-    if (!std::isfinite(x) || low || high)
-    {
-        throw std::invalid_argument(field + ": must be in " + (range.loOpen ? "(" : "[") +
-                                    py::str(py::float_(range.lo)).cast<std::string>() + ", " +
-                                    py::str(py::float_(range.hi)).cast<std::string>() +
-                                    (range.hiOpen ? ")" : "]") + " seconds, got " +
-                                    py::str(o).cast<std::string>());
-    }
-    return x;
-}
-
 namespace
 {
 

@@ -7,6 +7,7 @@
 #define LEOGYM_BINDINGS_SIMULATION_CONFIG_H
 
 #include "bindings/config-ranges.h"
+#include "bindings/leo-python-inputs.h"
 #include "helper/leo-simulation.h"
 
 #include <pybind11/pybind11.h>
@@ -42,13 +43,6 @@ class ConfigFieldNames
  * @throws std::invalid_argument naming the field
  */
 ns3::LeoSimulationConfig SimulationConfigFromDict(pybind11::handle config);
-
-/// An int in @p range (config-ranges.h). @throws std::invalid_argument naming @p field
-long long ToIntIn(pybind11::handle o, const std::string& field, IntRange range);
-
-/// A finite number of seconds in @p range (config-ranges.h; an open end refuses its bound).
-/// @throws std::invalid_argument naming @p field
-double ToSecondsIn(pybind11::handle o, const std::string& field, RealRange range);
 
 /// "active" | "standby" | "deactivated". @throws std::invalid_argument naming @p field
 ns3::MpPathState PathStateFromString(const std::string& s, const std::string& field);

@@ -123,8 +123,9 @@ class LeoNetwork
     /**
      * Add a native flow on a route (see LeoCrossTrafficSpec). Call before Simulator::Run().
      * @return its index
-     * @throws std::invalid_argument naming the field for a bad spec (route index, unknown TCP
-     *         variant, non-positive rate, ...)
+     * @throws std::invalid_argument naming the field for a bad spec (route index, stop before
+     *         start, unknown TCP variant, non-positive rate, ...); the times' own ranges are
+     *         the parser's (cpp/bindings/config-ranges.h), the only producer of a spec
      */
     uint32_t AddCrossTraffic(const LeoCrossTrafficSpec& spec);
     uint32_t GetNCrossTraffic() const;

@@ -29,6 +29,7 @@ from leogym.scenario import load_scenario, validate_scenario
 from leogym.scenario.config import (
     CORE_MAX_S,
     MAX_PACKET_BYTES,
+    CrossTrafficConfig,
     FlowConfig,
     ScenarioConfig,
     TrafficConfig,
@@ -41,7 +42,19 @@ from leogym.simulation.transport import RECOVERIES
 GENERATOR = Path(__file__).resolve().parents[2] / "tools" / "generate_config_ranges.py"
 
 #: The ``FlowConfig`` fields whose ranges the core takes from the table (``kFlow*``).
-FLOW_KEYS = ("file_bytes", "start_s", "min_rto_s", "delayed_ack_s", "rto_granularity_s")
+FLOW_KEYS = (
+    "file_bytes",
+    "start_s",
+    "stop_s",
+    "on_s",
+    "off_s",
+    "min_rto_s",
+    "delayed_ack_s",
+    "rto_granularity_s",
+)
+
+#: The ``CrossTrafficConfig`` fields whose ranges the core takes from the table (``kCross*``).
+CROSS_KEYS = ("start_s", "stop_s", "on_s", "off_s")
 
 #: Native config keys that need another key to be checked alone.
 COMPANIONS = {"packet_bytes": lambda v: {"mtu": max(1500, int(v) + 28)}}
@@ -223,32 +236,50 @@ def test_a_start_past_1e6_s_is_refused_by_python_naming_the_field() -> None:
         validate_scenario(starting(math.nextafter(CORE_MAX_S, math.inf)))
 
 
-def _flow(key: str, value: object) -> dict:
-    """A native config with one tcp flow that sets ``key``."""
-    return {"flows": [{"transport": "tcp", "routes": [0], key: value}]}
+def _probe_item(schema: type, key: str, config: Callable[[object], dict], field: str) -> None:
+    """Each bound of ``schema``'s field ``key`` in the core's config parser: a closed bound
+    passes and the nearest value beyond it fails, an open bound fails and the nearest value
+    inside passes; each failure names ``field``."""
+    f = next(f for f in dataclasses.fields(schema) if f.name == key)
+    lo, hi, lo_open, hi_open = f.metadata["range"]
+    integer = "int" in str(f.type)
+    c = core()
+    for bound, direction, is_open in ((lo, -1.0, lo_open), (hi, 1.0, hi_open)):
+        if schema is FlowConfig and key == "file_bytes" and bound == lo:
+            continue  # the core's 0 is a bulk flow (a scenario's file flow has >= 1 byte)
+        inside = _outside(bound, -direction, integer)
+        outside = _outside(bound, direction, integer)
+        accepted, refused = (inside, bound) if is_open else (bound, outside)
+        c.validate_simulation_config(config(accepted))
+        with pytest.raises(ValueError, match=rf"{re.escape(field)}\b"):
+            c.validate_simulation_config(config(refused))
 
 
 @pytest.mark.native
 @pytest.mark.parametrize("key", FLOW_KEYS)
 def test_flow_fields_have_the_cores_ranges(key: str) -> None:
-    """Each bound of ``scenario.traffic.flows[i].<key>`` as the schema writes it, in the core's
-    config parser: a closed bound passes and the nearest value beyond it fails, an open bound
-    (``delayed_ack_s < 0.5``) fails and the nearest value inside passes; each failure names
+    """``scenario.traffic.flows[i].<key>``'s bounds hold in the core's config parser (an open
+    one too: ``delayed_ack_s < 0.5``, ``stop_s > 0``), the errors naming
     ``config.flows[0].<key>``. The core once checked these only when it built a simulation,
     with numbers of its own, so ``validate_simulation_config`` took any of them."""
-    f = next(f for f in dataclasses.fields(FlowConfig) if f.name == key)
-    lo, hi, lo_open, hi_open = f.metadata["range"]
-    integer = "int" in str(f.type)
-    c = core()
-    for bound, direction, is_open in ((lo, -1.0, lo_open), (hi, 1.0, hi_open)):
-        if key == "file_bytes" and bound == lo:
-            continue  # the core's 0 is a bulk flow (a scenario's file flow has >= 1 byte)
-        inside = _outside(bound, -direction, integer)
-        outside = _outside(bound, direction, integer)
-        accepted, refused = (inside, bound) if is_open else (bound, outside)
-        c.validate_simulation_config(_flow(key, accepted))
-        with pytest.raises(ValueError, match=rf"config\.flows\[0\]\.{key}\b"):
-            c.validate_simulation_config(_flow(key, refused))
+
+    def config(value: object) -> dict:
+        return {"flows": [{"transport": "tcp", "routes": [0], key: value}]}
+
+    _probe_item(FlowConfig, key, config, f"config.flows[0].{key}")
+
+
+@pytest.mark.native
+@pytest.mark.parametrize("key", CROSS_KEYS)
+def test_cross_traffic_fields_have_the_cores_ranges(key: str) -> None:
+    """``scenario.traffic.cross_traffic[i].<key>``'s bounds hold in the core's config parser,
+    the errors naming ``config.cross_traffic[0].<key>`` (the core once checked its own numbers
+    when it built the simulation: ``on_s`` in (0, 1e7] where the schema says [0.001, 1e7])."""
+
+    def config(value: object) -> dict:
+        return {"cross_traffic": [{"kind": "udp_onoff", "path": 0, key: value}]}
+
+    _probe_item(CrossTrafficConfig, key, config, f"config.cross_traffic[0].{key}")
 
 
 def test_the_cores_range_table_is_generated_from_the_schema() -> None:
@@ -269,5 +300,7 @@ def test_the_cores_range_table_is_generated_from_the_schema() -> None:
     assert "kTrafficStartS{0.0, 10000000.0}" in text
     for key in FLOW_KEYS:
         assert f"/// scenario.traffic.flows[i].{key}\n" in text, key
+    for key in CROSS_KEYS:
+        assert f"/// scenario.traffic.cross_traffic[i].{key}\n" in text, key
     assert "kFlowStartS{0.0, 10000000.0}" in text
     assert "kFlowDelayedAckS{0.001, 0.5, false, true}" in text  # RFC 1122: less than 0.5 s
