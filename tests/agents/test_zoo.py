@@ -258,3 +258,26 @@ def test_the_config_diff_reports_training_settings_only() -> None:
     assert [line.split(":")[0] for line in changed] == ["env.step_ms"]
     assert tool.config_diff([*overrides, "+main_job.shipped.X=zoo:" + CC], card["config"]) == []
     assert tool.config_diff([*overrides, "eval.seeds=[9]"], card["config"]) == []
+
+
+def test_the_training_cost_table_matches_the_cards() -> None:
+    """docs/benchmarks.md, "Training cost of the shipped models": one row per zoo model, whose
+    steps, envs and wall seconds are its card's, and CPU seconds too where recorded."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "benchmarks.md").read_text()
+    section = doc.split("## Training cost of the shipped models", 1)[1].split("\n## ", 1)[0]
+    rows = {
+        cells[0].strip("` "): cells[1:]
+        for line in section.splitlines()
+        if line.startswith("| `")
+        for cells in [[c.strip() for c in line.strip("|").split("|")]]
+    }
+    assert set(rows) == set(zoo.names())
+    for name, (steps, envs, wall, cpu, _) in rows.items():
+        card = zoo.read_card(name)
+        assert int(steps.replace(",", "")) == card["total_timesteps"], name
+        assert int(envs) == card["n_envs"], name
+        assert float(wall) == card["train_wall_s"], name
+        if card.get("train_cpu_s") is None:
+            assert cpu.startswith("not recorded"), name
+        else:
+            assert float(cpu) == card["train_cpu_s"], name
