@@ -155,6 +155,7 @@ PLACEHOLDERS: list[tuple[str, str]] = [
     (r"runs/eval/cc/(?:<date>_<time>|2025-06-01_11-00-00)|<evaluation run dir>", "eval_run"),
     (r"runs/main_job/2025-06-01_10-00-00|<main-job run dir>", "bench_run"),
     (r"runs/train/multiagent-ppo/seed0/<date>", "multiagent_run"),
+    (r"(?<=train\.init_from=)runs/hybrid-maco/seed0", "hybrid_maco_run"),
 ]
 #: The documented commands whose run directories fill the placeholders (run first).
 PRODUCERS = {
@@ -169,6 +170,11 @@ PRODUCERS = {
     ),
     "bench_run": ("leogym-run experiment=quick", "runs/main_job/*"),
     "multiagent_run": ("leogym-train experiment=multiagent", "runs/train/multiagent-ppo/*/*"),
+    "hybrid_maco_run": (
+        "leogym-train experiment=hybrid env.residual_base=maco "
+        "hydra.run.dir=runs/hybrid-maco/seed0",
+        "runs/hybrid-maco/seed0",
+    ),
 }
 
 
