@@ -219,12 +219,13 @@ def reproduction_speed(label: str, sim_s: float, seed: int = 0) -> dict[str, Any
     :return: ``sim_s``, ``cpu_s`` and ``wall_s`` of the steps, ``goodput_mbps`` of the flow
         under test.
     """
-    from leogym.agents.reproduce import leotp as rep
+    from leogym.agents.reproduce.leotp import experiments as rep
+    from leogym.agents.reproduce.leotp import run
     from leogym.simulation import Simulation
 
     task = {"group": "starlink", "condition": "ny", "algorithm": label, "seed": seed}
     task["duration_s"] = sim_s
-    sc, settings, measured = rep._under_test(rep._scenario(task), rep.ALGORITHMS[label], task)
+    sc, settings, measured = run._under_test(run._scenario(task), rep.ALGORITHMS[label], task)
     sim = Simulation.open(settings, sc, seed + 1)
     try:
         steps = int(round(sim_s / rep.STEP_S))
