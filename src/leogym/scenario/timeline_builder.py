@@ -25,6 +25,7 @@ from leogym.scenario.hops.controlled import build_controlled_network
 from leogym.scenario.hops.geometry import build_geometry_network
 from leogym.scenario.hops.geometry_grid import GeometrySources
 from leogym.scenario.hops.graph import HopNetwork
+from leogym.scenario.links.arrays import LINK_ARRAYS
 from leogym.scenario.links.dynamics import apply_dynamics, diurnal_gain, dynamics_streams
 from leogym.scenario.links.handover import (
     HandoverEvent,
@@ -390,12 +391,7 @@ def build_timeline(cfg: ScenarioConfig, seed: int, *, keep_geometry: bool = Fals
                 if pc.kind == "satellite"
                 else None,
                 kind=pc.kind,
-                delay_down_s=a["delay_down_s"],
-                delay_up_s=a["delay_up_s"],
-                rate_down_bps=a["rate_down_bps"],
-                rate_up_bps=a["rate_up_bps"],
-                loss_down=a["loss_down"],
-                loss_up=a["loss_up"],
+                **{name: a[name] for name in LINK_ARRAYS},
                 snr_db=a["snr_db"],
                 elevation_deg=a["elevation_deg"],
                 serving_sat=a["serving_sat"],

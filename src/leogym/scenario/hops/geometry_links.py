@@ -8,6 +8,7 @@ paths, the samples no route uses filled and the arrays assembled (:func:`finish_
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -229,16 +230,13 @@ def finish_links(
             elevation = grid.lerp_table(grid.src.scene.ut_elevation_deg[:, sat], slice(0, grid.n))
         a = nodes[ln.a].name
         b = nodes[ln.b].name
-        v = {name: np.ascontiguousarray(values[name], dtype=np.float64) for name in LINK_ARRAYS}
+        v: dict[str, Any] = {
+            name: np.ascontiguousarray(values[name], dtype=np.float64) for name in LINK_ARRAYS
+        }
         arrays = PathTimeline(
             name=f"{a}-{b}",
             kind="satellite" if ln.kind in ("gsl", "isl") else "terrestrial",
-            delay_down_s=v["delay_down_s"],
-            delay_up_s=v["delay_up_s"],
-            rate_down_bps=v["rate_down_bps"],
-            rate_up_bps=v["rate_up_bps"],
-            loss_down=v["loss_down"],
-            loss_up=v["loss_up"],
+            **v,  # the six per-direction link arrays (LINK_ARRAYS)
             snr_db=np.full(grid.n, np.nan),
             elevation_deg=np.ascontiguousarray(elevation, dtype=np.float64),
             serving_sat=np.full(grid.n, sat, dtype=np.int32),
