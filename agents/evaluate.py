@@ -6,6 +6,7 @@ Examples::
     leogym-eval                                      # the main job's baselines, default scenario
     leogym-eval scenario=tiny 'baseline=[cubic,maco]' 'eval.seeds=[0,1]'
     leogym-eval +eval.agents.PPO=runs/train/cc-ppo/seed0/2025-01-01_12-00-00
+    leogym-eval suite=heldout '+eval.agents.HM="runs/hybrid-maco/seed{seed}"'   # seed k: run k
     leogym-eval 'eval.scenarios=[default,highrate]' eval.n_workers=2
     leogym-eval suite=heldout eval.backend=ray ray.address=auto eval.n_workers=64   # a cluster
     leogym-eval suite=heldout                        # the held-out suite (conf/suite/heldout.yaml)
@@ -61,6 +62,11 @@ from leogym.agents.runtime.episode_pools import LocalEpisodes, RayEpisodes
 from leogym.agents.runtime.rollout import EpisodeTask, PolicyRef, task_key
 from leogym.agents.runtime.storage import atomic_write_json
 from leogym.agents.sb3.env_factory import EnvFactory
+
+#: In an ``eval.agents`` path, the evaluation seed: ``runs/x/seed{seed}`` evaluates training run
+#: k on evaluation seed k only, so that each seed of a recipe is an independent run (a training
+#: seed and an episode seed together) and the recipe is one policy of the tables.
+SEED_FIELD = "{seed}"
 
 __all__ = ["agent_policy", "baseline_policy", "build_tasks", "evaluate", "main"]
 
@@ -159,8 +165,15 @@ def build_tasks(c: LeogymConfig, store: ResultsStore) -> list[EpisodeTask]:
     scenario is converted and validated once, here (:func:`env_scenario`): the workers get the
     ``ScenarioConfig`` and convert nothing."""
     policies: list[tuple[PolicyRef, EnvFactory]] = []
+    seeded: dict[int, int] = {}  # id of a PolicyRef -> the one evaluation seed it runs
     for label, path in c.eval.agents.items():
-        policies.append(agent_policy(label, path, c))
+        if SEED_FIELD not in path:
+            policies.append(agent_policy(label, path, c))
+            continue
+        for seed in c.eval.seeds:  # one training run per evaluation seed
+            ref, factory = agent_policy(label, path.replace(SEED_FIELD, str(seed)), c)
+            seeded[id(ref)] = int(seed)
+            policies.append((ref, factory))
     for key, spec in c.baseline.items():
         policies.append(baseline_policy(key, spec, c))
     from leogym.agents.results.distinct import merge_identical_baselines
@@ -168,7 +181,7 @@ def build_tasks(c: LeogymConfig, store: ResultsStore) -> list[EpisodeTask]:
     policies = merge_identical_baselines(policies)  # "CUBIC = minRTT": one policy, run once
     if not policies:
         raise ConfigError("eval.agents: nothing to evaluate (no agents and an empty baseline list)")
-    labels = [p.label for p, _ in policies]
+    labels = [p.label for p, _ in policies if seeded.get(id(p), c.eval.seeds[0]) == c.eval.seeds[0]]
     dupes = sorted({x for x in labels if labels.count(x) > 1})
     if dupes:
         raise ConfigError(f"eval.agents: policy labels must be unique (repeated: {dupes})")
@@ -181,7 +194,7 @@ def build_tasks(c: LeogymConfig, store: ResultsStore) -> list[EpisodeTask]:
             if factory.env_id not in shipped:
                 shipped[factory.env_id] = env_scenario(factory.env_id, payload)
             env = EnvFactory(factory.env_id, factory.kwargs, shipped[factory.env_id])
-            for seed in c.eval.seeds:
+            for seed in [seeded[id(ref)]] if id(ref) in seeded else c.eval.seeds:
                 key = task_key(ref, env, seed, scenario=payload)  # keyed as configured
                 tasks.append(
                     EpisodeTask(

@@ -104,6 +104,9 @@ class EvalConfig:
         scenarios' own flows); see :mod:`leogym.agents.coexistence`.
     :param seeds: one episode per seed, scenario and policy; ``reset(seed=s)``.
     :param agents: trained agents to evaluate: label -> run directory or checkpoint ``.zip``.
+        ``{seed}`` in a path stands for the evaluation seed: evaluation seed k runs the model
+        found there for k alone (``runs/r/seed{seed}``: one training run per seed, the recipe
+        one policy of the tables; a seed's missing run is an error naming the label).
     :param checkpoint: for run directories, which model: ``final``, ``best`` (falls back to
         final) or ``latest`` (the newest periodic checkpoint).
     :param deterministic: use the agents' deterministic actions.

@@ -242,6 +242,55 @@ def test_interrupted_evaluation_resumes_without_redoing_episodes(
     pd.testing.assert_frame_equal(new.loc[redo.index, cols], redo[cols])
 
 
+def test_seed_field_pairs_each_training_run_with_its_evaluation_seed(
+    train_dir: Path, eval_dir: Path, tmp_path: Path
+) -> None:
+    # two "training seeds" of one recipe: the final model (256 steps) and its 128-step checkpoint
+    for k in (0, 1):
+        shutil.copytree(train_dir, tmp_path / f"seed{k}")
+    for ext in ("zip", "json"):
+        shutil.copy(
+            train_dir / "checkpoints" / f"step_000000128.{ext}", tmp_path / "seed1" / f"model.{ext}"
+        )
+    out = tmp_path / "eval"
+    run_app(
+        "evaluate",
+        *TINY,
+        "baseline=[cubic]",
+        "eval.seeds=[0,1]",
+        "eval.aggregate.reps=100",
+        f"+eval.agents.PPO='{tmp_path}/seed{{seed}}'",
+        f"hydra.run.dir={out}",
+    )
+    df = pd.read_parquet(out / "results.parquet")
+    ppo = df[df["policy"] == "PPO"].set_index("seed")
+    assert sorted(ppo.index) == [0, 1]  # one episode per seed, not one per seed and model
+    assert ppo.loc[0, "model_steps"] == 256 and ppo.loc[1, "model_steps"] == 128
+    # seed 0 ran run 0 (the fixture's model): the same episode as the plain evaluation's
+    plain = pd.read_parquet(eval_dir / "results.parquet").set_index(["policy", "seed"])
+    assert ppo.loc[0, "return"] == plain.loc[("PPO", 0), "return"]
+    agg = pd.read_parquet(out / "aggregate.parquet")
+    assert (agg[agg["policy"] == "PPO"]["n_seeds"] == 2).all()
+    # a seed without its run is an error naming the agent, before any episode runs
+    bad = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "leogym.agents.evaluate",
+            *TINY,
+            "eval.seeds=[0,2]",
+            f"+eval.agents.PPO='{tmp_path}/seed{{seed}}'",
+            f"hydra.run.dir={tmp_path / 'bad'}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert bad.returncode != 0 and "eval.agents.PPO" in bad.stderr and "seed2" in bad.stderr
+    assert not (tmp_path / "bad" / "results.parquet").exists()
+
+
 #: Short episodes (about 0.3 s each): one or two may finish between the first write and the
 #: interrupt; the run must still stop well before the end.
 SIGINT_EPISODES = 8
