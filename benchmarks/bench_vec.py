@@ -6,11 +6,12 @@ Run: ``python -m benchmarks.bench_vec [--quick]`` (or through ``python -m benchm
   "async")`` (one subprocess per env) with 1, 2, ... n envs, n = the CPU count; the envs run
   ``leogym/LeoCC-v0`` on ``default`` with the native CUBIC and 100 ms steps. Each count is
   measured ``repeats`` times, the counts interleaved; scaling is the ratio to 1 env.
-* **training**: SB3 PPO (MlpPolicy, CPU) over SB3's ``SubprocVecEnv`` with 1 and n envs: env
-  steps per wall-clock second of ``model.learn``, gradient updates included. With 1 env, PPO and
-  sb3-contrib's RecurrentPPO (MlpLstmPolicy) are also set against the same env stepped alone
-  (no learner) in the same round: env steps per CPU second of training over env steps per CPU
-  second of the env alone (target >= 0.8).
+* **training**: SB3 PPO (MlpPolicy, CPU) with 1 and n envs, built as ``leogym-train`` builds it
+  (``agent=ppo``; the trainer's VecEnv, one worker process per env): env steps per wall-clock
+  second of ``model.learn``, gradient updates included. With 1 env, PPO and sb3-contrib's
+  RecurrentPPO (``agent=recurrent_ppo``: its LSTM size) are also set against the same env
+  stepped alone (no learner) in the same round: env steps per CPU second of training over env
+  steps per CPU second of the env alone (target >= 0.8).
 * **ray**: the apps' two VecEnvs side by side on ``leogym/LeoCC-v0``: the local
   ``LeoSubprocVecEnv`` (``train.vec_env=subproc``) and ``RayVecEnv`` on a local Ray instance
   (``train.vec_env=ray``) with 1, 2, ... n envs (one actor each, and all n in one actor): env
@@ -49,20 +50,6 @@ ENV_ID = "leogym/LeoCC-v0"
 
 def _kwargs(scenario: str) -> dict[str, Any]:
     return {"scenario": scenario, "cc": "cubic", "step_ms": 100, "episode_s": 10.0}
-
-
-class _MakeEnv:
-    """Picklable env factory for subprocess workers (imports leogym there to register ids)."""
-
-    def __init__(self, kwargs: dict[str, Any]) -> None:
-        self.kwargs = kwargs
-
-    def __call__(self) -> Any:
-        import gymnasium as gym
-
-        import leogym  # noqa: F401
-
-        return gym.make(ENV_ID, **self.kwargs)
 
 
 def _cpu_s(procs: list[Any]) -> float:
@@ -133,41 +120,37 @@ def env_only_cpu_ms(steps: int, scenario: str = "tiny") -> float:
 def ppo_steps_per_s(
     n_envs: int, timesteps: int, scenario: str = "tiny", recurrent: bool = False
 ) -> tuple[float, float, float]:
-    """Env steps per second of SB3 PPO's ``learn`` over ``SubprocVecEnv(n_envs)``.
+    """Env steps per second of SB3 PPO's ``learn`` over ``n_envs`` envs in the trainer's own
+    VecEnv (:func:`leogym.agents.sb3.env_factory.make_vec_env`: one worker process per env).
 
     :param recurrent: sb3-contrib's ``RecurrentPPO`` with ``MlpLstmPolicy`` instead of PPO with
-        ``MlpPolicy`` (same rollout and update sizes).
+        ``MlpPolicy`` (same rollout and update sizes). Either is built as ``leogym-train``
+        builds it (``agent=ppo`` / ``agent=recurrent_ppo``: its network and LSTM sizes), with
+        the bench's rollout and update sizes.
     :return: ``(env steps per wall second, CPU ms per env step in the env workers, CPU ms per
         env step in the learner process)``.
     """
     import psutil
     import torch
-    from sb3_contrib import RecurrentPPO
-    from stable_baselines3 import PPO
-    from stable_baselines3.common.vec_env import SubprocVecEnv
 
-    import leogym  # noqa: F401
+    from leogym.agents.runtime.app import compose
+    from leogym.agents.sb3.algos import build_model
+    from leogym.agents.sb3.env_factory import EnvFactory, make_vec_env
 
     torch.set_num_threads(1)
     # cc=cubic: the env ignores the actions, so every env does the same packet work whatever the
     # untrained policy does (with cc=external, random windows make the envs' loads differ).
     kwargs = _kwargs(scenario)
-    venv = SubprocVecEnv([_MakeEnv(kwargs)] * n_envs, start_method="forkserver")
+    factory = EnvFactory(ENV_ID, {k: v for k, v in kwargs.items() if k != "scenario"}, scenario)
+    venv = make_vec_env(factory, n_envs, seed=0, start_method="forkserver")
     try:
         n_steps = 128
-        algo: Any = RecurrentPPO if recurrent else PPO
-        model = algo(
-            "MlpLstmPolicy" if recurrent else "MlpPolicy",
-            venv,
-            n_steps=n_steps,
-            batch_size=64,
-            n_epochs=4,
-            seed=0,
-            device="cpu",
-            verbose=0,
-        )
+        agent = "recurrent_ppo" if recurrent else "ppo"
+        sizes = [f"agent.n_steps={n_steps}", "agent.batch_size=64", "agent.n_epochs=4"]
+        cfg = compose("train", [f"agent={agent}", *sizes])
+        model = build_model(cfg.agent, venv, seed=0)
         model.learn(n_steps * n_envs)  # warm-up rollout and update
-        workers = [psutil.Process(p.pid) for p in venv.processes]
+        workers = [psutil.Process(p) for p in _worker_pids(venv.venv)]
         me = [psutil.Process()]
         w0, m0 = _cpu_s(workers), _cpu_s(me)
         t0 = time.perf_counter()
