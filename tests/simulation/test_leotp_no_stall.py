@@ -3,9 +3,10 @@
 Variant B on ``leotp_bj_ny`` (the reproduction's Beijing-New York task, seed 0) opened a hole
 at the Consumer whose 200 ms expiry fell half a nanosecond off ns-3's clock: the hole timer
 found nothing due, re-armed itself for the same instant and ran without end at 47 s
-(tests/native/test_leotp_hole_clock.py has the arithmetic). The run is the reproduction's own
-(``run_task``'s scenario and settings) up to 48 s, in a child process with a time limit, so a
-stall fails the test instead of hanging the suite.
+(the "clock:" cases of cpp/model/leotp/test/leotp-hole-detector-test-suite.cc check it on
+ns-3's clock). The run is the reproduction's own (``run_task``'s scenario and settings) up to
+48 s, in a child process with a time limit, so a stall fails the test instead of hanging the
+suite.
 
 Runtime: about 10 s on the 2-core development machine.
 """
