@@ -1,17 +1,16 @@
 """PCC Vivace as an ns-3 TCP congestion control (``ns3::TcpPccVivace``, cpp/doc/vivace.md).
 
-Reference values come from the paper (M. Dong et al., "PCC Vivace: Online-Learning Congestion
-Control", NSDI 2018): the utility u = x^t - b x dRTT/dT - c x L with t = 0.9, b = 900,
-c = 11.35 (x in Mbit/s), probing at r(1 +- 0.05), a change boundary starting at 5 % of the
-rate; and from arithmetic: the gradient-ascent steps worked by hand, the link's capacity and
-propagation delay, Jain's index. The end-to-end runs check the properties the paper claims for
-the latency-aware utility: near-full links with almost no standing queue, tolerance of random
-loss well below t x^(t-1) / c, and a fair share between competing Vivace senders.
+The pure parts (the utility u = x^t - b x dRTT/dT - c x L of the paper, M. Dong et al., "PCC
+Vivace: Online-Learning Congestion Control", NSDI 2018; the RTT gradient; the gradient-ascent
+steps; the attribute defaults) are tested in C++ beside them, cpp/model/tcp/test/. Here: the
+attribute checks before a run, and end-to-end runs with reference values from arithmetic (the
+link's capacity and propagation delay, Jain's index) that check the properties the paper claims
+for the latency-aware utility: near-full links with almost no standing queue, tolerance of
+random loss well below t x^(t-1) / c, and a fair share between competing Vivace senders.
 """
 
 from __future__ import annotations
 
-import math
 from types import ModuleType
 from typing import Any
 
@@ -21,7 +20,6 @@ from leo_paths import make_path
 
 pytestmark = pytest.mark.native
 
-T, B, C = 0.9, 900.0, 11.35  # the paper's utility constants
 ONE_WAY_S = 0.02  # 40 ms base RTT in the end-to-end runs
 STEP_S = 0.5
 
@@ -58,104 +56,7 @@ def tcp(cc: str = "TcpPccVivace", **kw: Any) -> dict[str, Any]:
     return {"transport": "tcp", "routes": [0], "cc": cc, **kw}
 
 
-# --- the pure parts ----------------------------------------------------------------------
-
-
-def test_defaults_are_the_papers_constants(testing: ModuleType) -> None:
-    d = testing.vivace_defaults()
-    assert d["name"] == "TcpPccVivace" and d["has_cong_control"]
-    assert d["Exponent"] == T and d["LatencyCoefficient"] == B and d["LossCoefficient"] == C
-    assert d["ProbeEpsilon"] == 0.05  # probing at r(1 + eps), r(1 - eps)
-    assert d["InitialChangeBound"] == 0.05  # omega0
-    assert d["StepScale"] == 1.0  # theta0: 1 Mbit/s per unit of utility gradient
-
-
-@pytest.mark.parametrize(
-    ("x", "g", "loss"),
-    [(10.0, 0.0, 0.0), (20.0, 0.01, 0.0), (20.0, 0.0, 0.02), (50.0, 0.02, 0.01), (5.0, -0.03, 0.0)],
-)
-def test_utility_is_the_papers_formula(
-    testing: ModuleType, x: float, g: float, loss: float
-) -> None:
-    want = x**T - B * x * g - C * x * loss
-    got = testing.vivace_utility(x, g, loss, rtt_gradient_tolerance=0.0)
-    assert got == pytest.approx(want, rel=1e-12, abs=1e-12)
-
-
-def test_utility_hand_values(testing: ModuleType) -> None:
-    # 10^0.9 = 7.9432823; 100^0.9 - 11.35 * 100 * 0.05 = 63.0957344 - 56.75
-    assert testing.vivace_utility(10.0, 0.0, 0.0) == pytest.approx(7.9432823, abs=1e-7)
-    assert testing.vivace_utility(100.0, 0.0, 0.05) == pytest.approx(6.3457344, abs=1e-7)
-    # A queue growing 1 ms per second at 10 Mbit/s costs 900 * 10 * 0.001 = 9.
-    assert testing.vivace_utility(10.0, 0.001, 0.0) == pytest.approx(7.9432823 - 9.0, abs=1e-7)
-    # A draining queue raises the utility; the noise filter zeroes small gradients.
-    assert testing.vivace_utility(10.0, -0.02, 0.0) == pytest.approx(7.9432823 + 180.0, abs=1e-7)
-    assert testing.vivace_utility(10.0, 0.005, 0.0, rtt_gradient_tolerance=0.01) == pytest.approx(
-        7.9432823, abs=1e-7
-    )
-
-
-def test_loss_tolerance_is_five_percent_at_100_mbit(testing: ModuleType) -> None:
-    # du/dx = t x^(t-1) - c L = 0: c = 11.35 puts the tolerance at 5 % for 100 Mbit/s.
-    assert testing.vivace_loss_tolerance(100.0) == pytest.approx(0.0500, abs=2e-4)
-    for x in (10.0, 20.0, 50.0):
-        assert testing.vivace_loss_tolerance(x) == pytest.approx(T * x ** (T - 1) / C, rel=1e-12)
-    assert testing.vivace_loss_tolerance(20.0) == pytest.approx(0.0588, abs=1e-4)
-
-
-def test_rtt_gradient_is_the_least_squares_slope(testing: ModuleType) -> None:
-    t = [0.0, 0.01, 0.02, 0.03, 0.04]
-    assert testing.vivace_rtt_gradient(t, [0.040 + 0.25 * s for s in t]) == pytest.approx(0.25)
-    # Symmetric noise around a line leaves its slope: points (0,0) (1,2) (2,1) (3,3).
-    assert testing.vivace_rtt_gradient([0, 1, 2, 3], [0, 2, 1, 3]) == pytest.approx(0.8)
-    assert testing.vivace_rtt_gradient([0.5], [0.04]) == 0.0
-    assert testing.vivace_rtt_gradient([0.5, 0.5], [0.04, 0.05]) == 0.0
-    with pytest.raises(ValueError, match="same length"):
-        testing.vivace_rtt_gradient([0.0, 1.0], [0.04])
-
-
-def test_gradient_steps_with_amplifier_and_change_boundary(testing: ModuleType) -> None:
-    # theta0 = 1 Mbit/s, omega0 = 0.05, delta = 0.06, m(tau) = 1 + 0.5 (tau - 1); from 10 Mbit/s.
-    steps = testing.vivace_rate_steps(10e6, [3, 3, 3, -3, 0.1, 0.5, 0.5, 0.0])
-    want = [
-        # rate (Mbit/s),  tau, m,  bounded, k, next omega
-        (10.5, 1, 1.0, True, 1, 0.11),  # 3 Mbit/s cut to 5 % of 10
-        (11.655, 2, 1.5, True, 2, 0.17),  # 4.5 cut to 11 % of 10.5
-        (13.63635, 3, 2.0, True, 3, 0.23),  # 6 cut to 17 % of 11.655
-        (12.9545325, 1, 1.0, True, 1, 0.11),  # new direction: -3 cut to 5 % of 13.63635
-        (13.0545325, 1, 1.0, False, 0, 0.05),  # new direction: 0.1 fits in 5 %
-        (13.707259125, 2, 1.5, True, 1, 0.11),  # 0.75 cut to 5 % of 13.0545325
-        (14.707259125, 3, 2.0, False, 1, 0.11),  # 1.0 = 7.3 %: within 11 %, k = ceil(0.38) = 1
-        (14.707259125, 3, 2.0, False, 1, 0.11),  # a zero gradient changes nothing
-    ]
-    assert len(steps) == len(want)
-    for s, (rate, tau, m, bounded, k, omega) in zip(steps, want, strict=True):
-        assert s["rate_bps"] == pytest.approx(rate * 1e6, rel=1e-12)
-        assert (s["consecutive"], s["bounded"], s["boundary_steps"]) == (tau, bounded, k)
-        assert s["amplifier"] == pytest.approx(m)
-        assert s["next_change_bound"] == pytest.approx(omega)
-    # Down by 5 %, 11 %, then 17 % would fall below the floor.
-    low = testing.vivace_rate_steps(2e5, [-1e9, -1e9, -1e9], min_rate_bps=1.5e5)
-    assert [s["rate_bps"] for s in low] == pytest.approx([1.9e5, 1.691e5, 1.5e5])
-    high = testing.vivace_rate_steps(9.9e6, [1e9], max_rate_bps=1e7)
-    assert high[0]["rate_bps"] == pytest.approx(1e7)
-
-
-def test_bad_values_are_value_errors(testing: ModuleType) -> None:
-    with pytest.raises(ValueError, match="exponent"):
-        testing.vivace_utility(10.0, 0.0, 0.0, exponent=1.0)
-    with pytest.raises(ValueError, match="loss_rate"):
-        testing.vivace_utility(10.0, 0.0, 1.5)
-    with pytest.raises(ValueError, match="rate_mbps"):
-        testing.vivace_utility(-1.0, 0.0, 0.0)
-    with pytest.raises(ValueError, match="omega0"):
-        testing.vivace_rate_steps(1e7, [1.0], omega0=0.0)
-    with pytest.raises(ValueError, match="amplifier_step"):
-        testing.vivace_rate_steps(1e7, [1.0], amplifier_step=-1.0)
-    with pytest.raises(ValueError, match="max_rate_bps"):
-        testing.vivace_rate_steps(1e7, [1.0], min_rate_bps=2e7, max_rate_bps=1e7)
-    with pytest.raises(ValueError, match="gradient"):
-        testing.vivace_rate_steps(1e7, [math.nan])
+# --- attributes, checked before the run --------------------------------------------------
 
 
 @pytest.mark.parametrize(
