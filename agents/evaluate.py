@@ -17,7 +17,10 @@ is a native algorithm selected through env kwargs (``cc="maco"``), so its env ig
 (neutral) actions; a control the env leaves to the agent (``cc="external"``) is given to
 ``eval.fallback_cc`` / ``eval.fallback_scheduler`` for baselines, so a baseline never runs with a
 frozen window. Trained agents run in the env they were trained in (their run's ``env`` config),
-with the suite's scenario and this config's ``env.episode_s`` and ``env.sample_scenarios``.
+with the suite's scenario and this config's ``env.episode_s`` and ``env.sample_scenarios``; in
+the evaluation's env, an agent's return is that of this config's ``env.reward``, as the
+baselines' is, whatever reward it was trained on (the reward changes neither what it observes
+nor what it does, so its episode is the same).
 
 Episodes run in worker subprocesses (``eval.n_workers``), or as Ray tasks on a local Ray instance
 or the cluster at ``ray.address`` (``eval.backend=ray``); results are written episode by
@@ -127,6 +130,8 @@ def agent_policy(label: str, path: str, c: LeogymConfig) -> tuple[PolicyRef, Env
     if trained_env.id.startswith("leogym/"):
         kwargs["episode_s"] = c.env.episode_s
         kwargs["sample_scenarios"] = c.env.sample_scenarios
+    if trained_env.id == c.env.id and trained_env.id.startswith("leogym/"):
+        kwargs["reward"] = env_kwargs(c.env)["reward"]  # the baselines' currency
     if trained_env.id == MULTI_FLOW_ID == c.env.id:  # the evaluation's flows, not training's
         kwargs.pop("n_flows", None)
         kwargs.pop("others", None)

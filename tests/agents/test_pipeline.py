@@ -291,6 +291,31 @@ def test_seed_field_pairs_each_training_run_with_its_evaluation_seed(
     assert not (tmp_path / "bad" / "results.parquet").exists()
 
 
+def test_an_agent_is_scored_with_the_evaluations_reward(
+    train_dir: Path, eval_dir: Path, tmp_path: Path
+) -> None:
+    # trained on `leo`, evaluated under `aurora`: the same episode, the other currency
+    out = tmp_path / "eval"
+    run_app(
+        "evaluate",
+        *TINY,
+        "env.reward.name=aurora",
+        "baseline=[cubic,maco]",
+        "eval.seeds=[0]",
+        "eval.aggregate.enabled=false",
+        f"+eval.agents.PPO={train_dir}",
+        f"hydra.run.dir={out}",
+    )
+    scored = pd.read_parquet(out / "results.parquet").set_index("policy")
+    plain = pd.read_parquet(eval_dir / "results.parquet")
+    plain = plain[plain["seed"] == 0].set_index("policy")
+    for policy in ("PPO", "CUBIC", "MACO"):  # the same trajectories ...
+        for col in ("goodput_mbps", "rtt_p95_ms", "loss_overflow_pkts"):
+            assert scored.loc[policy, col] == plain.loc[policy, col]
+        # ... each given the evaluation's reward, the agent's as the baselines'
+        assert scored.loc[policy, "return"] != plain.loc[policy, "return"]
+
+
 #: Short episodes (about 0.3 s each): one or two may finish between the first write and the
 #: interrupt; the run must still stop well before the end.
 SIGINT_EPISODES = 8
