@@ -31,7 +31,7 @@ from leogym.envs.config import EnvOptions, external_flows
 from leogym.envs.observer import FlowObserver
 from leogym.native import cc_algorithms, core
 from leogym.scenario import load_scenario
-from leogym.scenario.config import FlowConfig, ScenarioConfig
+from leogym.scenario.config import MAX_FLOWS, FlowConfig, ScenarioConfig
 from leogym.scenario.flows import expanded_flows
 from leogym.schema import FieldError
 from leogym.simulation import Measurements, Simulation, jain_index
@@ -57,8 +57,8 @@ def set_flow_count(
     """
     if isinstance(n_flows, bool) or not isinstance(n_flows, (int, np.integer)):
         raise ValueError(f"{field}: must be an int (got {n_flows!r})")
-    if not 1 <= int(n_flows) <= 1024:
-        raise ValueError(f"{field}: must be in [1, 1024] (got {n_flows})")
+    if not 1 <= int(n_flows) <= MAX_FLOWS:
+        raise ValueError(f"{field}: must be in [1, {MAX_FLOWS}] (got {n_flows})")
     flows = list(scenario.traffic.flows)
     mp = [i for i, fc in enumerate(flows) if fc.transport == "mpquic"]
     if len(mp) != 1:

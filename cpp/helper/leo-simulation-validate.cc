@@ -26,9 +26,10 @@ LeoSimulation::MakeSchedules(std::vector<LeoPathArrays> paths)
     {
         throw std::invalid_argument("paths: at least one path is needed");
     }
-    if (paths.size() > 254)
+    if (paths.size() > LeoTopology::kMaxPaths)
     {
-        throw std::invalid_argument("paths: at most 254 paths");
+        throw std::invalid_argument("paths: at most " + std::to_string(LeoTopology::kMaxPaths) +
+                                    " paths");
     }
     std::vector<Ptr<const LeoPathSchedule>> schedules;
     for (std::size_t i = 0; i < paths.size(); ++i)

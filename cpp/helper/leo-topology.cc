@@ -20,7 +20,7 @@ LeoTopology::LeoTopology(const std::vector<Ptr<const LeoPathSchedule>>& paths,
 {
     if (paths.empty() || paths.size() > kMaxPaths)
     {
-        throw std::invalid_argument("paths: need 1..254 paths, got " +
+        throw std::invalid_argument("paths: need 1.." + std::to_string(kMaxPaths) + " paths, got " +
                                     std::to_string(paths.size()));
     }
     for (std::size_t i = 0; i < paths.size(); ++i)
