@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //
-// _core.testing (baselines part): probes that evaluate the native MACO, freeze and ALCS code
-// on constructed inputs, so unit tests check the equations of the C++ implementation itself.
+// _core.testing (baselines part): probes that drive the native congestion controllers and
+// schedulers (MACO, freeze, ALCS, ...) through their real interfaces with scripted path oracles.
+// Their equations, tested in isolation, have C++ unit tests beside them instead
+// (cpp/model/cc/test/, cpp/model/sched/test/).
 
 #include "bindings/probe-connection.h"
 #include "bindings/probe-inputs.h"
 #include "bindings/registry.h"
 #include "model/cc/mp-congestion-ops.h"
 #include "model/cc/mp-freeze.h"
-#include "model/cc/mp-maco-equations.h"
-#include "model/cc/mp-maco-filter.h"
-#include "model/cc/mp-maco-link-budget.h"
 #include "model/cc/mp-maco.h"
 #include "model/registry/mp-algorithm-registry.h"
 #include "model/sched/mp-alcs-scheduler.h"
@@ -22,12 +21,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
 #include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -41,16 +38,6 @@ using leogym::SecondsChecked;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-double
-Finite(double v, const std::string& field)
-{
-    if (!std::isfinite(v))
-    {
-        throw std::invalid_argument(field + ": must be finite");
-    }
-    return v;
-}
 
 double
 Get(const py::dict& d, const char* key, double dflt)
@@ -497,183 +484,11 @@ MacoState(const MpMaco& m)
     return d;
 }
 
-maco::LinkBudget
-Budget(double txPowerDbm, double g1, double g2, double lambda, double n0, double w, double eta)
-{
-    maco::LinkBudget lb;
-    lb.txPowerDbm = Finite(txPowerDbm, "tx_power_dbm");
-    lb.txGainDbi = Finite(g1, "tx_gain_dbi");
-    lb.rxGainDbi = Finite(g2, "rx_gain_dbi");
-    lb.wavelengthM = Finite(lambda, "wavelength_m");
-    lb.noisePsdWPerHz = Finite(n0, "noise_psd_w_hz");
-    lb.bandwidthHz = Finite(w, "bandwidth_hz");
-    lb.efficiency = Finite(eta, "efficiency");
-    if (lb.wavelengthM <= 0 || lb.noisePsdWPerHz <= 0 || lb.bandwidthHz <= 0 || lb.efficiency <= 0)
-    {
-        throw std::invalid_argument("wavelength_m, noise_psd_w_hz, bandwidth_hz and efficiency "
-                                    "must be > 0");
-    }
-    return lb;
-}
-
 } // namespace
 
 LEOGYM_REGISTER_BINDINGS(baselines_testing)
 {
     py::module_ t = m.def_submodule("testing", "Probes for unit tests of native components.");
-
-    // ---- MACO equations ----
-#define LB_ARGS                                                                                    \
-    py::arg("tx_power_dbm") = 35.12, py::arg("tx_gain_dbi") = 37.7, py::arg("rx_gain_dbi") = 37.1, \
-    py::arg("wavelength_m") = 0.086, py::arg("noise_psd_w_hz") = 1.6e-20,                          \
-    py::arg("bandwidth_hz") = 12.5e6, py::arg("efficiency") = 0.98
-    t.def(
-        "maco_snr_db",
-        [](double d, double p, double g1, double g2, double l, double n0, double w, double eta) {
-            if (!std::isfinite(d) || d <= 0)
-            {
-                throw std::invalid_argument("distance_m: must be > 0");
-            }
-            return 10.0 * std::log10(Budget(p, g1, g2, l, n0, w, eta).Snr(d));
-        },
-        py::arg("distance_m"),
-        LB_ARGS,
-        "MACO eq. (2): SNR (dB) at a slant range (native maco::LinkBudget).");
-    t.def(
-        "maco_capacity_bps",
-        [](double d, double p, double g1, double g2, double l, double n0, double w, double eta) {
-            if (!std::isfinite(d) || d <= 0)
-            {
-                throw std::invalid_argument("distance_m: must be > 0");
-            }
-            return Budget(p, g1, g2, l, n0, w, eta).Capacity(d);
-        },
-        py::arg("distance_m"),
-        LB_ARGS,
-        "MACO eqs. (2)-(3): access capacity C^A (bit/s) at a slant range.");
-#undef LB_ARGS
-    t.def("maco_prop_rtt",
-          &maco::PropagationRtt,
-          py::arg("d_ul_s"),
-          py::arg("d_dl_s"),
-          py::arg("d_terr_s"),
-          "MACO eq. (11): D = 2 (D_ul + D_dl + D_terr).");
-    t.def(
-        "maco_quick_start_window",
-        [](double bdp, py::object own, py::object other, double gamma, double init) {
-            double o = own.is_none() ? kNaN : py::cast<double>(own);
-            double q = other.is_none() ? kNaN : py::cast<double>(other);
-            return maco::QuickStartWindow(bdp, o, q, gamma, init);
-        },
-        py::arg("bdp_pkts"),
-        py::arg("own_history_max") = py::none(),
-        py::arg("other_history_max") = py::none(),
-        py::arg("gamma") = 0.5,
-        py::arg("init_pkts") = 4.0,
-        "MACO Algorithm 2, eqs. (15)-(16): the quick-start window (packets).");
-    t.def(
-        "maco_ca_increment",
-        [](const std::vector<double>& w,
-           const std::vector<double>& tau,
-           const std::vector<double>& T,
-           std::size_t r) {
-            if (w.empty() || w.size() != tau.size() || w.size() != T.size() || r >= w.size())
-            {
-                throw std::invalid_argument("w, tau, T: same non-zero length; r < len(w)");
-            }
-            for (std::size_t i = 0; i < w.size(); ++i)
-            {
-                if (!(tau[i] > 0) || !(T[i] > 0) || !(w[i] >= 0))
-                {
-                    throw std::invalid_argument("tau, T must be > 0 and w >= 0");
-                }
-            }
-            return maco::CaIncrement(w.data(), tau.data(), T.data(), w.size(), r);
-        },
-        py::arg("w"),
-        py::arg("tau"),
-        py::arg("t_max"),
-        py::arg("r"),
-        "MACO eq. (26): per-ACK increase (packets) of path r.");
-    t.def("maco_is_congestion",
-          &maco::IsCongestion,
-          py::arg("tp_bps"),
-          py::arg("capacity_bps"),
-          py::arg("tau_s"),
-          py::arg("prop_rtt_s"),
-          py::arg("delta_r_s"),
-          "MACO eq. (17): TP < C and tau > D + Delta_R.");
-    t.def(
-        "maco_time_average",
-        [](const std::vector<std::pair<double, double>>& s, double t1, double t2) {
-            std::deque<std::pair<double, double>> d(s.begin(), s.end());
-            return maco::TimeAverage(d, t1, t2);
-        },
-        py::arg("samples"),
-        py::arg("t1"),
-        py::arg("t2"),
-        "MACO eq. (14) discretised: trapezoid time average of (t, value) over [t1, t2].");
-
-    py::class_<maco::Akf>(t, "MacoAkf", "MACO's adaptive Kalman filter, eqs. (5)-(10).")
-        .def(py::init<>())
-        .def("reset",
-             &maco::Akf::Reset,
-             py::arg("c0"),
-             py::arg("window") = 20,
-             py::arg("adaptive") = true)
-        .def("update", &maco::Akf::Update, py::arg("y"), py::arg("c_access"))
-        .def_property_readonly("estimate", &maco::Akf::Estimate)
-        .def_property_readonly("z", &maco::Akf::Z)
-        .def_property_readonly("q", &maco::Akf::Q)
-        .def_property_readonly("r", &maco::Akf::R)
-        .def_property_readonly("gain", &maco::Akf::Gain);
-
-    // ---- freeze ----
-    t.def(
-        "freeze_in_schedule_window",
-        [](double t,
-           double offset,
-           double period,
-           double before,
-           double after,
-           double phase,
-           double deltaOff) {
-            auto us = [](double s) { return static_cast<int64_t>(std::llround(s * 1e6)); };
-            return MpFreeze::InScheduleWindow(us(Finite(t, "t_s") + phase + deltaOff),
-                                              us(offset),
-                                              us(period),
-                                              us(before),
-                                              us(after));
-        },
-        py::arg("t_s"),
-        py::arg("offset_s") = 12.0,
-        py::arg("period_s") = 15.0,
-        py::arg("before_s") = 0.1,
-        py::arg("after_s") = 0.1,
-        py::arg("epoch_phase_s") = 0.0,
-        py::arg("delta_off_s") = 0.0,
-        "StarQUIC's freeze predicate on the fixed grid (integer microseconds).");
-
-    // ---- ALCS equations ----
-    t.def("alcs_latency",
-          &MpAlcsScheduler::Latency,
-          py::arg("k"),
-          py::arg("inflight"),
-          py::arg("queued"),
-          py::arg("cwnd"),
-          py::arg("rtt_s"),
-          py::arg("delta_s"),
-          py::arg("sigma") = 1.0,
-          "ALCS eqs. (1)-(4): (k + i + q) / cwnd * (rtt + Delta) * sigma.");
-    t.def("alcs_update_sigma",
-          &MpAlcsScheduler::UpdateSigma,
-          py::arg("sigma"),
-          py::arg("atp"),
-          py::arg("etp"),
-          py::arg("alpha") = 0.99,
-          py::arg("sigma_min") = 0.5,
-          py::arg("sigma_max") = 2.0,
-          "ALCS eqs. (7)/(10): one compensation step, clamped.");
 
     // ---- probes ----
     py::class_<CcProbe>(t,

@@ -2,7 +2,9 @@
 
 Reference: Wang et al., ALCS (seed 001): eqs. (1)-(4) latency estimates, the wait-or-send
 rule, eqs. (7)/(10) compensation with alpha = 0.99, deactivation one RTT before a predicted
-handover; open points resolved as in docs/specs/alcs.md ([REC]).
+handover; open points resolved as in docs/specs/alcs.md ([REC]). The equations on their own
+(eqs. (1)-(4), (7)/(10) and the 69 steps to the clamp) are C++ unit tests beside them:
+cpp/model/sched/test/mp-alcs-scheduler-test-suite.cc.
 """
 
 from __future__ import annotations
@@ -31,38 +33,7 @@ def _tl(k, inflight, cwnd, rtt, delta, sigma=1.0):
     return (k + inflight) / cwnd * (rtt + delta) * sigma
 
 
-# ---------------------------------------------------------------- equations
-def test_latency_equations(testing):
-    # eq. (1)/(3): (k + i_f + q_f) / cwnd_f * (rtt_f + Delta_f) * sigma_f
-    assert testing.alcs_latency(100, 20, 5, 25, 0.06, 0.004) == pytest.approx(125 / 25 * 0.064)
-    assert testing.alcs_latency(100, 20, 5, 25, 0.06, 0.004, 0.9) == pytest.approx(
-        125 / 25 * 0.064 * 0.9
-    )
-    # eq. (2)/(4): no queue term for S_s
-    assert testing.alcs_latency(100, 30, 0, 60, 0.108, 0.002, 1.1) == pytest.approx(
-        130 / 60 * 0.110 * 1.1
-    )
-
-
-def test_sigma_update(testing):
-    """Eqs. (7)/(10) with alpha = 0.99."""
-    assert testing.alcs_update_sigma(1.0, 12, 10) == pytest.approx(0.99)
-    assert testing.alcs_update_sigma(1.0, 8, 10) == pytest.approx(1 / 0.99)
-    assert testing.alcs_update_sigma(1.0, 10, 10) == 1.0
-    assert testing.alcs_update_sigma(0.5, 12, 10) == 0.5
-    assert testing.alcs_update_sigma(2.0, 8, 10) == 2.0
-
-
-def test_sigma_needs_69_steps_to_reach_the_clamp(testing):
-    """docs/specs/alcs.md#adaptive-compensation: alpha = 0.99 needs >= 69 consecutive updates
-    from 1.0 to 0.5."""
-    s = 1.0
-    for i in range(1, 70):
-        s = testing.alcs_update_sigma(s, 1, 0)
-        assert (s == 0.5) == (i >= 69)
-
-
-# ---------------------------------------------------------------- decisions
+# ---------------------------------------------------------------- the scheduler
 def test_fastest_path_with_room_is_used(testing):
     p = _probe(testing)
     p.set_window(0, 20 * MSS, 5 * MSS)
