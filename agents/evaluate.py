@@ -234,9 +234,11 @@ def evaluate(cfg: DictConfig, run_dir: str | Path) -> pd.DataFrame:
     """Run (or finish) the evaluation; write results, summary and plots under ``run_dir``.
 
     Episodes already in ``run_dir/results.parquet`` are skipped. Episodes that fail are logged
-    and reported in one error at the end, after everything else has been saved.
+    and reported in one error at the end, after everything else has been saved. The summary,
+    aggregate and plots count this run's episodes only (its tasks' keys), whatever else the
+    folder holds.
 
-    :return: the complete results table.
+    :return: this run's results (one row per finished episode).
     """
     c = to_objects(cfg)
     validate_config(c, ("env", "eval"))
@@ -269,9 +271,13 @@ def evaluate(cfg: DictConfig, run_dir: str | Path) -> pd.DataFrame:
         backend=c.eval.backend,
         ray=c.ray,
     )
+    # This run's episodes: an episode of another config left in the folder (another model or
+    # reward under the same label) stays in results.parquet but is not counted.
+    keys = {t.key for t in tasks}
     results = store.frame
+    results = results[results["key"].isin(keys)].reset_index(drop=True) if len(results) else results
     if len(results):
-        store.write_summary()
+        store.write_summary(results)
         if c.eval.aggregate.enabled:  # IQM, bootstrap intervals, PoI, performance profiles
             from leogym.agents.results.aggregate import write_aggregate
 
@@ -279,8 +285,7 @@ def evaluate(cfg: DictConfig, run_dir: str | Path) -> pd.DataFrame:
         if c.eval.plots:
             from leogym.agents.results.plots import plot_all
 
-            keys = {t.key for t in tasks}
-            plot_all(results[results["key"].isin(keys)], run_dir)
+            plot_all(results, run_dir)
     if failures:
         msg = "; ".join(
             f"{t.policy.label}/{t.scenario}/seed={t.seed}: {e}" for t, e in failures[:5]

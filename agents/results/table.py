@@ -134,9 +134,10 @@ class ResultsStore:
             )
             atomic_write(self.run_dir / TIMINGS, lambda tmp: self._timings.to_csv(tmp, index=False))
 
-    def write_summary(self) -> pd.DataFrame:
-        """Write ``summary.parquet`` and ``summary.csv``; return the summary."""
-        summary = summarize(self._df)
+    def write_summary(self, episodes: pd.DataFrame | None = None) -> pd.DataFrame:
+        """Write ``summary.parquet`` and ``summary.csv`` of ``episodes`` (default: every episode
+        recorded); return the summary."""
+        summary = summarize(self._df if episodes is None else episodes)
         atomic_write_parquet(self.run_dir / SUMMARY, summary)
         atomic_write(self.run_dir / "summary.csv", lambda tmp: summary.to_csv(tmp, index=False))
         return summary

@@ -294,8 +294,10 @@ def test_seed_field_pairs_each_training_run_with_its_evaluation_seed(
 def test_an_agent_is_scored_with_the_evaluations_reward(
     train_dir: Path, eval_dir: Path, tmp_path: Path
 ) -> None:
-    # trained on `leo`, evaluated under `aurora`: the same episode, the other currency
+    # trained on `leo`, evaluated under `aurora`: the same episode, the other currency; in a
+    # copy of the plain evaluation's folder, whose episodes (the `leo` ones) are not counted
     out = tmp_path / "eval"
+    shutil.copytree(eval_dir, out)
     run_app(
         "evaluate",
         *TINY,
@@ -306,8 +308,12 @@ def test_an_agent_is_scored_with_the_evaluations_reward(
         f"+eval.agents.PPO={train_dir}",
         f"hydra.run.dir={out}",
     )
-    scored = pd.read_parquet(out / "results.parquet").set_index("policy")
     plain = pd.read_parquet(eval_dir / "results.parquet")
+    kept = pd.read_parquet(out / "results.parquet")
+    assert len(kept) == len(plain) + 3  # the earlier episodes stay in the folder ...
+    summary = pd.read_parquet(out / "summary.parquet")
+    assert summary["n"].max() == 1  # ... but this run counts its own three only
+    scored = kept[~kept["key"].isin(plain["key"])].set_index("policy")
     plain = plain[plain["seed"] == 0].set_index("policy")
     for policy in ("PPO", "CUBIC", "MACO"):  # the same trajectories ...
         for col in ("goodput_mbps", "rtt_p95_ms", "loss_overflow_pkts"):
