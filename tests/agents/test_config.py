@@ -78,6 +78,18 @@ def test_agent_groups_are_typed(agent: str) -> None:
     )
 
 
+def test_extra_sb3_arguments_as_documented() -> None:
+    # docs/workflows.md: `+agent.extra.use_sde=true`, `+agent.extra.policy_kwargs.log_std_init=-1`
+    from leogym.agents.sb3.algos import sb3_kwargs
+
+    overrides = ["+agent.extra.use_sde=true", "+agent.extra.policy_kwargs.log_std_init=-1.0"]
+    c = to_objects(compose("train", overrides))
+    kwargs = sb3_kwargs(c.agent, spaces.Box(-1.0, 1.0, (2,)))
+    assert kwargs["use_sde"] is True
+    assert kwargs["policy_kwargs"]["log_std_init"] == -1.0  # beside the schema's net_arch
+    assert kwargs["policy_kwargs"]["net_arch"] == [64, 64]
+
+
 # ------------------------------------------------------------------------------ bad overrides
 def test_unknown_agent_names_the_group() -> None:
     with pytest.raises(HydraException, match="agent/foo"):
