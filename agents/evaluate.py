@@ -169,24 +169,24 @@ def build_tasks(c: LeogymConfig, store: ResultsStore) -> list[EpisodeTask]:
     """Every (scenario, policy, seed) episode of the evaluation, in a stable order. Each
     scenario is converted and validated once, here (:func:`env_scenario`): the workers get the
     ``ScenarioConfig`` and convert nothing."""
-    policies: list[tuple[PolicyRef, EnvFactory]] = []
-    seeded: dict[int, int] = {}  # id of a PolicyRef -> the one evaluation seed it runs
-    for label, path in c.eval.agents.items():
-        if SEED_FIELD not in path:
-            policies.append(agent_policy(label, path, c))
-            continue
-        for seed in c.eval.seeds:  # one training run per evaluation seed
-            ref, factory = agent_policy(label, path.replace(SEED_FIELD, str(seed)), c)
-            seeded[id(ref)] = int(seed)
-            policies.append((ref, factory))
-    for key, spec in c.baseline.items():
-        policies.append(baseline_policy(key, spec, c))
     from leogym.agents.results.distinct import merge_identical_baselines
 
-    policies = merge_identical_baselines(policies)  # "CUBIC = minRTT": one policy, run once
+    seeds = [int(s) for s in c.eval.seeds]
+    # (policy, its env, the evaluation seeds it runs): a path with {seed} is one run per seed
+    policies: list[tuple[PolicyRef, EnvFactory, list[int]]] = []
+    for label, path in c.eval.agents.items():
+        if SEED_FIELD in path:
+            for seed in seeds:
+                ref, factory = agent_policy(label, path.replace(SEED_FIELD, str(seed)), c)
+                policies.append((ref, factory, [seed]))
+        else:
+            policies.append((*agent_policy(label, path, c), seeds))
+    baselines = [baseline_policy(key, spec, c) for key, spec in c.baseline.items()]
+    baselines = merge_identical_baselines(baselines)  # "CUBIC = minRTT": one policy, run once
+    policies += [(ref, factory, seeds) for ref, factory in baselines]
     if not policies:
         raise ConfigError("eval.agents: nothing to evaluate (no agents and an empty baseline list)")
-    labels = [p.label for p, _ in policies if seeded.get(id(p), c.eval.seeds[0]) == c.eval.seeds[0]]
+    labels = [*c.eval.agents, *(ref.label for ref, _ in baselines)]
     dupes = sorted({x for x in labels if labels.count(x) > 1})
     if dupes:
         raise ConfigError(f"eval.agents: policy labels must be unique (repeated: {dupes})")
@@ -195,11 +195,11 @@ def build_tasks(c: LeogymConfig, store: ResultsStore) -> list[EpisodeTask]:
 
     for name, payload in with_peer_variants(_suite(c), c.eval.peers):
         shipped: dict[str, Any] = {}  # env id -> the scenario its workers get, converted once
-        for ref, factory in policies:
+        for ref, factory, policy_seeds in policies:
             if factory.env_id not in shipped:
                 shipped[factory.env_id] = env_scenario(factory.env_id, payload)
             env = EnvFactory(factory.env_id, factory.kwargs, shipped[factory.env_id])
-            for seed in [seeded[id(ref)]] if id(ref) in seeded else c.eval.seeds:
+            for seed in policy_seeds:
                 key = task_key(ref, env, seed, scenario=payload)  # keyed as configured
                 tasks.append(
                     EpisodeTask(
