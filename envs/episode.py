@@ -17,6 +17,7 @@ from leogym.scenario.flows import expanded_flows, route_index
 from leogym.scenario.hops.controlled import route_timeline
 from leogym.scenario.timeline import Timeline
 from leogym.simulation import Measurements, Simulation
+from leogym.simulation.fairness import flow_windows
 
 __all__ = ["Episode", "EpisodeSampler", "flow_timeline"]
 
@@ -47,6 +48,8 @@ class Episode:
     ) -> None:
         self.scenario = scenario
         self.seed = seed
+        #: When each flow and cross-traffic source is scheduled to send (``flow_windows``).
+        self.flow_windows = flow_windows(scenario)
         self.timeline = build_timeline(scenario, seed=seed)
         # rate_scale k: the simulation runs at 1/k of the rates; throughput figures are
         # scaled back up by k (docs/benchmarks.md, "Fidelity knobs").

@@ -25,6 +25,7 @@ from leogym.envs.rewards import StepMetrics, get_reward
 from leogym.scenario.flows import connection_path_count
 from leogym.scenario.forecast import HandoverOracle
 from leogym.simulation import Measurements, Simulation
+from leogym.simulation.fairness import scheduled_seconds
 
 __all__ = ["LeoEnv"]
 
@@ -212,7 +213,7 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         return self._last
 
     def _info(self, m: Measurements, metrics: StepMetrics, t0: float, t1: float) -> dict[str, Any]:
-        assert self._oracle is not None
+        assert self._oracle is not None and self._episode is not None
         handovers = self._oracle.handovers_between(t0, t1)
         return {
             "sim_time_s": t1,
@@ -236,6 +237,8 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
             "cross_traffic_rx_bytes": np.asarray(m.cross_traffic_rx_bytes, dtype=np.float64).copy(),
             # Per flow: 0 is this connection, then the scenario's traffic.flows.
             "flow_goodput_bytes": np.asarray(m.flow_goodput_bytes, dtype=np.float64).copy(),
+            # Seconds of the step each flow, then each cross-traffic source, was scheduled.
+            "flow_scheduled_s": scheduled_seconds(self._episode.flow_windows, t0, t1),
             "flow_packets": np.asarray(m.flow_packets, dtype=np.float64).copy(),
             "flow_owd_mean_s": np.asarray(m.flow_owd_mean_s, dtype=np.float64).copy(),
             "flow_queue_delay_s": np.asarray(m.flow_queue_delay_s, dtype=np.float64).copy(),

@@ -37,10 +37,14 @@ per-step, per-path trace. Definitions (``Δ_k`` is the duration of step ``k``, `
 ``jain_paths``
     Jain's index ``(Σx)² / (n·Σx²)`` of the paths' delivered bytes: 1 = equal split.
 ``jain_flows``
-    Jain's index over competing flows, where flows compete: the bytes delivered over the
-    episode to this connection, to every flow of the scenario's ``traffic.flows``
-    (``info["flow_goodput_bytes"]``) and to every cross-traffic source
-    (``info["cross_traffic_rx_bytes"]``), as the native core measures them; NaN when the
+    Jain's index over competing flows, where flows compete: the throughput of this
+    connection, of every flow of the scenario's ``traffic.flows`` (``info["flow_goodput_bytes"]``)
+    and of every cross-traffic source (``info["cross_traffic_rx_bytes"]``), as the native core
+    measures them, each flow's bytes over the seconds it was scheduled to send
+    (``info["flow_scheduled_s"]``), as Jain, Chiu and Hawe define the index over rates. A peer
+    that joins for 14 s of a 30 s episode and gets half the link while there scores 0.96 beside
+    the connection (which had the link alone for 16 s); the episode's bytes would give 0.78
+    however fair the split. Flows never scheduled in the episode are left out; NaN when the
     connection runs alone.
 ``share_of_fair``
     This connection's bytes over its fair share, summed over the episode: in each step the
@@ -144,6 +148,7 @@ class EpisodeRecorder:
         self.losses: dict[str, list[np.ndarray]] = {k: [] for k in self._CAUSES}
         self.handovers: list[tuple[float, int]] = []
         self.flow_goodput: list[np.ndarray] = []
+        self.flow_scheduled_s: list[np.ndarray] = []
         self.delay_packets = 0.0
         self.owd_sum = 0.0
         self.queue_sum = 0.0
@@ -177,16 +182,22 @@ class EpisodeRecorder:
             info.get("handover_paths", ()), info.get("handover_times_s", ()), strict=True
         ):
             self.handovers.append((float(th), int(p)))
+        dt = self.t[-1] - (self.t[-2] if len(self.t) > 1 else 0.0)
         if "flow_goodput_bytes" in info:
             own = np.asarray(info["flow_goodput_bytes"], dtype=np.float64).ravel()
         elif "cross_traffic_rx_bytes" in info:
-            dt = float(info["sim_time_s"]) - (self.t[-2] if len(self.t) > 1 else 0.0)
             own = np.array([float(info["goodput_bps"]) * dt / 8.0])
         else:
             own = None
         if own is not None:
             cross = np.asarray(info.get("cross_traffic_rx_bytes", ()), dtype=np.float64).ravel()
             self.flow_goodput.append(np.concatenate([own, cross]))
+            sched = info.get("flow_scheduled_s")
+            self.flow_scheduled_s.append(
+                np.full(self.flow_goodput[-1].size, dt)
+                if sched is None
+                else np.asarray(sched, dtype=np.float64).ravel()
+            )
         if "flow_packets" in info:
             n = float(np.asarray(info["flow_packets"]).ravel()[0])
             if n > 0:
@@ -273,7 +284,14 @@ class EpisodeRecorder:
         out["jain_flows"] = out["share_of_fair"] = math.nan
         if self.flow_goodput and self.flow_goodput[0].size > 1:
             g = np.vstack(self.flow_goodput)  # (step, flow), the connection first
-            out["jain_flows"] = jain_index(g.sum(axis=0))
+            sched = np.vstack(self.flow_scheduled_s).sum(axis=0)
+            if sched.size != g.shape[1]:
+                raise ValueError(
+                    f"info['flow_scheduled_s'] has {sched.size} entries per step, the flows "
+                    f"{g.shape[1]} (flow_goodput_bytes, then cross_traffic_rx_bytes)"
+                )
+            on = sched > 0
+            out["jain_flows"] = jain_index(g.sum(axis=0)[on] / sched[on])
             sharing = 1 + np.count_nonzero(g[:, 1:] > 0, axis=1)
             fair = float(np.sum(g.sum(axis=1) / sharing))
             if fair > 0:

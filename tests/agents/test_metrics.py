@@ -132,6 +132,29 @@ def test_jain_over_competing_flows() -> None:
     assert m["share_of_fair"] == pytest.approx(500 / 375)
 
 
+def test_jain_over_flows_takes_each_flow_over_its_scheduled_time() -> None:
+    # Jain, Chiu and Hawe (DEC-TR-301, 1984) define the index over throughputs: a peer that
+    # joins for the second step and splits the link evenly then is rated 2.5e5 B / 0.5 s; by the
+    # episode's bytes the same episode would score (7.5 + 2.5)^2 / (2 (7.5^2 + 2.5^2)) = 0.8.
+    rec = EpisodeRecorder()
+    for k, (ours, peer, sched) in enumerate(
+        [(5e5, 0.0, [0.5, 0.0]), (2.5e5, 2.5e5, [0.5, 0.5])], start=1
+    ):
+        info = _info(0.5 * k, ours * 16, [0.04, 0.04], [ours / 2, ours / 2], [0, 0])
+        info["flow_goodput_bytes"] = np.array([ours, peer])
+        info["flow_scheduled_s"] = np.array(sched)
+        rec.add(0.0, info)
+    m = rec.metrics()
+    assert m["jain_flows"] == pytest.approx(jain_index([7.5e5 / 1.0, 2.5e5 / 0.5]))  # 0.96
+    # a flow never scheduled (it starts after the episode) is not counted as starved
+    rec = EpisodeRecorder()
+    info = _info(0.5, 8e6, [0.04, 0.04], [2.5e5, 2.5e5], [0, 0])
+    info["flow_goodput_bytes"] = np.array([5e5, 5e5, 0.0])
+    info["flow_scheduled_s"] = np.array([0.5, 0.5, 0.0])
+    rec.add(0.0, info)
+    assert rec.metrics()["jain_flows"] == pytest.approx(1.0)
+
+
 def test_share_of_fair_counts_a_starved_connection_and_skips_idle_peers() -> None:
     rec = EpisodeRecorder()
     # step 1: a peer takes everything, we take nothing (fair share 300 kB, ours 0);

@@ -69,3 +69,24 @@ def test_leogym_eval_runs_one_baseline_on_beam16(tmp_path: Path) -> None:
     # the connection of terminal t00 moved data beside the 15 other terminals' flows, and no
     # more than the beam's 187.7 Mbit/s
     assert 0 < df["goodput_mbps"].iloc[0] <= 187.7
+
+
+def test_a_flow_that_joins_late_is_rated_over_its_schedule() -> None:
+    from leogym.agents.results.metrics import EpisodeRecorder
+    from leogym.simulation.fairness import jain_index
+
+    # heldout/isl_merge_bbr: flow b sends from 8 s to 22 s (start_s, stop_s in its yaml)
+    env = gym.make("leogym/LeoCC-v0", scenario="heldout/isl_merge_bbr", cc="bbr3", episode_s=25.0)
+    env.reset(seed=0)
+    rec = EpisodeRecorder()
+    scheduled = goodput = np.zeros(2)
+    done = False
+    while not done:
+        _, reward, terminated, truncated, info = env.step(env.action_space.sample())
+        rec.add(reward, info, terminated, truncated)
+        scheduled = scheduled + info["flow_scheduled_s"]
+        goodput = goodput + info["flow_goodput_bytes"]
+        done = terminated or truncated
+    env.close()
+    assert scheduled == pytest.approx([25.0, 14.0])
+    assert rec.metrics()["jain_flows"] == pytest.approx(jain_index(goodput / scheduled))

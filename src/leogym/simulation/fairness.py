@@ -18,7 +18,14 @@ from leogym.scenario.config import ScenarioConfig
 from leogym.scenario.flows import connection_path_count, expanded_flows, route_index
 from leogym.scenario.timeline import Timeline
 
-__all__ = ["jain_index", "flow_routes", "flows_on_link", "bottleneck_shares"]
+__all__ = [
+    "jain_index",
+    "flow_routes",
+    "flows_on_link",
+    "bottleneck_shares",
+    "flow_windows",
+    "scheduled_seconds",
+]
 
 
 def jain_index(x: Any) -> float:
@@ -32,6 +39,33 @@ def jain_index(x: Any) -> float:
     if s2 <= 0.0:
         return math.nan
     return float(np.sum(v) ** 2 / (v.size * s2))
+
+
+def flow_windows(scenario: ScenarioConfig) -> np.ndarray:
+    """When each flow is scheduled to send: ``[start_s, stop_s)`` per row, ``stop_s`` inf for
+    "until the end".
+
+    Rows in the order the core reports flows and cross traffic: the connection
+    (``traffic.start_s``), every flow of ``traffic.flows`` (``count`` expanded), then every
+    cross-traffic source (``count`` expanded). A ``file`` flow stays scheduled after its file
+    completes (its end is not known in advance).
+    """
+    inf = math.inf
+    rows = [(float(scenario.traffic.start_s), inf)]
+    rows += [
+        (float(fc.start_s), inf if fc.stop_s is None else float(fc.stop_s))
+        for _, fc in expanded_flows(scenario)
+    ]
+    for ct in scenario.traffic.cross_traffic:
+        stop = inf if ct.stop_s is None else float(ct.stop_s)
+        rows += [(float(ct.start_s), stop)] * int(ct.count)
+    return np.asarray(rows, dtype=np.float64).reshape(-1, 2)
+
+
+def scheduled_seconds(windows: np.ndarray, t0: float, t1: float) -> np.ndarray:
+    """Seconds of ``[t0, t1)`` that each row of :func:`flow_windows` is scheduled."""
+    overlap = np.minimum(windows[:, 1], t1) - np.maximum(windows[:, 0], t0)
+    return np.maximum(overlap, 0.0)
 
 
 def flow_routes(
