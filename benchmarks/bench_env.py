@@ -27,7 +27,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import Row, measure, run_json_child  # noqa: E402
+from benchmarks.common import Row, measure, rss_growth_rows, run_json_child  # noqa: E402
 
 __all__ = ["run_episode", "speed_rows", "fidelity_rows", "memory_rows", "maco_worst_step"]
 
@@ -386,19 +386,13 @@ def memory_rows(quick: bool = False) -> list[Row]:
         )
     )
     resets = 50 if quick else 500
-    r = _child("resets", "tiny", str(resets))
-    growth = (r["r1"] - r["r0"]) / 2**20
-    steps = ", ".join(f"{(s - r['r0']) / 2**20:.1f}" for s in r["samples"])
-    out.append(
-        measure(
-            "memory",
-            f"tiny RSS growth over {resets} resets",
-            "MiB",
-            [growth],
-            target="<= 5" if resets >= 500 else "",
-            note=f"after 20 warm-up resets; 3 steps each; every {max(resets // 10, 1)}"
-            f": {steps} MiB; {1e3 * r['wall'] / resets:.0f} ms per cycle",
-        )
+    out += rss_growth_rows(
+        "memory",
+        f"tiny RSS growth over {resets} resets",
+        _child("resets", "tiny", str(resets)),
+        resets,
+        "after 20 warm-up resets; 3 steps each",
+        target="<= 5" if resets >= 500 else "",
     )
     return out
 

@@ -37,7 +37,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import Row, measure, ratio_row, run_json_child, section_main  # noqa: E402
+from benchmarks.common import (  # noqa: E402
+    Row,
+    measure,
+    ratio_row,
+    rss_growth_rows,
+    run_json_child,
+    section_main,
+)
 
 __all__ = [
     "chain_cost",
@@ -421,20 +428,13 @@ def memory_rows(quick: bool) -> list[Row]:
     ]
     out: list[Row] = []
     for label, spec, what in cases:
-        r = _memory_child(spec, cycles, warm)
-        growth = (r["r1"] - r["r0"]) / 2**20
-        steps = ", ".join(f"{(s - r['r0']) / 2**20:.1f}" for s in r["samples"])
-        out.append(
-            measure(
-                SECTION,
-                f"{label}: RSS growth over {cycles} Simulation open/step/close cycles",
-                "MiB",
-                [growth],
-                target="<= 5" if cycles >= 200 else "",
-                note=f"{what}; fresh process, after {warm} warm-up cycles; 3 x 20 ms steps "
-                f"each; every {max(cycles // 10, 1)}: {steps} MiB; "
-                f"{1e3 * r['wall'] / cycles:.0f} ms per cycle",
-            )
+        out += rss_growth_rows(
+            SECTION,
+            f"{label}: RSS growth over {cycles} Simulation open/step/close cycles",
+            _memory_child(spec, cycles, warm),
+            cycles,
+            f"{what}; fresh process, after {warm} warm-up cycles; 3 x 20 ms steps each",
+            target="<= 5" if cycles >= 200 else "",
         )
     return out
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks.common import Row, _fmt, read_csv
+from benchmarks.common import Row, _fmt, format_table, read_csv
 
 __all__ = [
     "Record",
@@ -222,7 +222,16 @@ def _targets(f: Figures) -> str:
     )
 
 
-BLOCKS: dict[str, Callable[[Figures], str]] = {"readme": _readme, "targets": _targets}
+def _record(f: Figures) -> str:
+    """docs/benchmarks.md: every row of the newest record, as ``make bench`` printed it."""
+    return f"From the {_machine_line(f.newest)}\n\n" + format_table(f.newest.rows, markdown=True)
+
+
+BLOCKS: dict[str, Callable[[Figures], str]] = {
+    "readme": _readme,
+    "targets": _targets,
+    "record": _record,
+}
 
 
 def render_text(text: str, records: Sequence[Record]) -> str:
@@ -237,7 +246,8 @@ def render_text(text: str, records: Sequence[Record]) -> str:
         name = m.group("name")
         if name not in BLOCKS:
             raise BlockError(f"unknown figure block {name!r}; known: {sorted(BLOCKS)}")
-        return m.group(1) + BLOCKS[name](figures) + m.group(4)
+        body = BLOCKS[name](figures)
+        return m.group(1) + body + ("" if body.endswith("\n") else "\n") + m.group(4)
 
     out, n = _BLOCK.subn(fill, text)
     if n != len(begins):

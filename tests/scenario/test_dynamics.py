@@ -482,3 +482,33 @@ def test_bad_sampling_values_name_the_field(key, value, field):
     with pytest.raises(ScenarioConfigError) as err:
         validate_scenario(cfg)
     assert err.value.field == field
+
+
+@pytest.mark.parametrize("shape", [(1,), (3001,), (301, 2)])
+@pytest.mark.parametrize("rho", [0.0, 0.5, 0.9999])
+def test_ar1_is_scipys_first_order_filter_bit_for_bit(shape, rho):
+    from scipy.signal import lfilter
+
+    from leogym.scenario.links.dynamics import _ar1
+
+    noise = np.random.default_rng(7).standard_normal(shape)
+    x = math.sqrt(1.0 - rho * rho) * noise
+    x[0] = noise[0]
+    want = lfilter([1.0], [1.0, -rho], x, axis=0)
+    assert np.array_equal(_ar1(noise, rho), want)
+
+
+@pytest.mark.native
+def test_an_env_does_not_import_scipy_signal():
+    # scipy.signal adds about 40 MiB to every env process (docs/benchmarks.md, section memory)
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, gymnasium as gym, leogym\n"
+        "env = gym.make('leogym/LeoCC-v0', scenario='default', cc='cubic')\n"
+        "env.reset(seed=0)\n"
+        "print('scipy.signal' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
