@@ -27,6 +27,7 @@ the process exits.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import time
 from dataclasses import dataclass
@@ -300,15 +301,15 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
     wall = time.perf_counter() - t_start
     from leogym.agents.runtime.storage import atomic_write_json
 
+    segment = {
+        "num_timesteps": int(model.num_timesteps),
+        "wall_s": wall,
+        "cpu_s": cpu,
+        "resumed_from": str(start_from) if start_from else None,
+    }
     atomic_write_json(
         run_dir / "train_summary.json",
-        {
-            "algo": algo,
-            "num_timesteps": int(model.num_timesteps),
-            "wall_s": wall,
-            "cpu_s": cpu,
-            "resumed_from": str(start_from) if start_from else None,
-        },
+        training_summary(algo, segment, run_dir / "train_summary.json" if resume else None),
     )
     log.info(
         "trained %s to %d timesteps in %.1f s (%.1f CPU s); model: %s",
@@ -379,6 +380,29 @@ def _competing(factory: Any, c: Any, run_dir: Path) -> Any:
     pool = [copy if name == SELF else name for name in cfg.pool]
     kwargs = {**factory.kwargs, "competitors": pool, "peers": list(cfg.peers)}
     return EnvFactory(MULTI_FLOW_ID, kwargs, factory.scenario, factory.record_stats)
+
+
+def training_summary(algo: str, segment: dict[str, Any], previous: Path | None) -> dict[str, Any]:
+    """``train_summary.json`` of a run: this invocation's ``segment`` (steps reached, wall and
+    CPU seconds, the model it resumed from) after the segments of ``previous`` (the run's
+    summary before a resume, if there is one), and ``wall_s``/``cpu_s`` summed over all of
+    them: what the run's model cost (``cpu_s`` is None if a segment did not record it)."""
+    segments: list[dict[str, Any]] = []
+    if previous is not None and previous.is_file():
+        before = json.loads(previous.read_text())
+        segments = before.get("segments") or [
+            {k: before.get(k) for k in ("num_timesteps", "wall_s", "cpu_s", "resumed_from")}
+        ]
+    segments.append(segment)
+    cpu: list[float | None] = [s.get("cpu_s") for s in segments]
+    return {
+        "algo": algo,
+        "num_timesteps": segment["num_timesteps"],
+        "wall_s": sum(float(s["wall_s"]) for s in segments),
+        "cpu_s": None if None in cpu else sum(float(c or 0.0) for c in cpu),
+        "resumed_from": segment["resumed_from"],
+        "segments": segments,
+    }
 
 
 def _curriculum(c: Any, agent_env: Any, start_from: Path | None) -> Any:

@@ -114,6 +114,12 @@ def test_resume_continues_the_step_count_with_the_same_config(
     assert (run / "config.yaml").read_text() == config_before
     summary = json.loads((run / "train_summary.json").read_text())
     assert summary["resumed_from"].endswith("step_000000256.zip")
+    # the run's cost is both invocations': the first run's summary is kept as a segment
+    first = json.loads((train_dir / "train_summary.json").read_text())
+    assert [s["num_timesteps"] for s in summary["segments"]] == [256, 512]
+    assert summary["segments"][0]["cpu_s"] == first["cpu_s"]
+    assert summary["wall_s"] == sum(s["wall_s"] for s in summary["segments"]) > first["wall_s"]
+    assert summary["cpu_s"] == sum(s["cpu_s"] for s in summary["segments"]) > first["cpu_s"]
     second = pd.read_csv(run / "progress.1.csv")["time/total_timesteps"].dropna()
     assert second.min() > 256, "the resumed segment logs steps after the checkpoint"
     info = json.loads((run / "run_info.json").read_text())
