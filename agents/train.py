@@ -389,17 +389,22 @@ def training_summary(algo: str, segment: dict[str, Any], previous: Path | None) 
     them: what the run's model cost (``cpu_s`` is None if a segment did not record it)."""
     segments: list[dict[str, Any]] = []
     if previous is not None and previous.is_file():
-        before = json.loads(previous.read_text())
-        segments = before.get("segments") or [
-            {k: before.get(k) for k in ("num_timesteps", "wall_s", "cpu_s", "resumed_from")}
-        ]
+        try:
+            before = json.loads(previous.read_text())
+            segments = before.get("segments") or [
+                {k: before.get(k) for k in ("num_timesteps", "wall_s", "cpu_s", "resumed_from")}
+            ]
+            sum(float(s["wall_s"]) for s in segments)  # each segment has its wall time
+        except (ValueError, TypeError, KeyError, AttributeError) as err:
+            log.warning("%s is unreadable (%s): the summary counts this run only", previous, err)
+            segments = []
     segments.append(segment)
     cpu: list[float | None] = [s.get("cpu_s") for s in segments]
     return {
         "algo": algo,
         "num_timesteps": segment["num_timesteps"],
         "wall_s": sum(float(s["wall_s"]) for s in segments),
-        "cpu_s": None if None in cpu else sum(float(c or 0.0) for c in cpu),
+        "cpu_s": None if None in cpu else sum(float(c) for c in cpu if c is not None),
         "resumed_from": segment["resumed_from"],
         "segments": segments,
     }

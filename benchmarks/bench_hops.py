@@ -41,7 +41,7 @@ from benchmarks.common import (  # noqa: E402
     Row,
     measure,
     ratio_row,
-    rss_growth_rows,
+    rss_growth_row,
     run_json_child,
     section_main,
 )
@@ -428,13 +428,15 @@ def memory_rows(quick: bool) -> list[Row]:
     ]
     out: list[Row] = []
     for label, spec, what in cases:
-        out += rss_growth_rows(
-            SECTION,
-            f"{label}: RSS growth over {cycles} Simulation open/step/close cycles",
-            _memory_child(spec, cycles, warm),
-            cycles,
-            f"{what}; fresh process, after {warm} warm-up cycles; 3 x 20 ms steps each",
-            target="<= 5" if cycles >= 200 else "",
+        out.append(
+            rss_growth_row(
+                SECTION,
+                f"{label}: RSS growth over {cycles} Simulation open/step/close cycles",
+                _memory_child(spec, cycles, warm),
+                cycles,
+                f"{what}; fresh process, after {warm} warm-up cycles; 3 x 20 ms steps each",
+                target="<= 5" if cycles >= 200 else "",
+            )
         )
     return out
 

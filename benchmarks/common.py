@@ -22,7 +22,7 @@ __all__ = [
     "Row",
     "live_rss",
     "rss_over_cycles",
-    "rss_growth_rows",
+    "rss_growth_row",
     "run_json_child",
     "measure",
     "ratio_row",
@@ -259,8 +259,8 @@ def format_table(rows: Sequence[Row], markdown: bool = False) -> str:
 def live_rss(proc: Any) -> int:
     """RSS of ``proc`` (this process) after a garbage collection and, on glibc, after
     ``malloc_trim(0)`` hands the freed heap back to the system: the memory still in use, which a
-    leak grows. Without the trim, glibc's retained free pages show as growth that is not a leak
-    (about 5-7 MiB over 500 env resets, none of it left after a trim, 2026-12-06)."""
+    leak grows. Without the trim, glibc's retained free pages show as growth that is not a
+    leak."""
     import ctypes
     import gc
 
@@ -301,24 +301,22 @@ def rss_over_cycles(cycle: Callable[[int], None], n: int, warm: int) -> dict[str
     return {"r0": r0, "r1": r1, "held": held, "samples": samples, "wall": wall}
 
 
-def rss_growth_rows(
+def rss_growth_row(
     section: str, metric: str, r: dict[str, Any], n: int, note: str, target: str
-) -> list[Row]:
+) -> Row:
     """The row of one :func:`rss_over_cycles` result ``r`` of ``n`` cycles: ``metric``, the live
     RSS growth, with ``target``; in its note the samples, and what the allocator held."""
     live = ", ".join(f"{(s - r['r0']) / 2**20:.1f}" for s in r["samples"])
-    return [
-        measure(
-            section,
-            metric,
-            "MiB",
-            [(r["r1"] - r["r0"]) / 2**20],
-            target=target,
-            note=f"{note}; live RSS (gc, malloc_trim) every {max(n // 10, 1)}: {live} MiB; "
-            f"held before the last trim: {(r['held'] - r['r0']) / 2**20:.1f} MiB; "
-            f"{1e3 * r['wall'] / n:.0f} ms per cycle",
-        ),
-    ]
+    return measure(
+        section,
+        metric,
+        "MiB",
+        [(r["r1"] - r["r0"]) / 2**20],
+        target=target,
+        note=f"{note}; live RSS (gc, malloc_trim) every {max(n // 10, 1)}: {live} MiB; "
+        f"held before the last trim: {(r['held'] - r['r0']) / 2**20:.1f} MiB; "
+        f"{1e3 * r['wall'] / n:.0f} ms per cycle",
+    )
 
 
 def run_json_child(script: str, args: Sequence[str], what: str) -> dict[str, Any]:

@@ -518,3 +518,16 @@ def test_a_sweep_through_ray(tmp_path: Path) -> None:
         timeout=600,
     )
     assert len(list(sweep.glob("*/model.zip"))) == 2
+
+
+def test_an_unreadable_summary_before_a_resume_is_named_and_not_counted(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from leogym.agents.train import training_summary
+
+    previous = tmp_path / "train_summary.json"
+    previous.write_text("{not json")
+    segment = {"num_timesteps": 512, "wall_s": 2.0, "cpu_s": 3.0, "resumed_from": None}
+    summary = training_summary("ppo", segment, previous)
+    assert summary["segments"] == [segment] and summary["cpu_s"] == 3.0
+    assert str(previous) in caplog.text
