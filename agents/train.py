@@ -20,8 +20,8 @@ Resuming (``resume=<run dir or checkpoint .zip>``) loads the newest model of the
 checkpoint) with its step count, optimiser state and replay buffer, and trains on with the run's
 saved config up to ``train.total_timesteps`` (which a resume may raise). The envs start fresh
 episodes, reseeded with ``seed + steps``, so a resumed run is reproducible but not bitwise equal
-to an uninterrupted one. Ctrl-C or SIGTERM (a cluster's preemption) saves a checkpoint before
-the process exits.
+to an uninterrupted one. Ctrl-C or SIGTERM (a cluster's preemption) saves a checkpoint, and its
+cost as a segment of ``train_summary.json``, before the process exits.
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ from leogym.agents.runtime.app import (
     to_objects,
 )
 from leogym.agents.runtime.run_info import process_tree_cpu_s
+from leogym.agents.runtime.storage import atomic_write_json
 
 __all__ = ["TrainResult", "main", "train"]
 
@@ -165,6 +166,7 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
         raise
     eval_env = None
     model: Any = None
+    model_path: Path | None = None  # the model this invocation saved, if any
     checkpointer: CheckpointCallback | None = None
     # SIGTERM (a cluster's preemption or time limit) ends training like Ctrl-C: with a checkpoint
     restore_sigterm = _sigterm_as_interrupt()
@@ -276,17 +278,19 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
         )
     except KeyboardInterrupt:
         if model is not None and checkpointer is not None and model.num_timesteps > 0:
-            path = checkpointer.save()
+            model_path = checkpointer.save()
             log.warning(
-                "interrupted: checkpoint saved at %s; continue with resume=%s", path, run_dir
+                "interrupted: checkpoint saved at %s; continue with resume=%s", model_path, run_dir
             )
         raise
     except WorkerDiedError:
         # the model is intact, only an env process is gone: keep what was learnt
         if model is not None and checkpointer is not None and model.num_timesteps > 0:
-            path = checkpointer.save()
+            model_path = checkpointer.save()
             log.error(
-                "an env worker died: checkpoint saved at %s; continue with resume=%s", path, run_dir
+                "an env worker died: checkpoint saved at %s; continue with resume=%s",
+                model_path,
+                run_dir,
             )
         raise
     finally:
@@ -298,19 +302,18 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
         if eval_env is not None:
             eval_env.close()
         ray_session.close()
-    wall = time.perf_counter() - t_start
-    from leogym.agents.runtime.storage import atomic_write_json
-
-    segment = {
-        "num_timesteps": int(model.num_timesteps),
-        "wall_s": wall,
-        "cpu_s": cpu,
-        "resumed_from": str(start_from) if start_from else None,
-    }
-    atomic_write_json(
-        run_dir / "train_summary.json",
-        training_summary(algo, segment, run_dir / "train_summary.json" if resume else None),
-    )
+        wall = time.perf_counter() - t_start
+        if model_path is not None:  # a model was saved, finished or interrupted: count its cost
+            segment = {
+                "num_timesteps": int(model.num_timesteps),
+                "wall_s": wall,
+                "cpu_s": cpu,
+                "resumed_from": str(start_from) if start_from else None,
+            }
+            previous = run_dir / "train_summary.json" if resume else None
+            atomic_write_json(
+                run_dir / "train_summary.json", training_summary(algo, segment, previous)
+            )
     log.info(
         "trained %s to %d timesteps in %.1f s (%.1f CPU s); model: %s",
         algo,

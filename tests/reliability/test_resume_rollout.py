@@ -84,6 +84,10 @@ def test_ctrl_c_mid_rollout_then_resume_reaches_the_target_exactly(tmp_path: Pat
     rollout = N_STEPS * N_ENVS
     assert at_interrupt % rollout != 0, f"the interrupt fell on a rollout's end ({at_interrupt})"
     assert not (run_dir / "model.zip").exists()
+    # the interrupted invocation's cost is kept, with the step count of its checkpoint
+    interrupted = json.loads((run_dir / "train_summary.json").read_text())
+    assert [s["num_timesteps"] for s in interrupted["segments"]] == [at_interrupt]
+    assert interrupted["cpu_s"] > 0 and interrupted["wall_s"] > 0
 
     resumed = subprocess.run(
         _app(f"resume={run_dir}"), cwd=ROOT, capture_output=True, text=True, timeout=300
@@ -92,3 +96,7 @@ def test_ctrl_c_mid_rollout_then_resume_reaches_the_target_exactly(tmp_path: Pat
     assert _steps(run_dir / "model.zip") == TARGET
     summary = json.loads((run_dir / "train_summary.json").read_text())
     assert summary["num_timesteps"] == TARGET
+    # the resume's cost adds to the interrupted one's: the model's whole cost
+    assert summary["segments"][0] == interrupted["segments"][0]
+    assert summary["cpu_s"] == pytest.approx(sum(s["cpu_s"] for s in summary["segments"]))
+    assert summary["cpu_s"] > interrupted["cpu_s"]
