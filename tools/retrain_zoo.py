@@ -95,6 +95,22 @@ SPECS: dict[str, dict[str, Any]] = {
             "train.total_timesteps=100000",
         ],
     },
+    "ppo-cc-hybrid-bbr3": {
+        "description": "v2 congestion control on LeoCC-v0: PPO in the residual action mode over "
+        "BBRv3 (the agent scales BBRv3's window by 2^a per path), the leo reward with its "
+        "fair-share term, 8 steps of history, trained beside 0-3 competing flows (CUBIC, BBRv3, "
+        "MACO or a frozen copy of itself, train_dist=competing) under domain randomisation, "
+        "exploration noise 0.14 (log_std_init -2), 25k steps, one env",
+        "overrides": [
+            "experiment=hybrid",
+            "train_dist=competing",
+            "env.residual_base=bbr3",
+            "train.total_timesteps=25000",
+            "+agent.extra.policy_kwargs.log_std_init=-2.0",
+            "train.competitors.self_every_steps=5000",
+            "seed=0",
+        ],
+    },
     "ppo-multiagent-bottleneck4": {
         "description": "PPO with one policy shared by the four flows of bottleneck4 "
         "(parameter sharing, every flow an agent; reward aurora + Jain's index + team term), "
