@@ -11,7 +11,9 @@ Run: ``python -m benchmarks.bench_vec [--quick]`` (or through ``python -m benchm
   second of ``model.learn``, gradient updates included. With 1 env, PPO and sb3-contrib's
   RecurrentPPO (``agent=recurrent_ppo``: its LSTM size) are also set against the same env
   stepped alone (no learner) in the same round: env steps per CPU second of training over env
-  steps per CPU second of the env alone (target >= 0.8).
+  steps per CPU second of the env alone (target >= 0.8). PPO's ratio is also given at n envs
+  (on 2 cores, the trainer's default ``train.n_envs=2``), where each policy call and update
+  serves n env steps.
 * **ray**: the apps' two VecEnvs side by side on ``leogym/LeoCC-v0``: the local
   ``LeoSubprocVecEnv`` (``train.vec_env=subproc``) and ``RayVecEnv`` on a local Ray instance
   (``train.vec_env=ray``) with 1, 2, ... n envs (one actor each, and all n in one actor): env
@@ -297,6 +299,16 @@ def ppo_rows(quick: bool = False, repeats: int = 3) -> list[Row]:
                 "stepped alone in-process, same round; 1 = training costs nothing",
             )
         )
+    # the trainer's default (train.n_envs=2): one policy call and one update serve n env steps
+    out.append(
+        ratio_row(
+            "training",
+            f"PPO MlpPolicy {scenario}, {n} envs: steps per CPU s / env alone",
+            alone,
+            [w + m for w, m in zip(env_cpu[n], learner_cpu[n], strict=True)],
+            note="as the 1-env row, the learner's per-call cost shared by the n envs",
+        )
+    )
     # With n free cores the envs step in parallel while the learner waits, then the learner
     # works alone: wall per env step = (env CPU + n x learner CPU) / n.
     projected = [
