@@ -100,15 +100,15 @@ SPECS: dict[str, dict[str, Any]] = {
         "BBRv3 (the agent scales BBRv3's window by 2^a per path), the leo reward with its "
         "fair-share term, 8 steps of history, trained beside 0-3 competing flows (CUBIC, BBRv3, "
         "MACO or a frozen copy of itself, train_dist=competing) under domain randomisation, "
-        "exploration noise 0.14 (log_std_init -2), 25k steps, one env",
+        "exploration noise 0.37 (log_std_init -1), 25k steps, one env",
         "overrides": [
             "experiment=hybrid",
             "train_dist=competing",
+            "seed=0",
             "env.residual_base=bbr3",
             "train.total_timesteps=25000",
-            "+agent.extra.policy_kwargs.log_std_init=-2.0",
+            "+agent.extra.policy_kwargs.log_std_init=-1.0",
             "train.competitors.self_every_steps=5000",
-            "seed=0",
         ],
     },
     "ppo-multiagent-bottleneck4": {
