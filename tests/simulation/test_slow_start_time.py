@@ -68,11 +68,9 @@ def test_the_window_doubles_per_round_trip_and_covers_the_bdp_at_t_ss(cc: str) -
     assert T_SS == pytest.approx(0.893, abs=1e-3)
     with Simulation.open(EnvConfig(cc=cc), _scenario(), seed=1) as sim:
         cwnd = np.array([float(np.sum(sim.step(RTT_S).cwnd_bytes)) for _ in range(12)])
-    ends = RTT_S * np.arange(1, len(cwnd) + 1)
     assert cwnd[0] == OMEGA * PACKET_BYTES  # the initial window, before its ACKs return
-    below = cwnd < BDP_BYTES
+    first = int(np.argmax(cwnd >= BDP_BYTES))  # the first step ending with the BDP covered
     # slow start: the window doubles every round trip until it covers the BDP
-    growth = cwnd[1 : int(np.argmin(below)) + 1] / cwnd[: int(np.argmin(below))]
-    np.testing.assert_allclose(growth, 2.0, rtol=1e-9)
-    filled = float(ends[int(np.argmin(below))])
+    np.testing.assert_allclose(cwnd[1 : first + 1] / cwnd[:first], 2.0, rtol=1e-9)
+    filled = RTT_S * (first + 1)
     assert T_SS <= filled < T_SS + RTT_S, (filled, T_SS)
