@@ -118,11 +118,11 @@ def speed_rows(quick: bool = False, repeats: int = 3) -> list[Row]:
                 f"{name} CPU per env step",
                 "ms",
                 [1e3 * r["cpu_s"] / r["steps"] for r in runs],
-                # issue 19: half the figure of record (6.3 ms, docs/benchmarks.md)
-                target="<= 3.15" if name == "default" else "",
                 note="process CPU time of the steps / steps (not affected by load)",
             )
         )
+        if name == "default":
+            out.append(carrier_ratio_row(runs, ep))
         out.append(
             measure(
                 "env",
@@ -142,6 +142,30 @@ def speed_rows(quick: bool = False, repeats: int = 3) -> list[Row]:
         )
     out.append(maco_worst_step_row(quick))
     return out
+
+
+def carrier_ratio_row(runs: list[dict[str, float]], episode_s: float) -> Row:
+    """The env's CPU per step over the same episodes with the packet path before issue 19.
+
+    ``runs[i]`` is seed ``i`` of ``default`` on the default carrier; each is paired with the
+    same seed over ns-3's UDP/IPv4 sockets (``env.transport.carrier="udp"``), whose
+    measurements are bit-identical (``tests/simulation/test_carrier.py``). A ratio of two
+    figures from the same process and machine, so it does not move with the machine as the
+    milliseconds do. Issue 19 asked for half the env's CPU per step of record (6.3 ms, measured
+    on the UDP path).
+    """
+    udp = [
+        run_episode("default", episode_s, seed=i, transport={"carrier": "udp"})
+        for i in range(len(runs))
+    ]
+    return measure(
+        "env",
+        "default CPU per env step vs carrier udp",
+        "x",
+        [r["cpu_s"] / u["cpu_s"] for r, u in zip(runs, udp, strict=True)],
+        target="<= 0.5",
+        note="paired seeds, same process; carrier udp: the packet path before issue 19",
+    )
 
 
 def maco_worst_step(episode_s: float = 4.0, cwnd_bytes: float = 2800.0) -> dict[str, float]:

@@ -25,6 +25,7 @@ from leogym.native import core
 from leogym.scenario import load_scenario
 from leogym.scenario.config import FlowConfig, QueueConfig
 from leogym.scenario.timeline_builder import build_timeline
+from leogym.schema import FieldError
 from leogym.simulation import TransportOptions
 from leogym.simulation.native_config import native_config, native_network, native_paths
 
@@ -51,9 +52,8 @@ def tiny_with_flows(topology: str):
 
 def trajectory(sc, carrier: str, steps: int, dt: float, seed: int = 3, ecn: bool = False):
     timeline = build_timeline(sc, seed=seed)
-    settings = EnvConfig(cc="cubic", transport=TransportOptions(ecn=ecn or None))
+    settings = EnvConfig(cc="cubic", transport=TransportOptions(ecn=ecn or None, carrier=carrier))
     config = native_config(settings, sc, seed, "env")
-    config["carrier"] = carrier
     sim = core().Simulation(config, native_paths(timeline), native_network(timeline))
     try:
         out = [sim.step(dt) for _ in range(steps)]
@@ -115,3 +115,33 @@ def test_bad_carrier_names_the_field() -> None:
     config["carrier"] = "tcp"
     with pytest.raises(ValueError, match=r"config\.carrier"):
         core().Simulation(config, native_paths(timeline), native_network(timeline))
+
+
+def test_env_transport_carrier_reaches_the_core() -> None:
+    """``env.transport.carrier`` is the same switch from an env: identical observations and
+    rewards on both carriers, and a bad name refused before ns-3, naming the field."""
+    import gymnasium as gym
+
+    def episode(carrier: str) -> tuple[np.ndarray, np.ndarray]:
+        env = gym.make(
+            "leogym/LeoCC-v0", scenario="default", episode_s=2.0, transport={"carrier": carrier}
+        )
+        try:
+            obs, _ = env.reset(seed=2)
+            seen, rewards = [obs], []
+            action = np.zeros(env.action_space.shape, dtype=np.float32)
+            for _ in range(20):
+                obs, reward, terminated, truncated, _ = env.step(action)
+                seen.append(obs)
+                rewards.append(reward)
+                if terminated or truncated:
+                    break
+        finally:
+            env.close()
+        return np.array(seen), np.array(rewards)
+
+    leo_obs, leo_rewards = episode("leo")
+    udp_obs, udp_rewards = episode("udp")
+    assert np.array_equal(leo_obs, udp_obs) and np.array_equal(leo_rewards, udp_rewards)
+    with pytest.raises(FieldError, match=r"env\.transport\.carrier"):
+        gym.make("leogym/LeoCC-v0", scenario="tiny", transport={"carrier": "tcp"})

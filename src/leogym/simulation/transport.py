@@ -149,6 +149,11 @@ class TransportOptions:
     :param ecn: ECN (RFC 9000 §13.4, RFC 9002 §7.1): data packets carry the controller's ECT
         codepoint while the path's ECN validation allows it, ACKs carry ECN counts, and a CE
         increase is a congestion event; the core's default is off.
+    :param carrier: what carries the transport's packets on each path: ``"leo"`` (the
+        default), leogym's 28-byte shim header straight on the link devices, or ``"udp"``, an
+        ns-3 UDP socket over IPv4 per path, the reference. Both give the same bytes on the
+        wire and bit-identical measurements; ``"udp"`` costs several times the CPU
+        (``cpp/doc/transport.md``, "Carriers"; the ``env`` bench section measures the ratio).
     """
 
     subflow_paths: list[int] | None = field(default=None, metadata=bounded(0, 253))
@@ -166,6 +171,7 @@ class TransportOptions:
     recovery_params: RecoveryParams = field(default_factory=RecoveryParams)
     hystart: bool | None = None
     ecn: bool | None = None
+    carrier: str | None = field(default=None, metadata=choice("leo", "udp"))
 
     def __post_init__(self) -> None:
         # A mapping (a dict, an OmegaConf DictConfig) or None, as gymnasium.make kwargs and
