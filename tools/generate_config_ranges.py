@@ -6,7 +6,8 @@ schema owns.
 
 The ranges of the native config keys that come from a user's field (``env.transport.*``,
 ``env.transport.recovery_params.*``, ``scenario.traffic.*``, ``scenario.traffic.flows[i].*``,
-``scenario.traffic.cross_traffic[i].*``) are written once, as
+``scenario.traffic.cross_traffic[i].*``, a LEOTP flow's or connection's ``leotp.*``) are
+written once, as
 :mod:`leogym.schema` metadata on their dataclass fields. The core checks the same keys when it
 parses a config dict (raw dicts reach it from tests and tools, and nothing may abort ns-3), so
 it needs the same numbers: this script writes them into a header, and
@@ -28,7 +29,12 @@ HEADER = ROOT / "cpp" / "bindings" / "config-ranges.h"
 def _sections() -> list[tuple[str, str, type, tuple[str, ...] | None]]:
     """(C++ name prefix, user field path, schema dataclass, the fields the core takes from it
     (None: every field with a range)) of each section in the table."""
-    from leogym.scenario.config import CrossTrafficConfig, FlowConfig, TrafficConfig
+    from leogym.scenario.config import (
+        CrossTrafficConfig,
+        FlowConfig,
+        LeotpFlowConfig,
+        TrafficConfig,
+    )
     from leogym.simulation.transport import RecoveryParams, TransportOptions
 
     return [
@@ -56,6 +62,7 @@ def _sections() -> list[tuple[str, str, type, tuple[str, ...] | None]]:
             CrossTrafficConfig,
             ("start_s", "stop_s", "on_s", "off_s"),
         ),
+        ("Leotp", "scenario.traffic.flows[i].leotp", LeotpFlowConfig, None),
     ]
 
 

@@ -93,6 +93,13 @@ constexpr RealRange kCrossStartS{0.0, 10000000.0};
 /// scenario.traffic.cross_traffic[i].stop_s
 constexpr RealRange kCrossStopS{0.0, 10000000.0};
 
+/// scenario.traffic.flows[i].leotp.target_buffer_packets
+constexpr RealRange kLeotpTargetBufferPackets{1.0, 1000000.0};
+/// scenario.traffic.flows[i].leotp.cache_blocks
+constexpr IntRange kLeotpCacheBlocks{1LL, 1099511627776LL};
+/// scenario.traffic.flows[i].leotp.midnode_fraction
+constexpr RealRange kLeotpMidnodeFraction{0.0, 1.0};
+
 } // namespace ranges
 
 } // namespace leogym

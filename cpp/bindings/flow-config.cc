@@ -77,15 +77,15 @@ LeotpFromDict(py::handle o, const std::string& label)
         }
         else if (key == "target_buffer_packets")
         {
-            s.targetBufferPackets = ToDouble(v, f);
+            s.targetBufferPackets = ToRealIn(v, f, ranges::kLeotpTargetBufferPackets);
         }
         else if (key == "cache_blocks")
         {
-            s.cacheBlocks = static_cast<uint64_t>(ToInt(v, f, 0, 1LL << 40));
+            s.cacheBlocks = static_cast<uint64_t>(ToIntIn(v, f, ranges::kLeotpCacheBlocks));
         }
         else if (key == "midnode_fraction")
         {
-            s.midnodeFraction = ToDouble(v, f);
+            s.midnodeFraction = ToRealIn(v, f, ranges::kLeotpMidnodeFraction);
         }
         else if (key == "hole_threshold")
         {

@@ -404,8 +404,11 @@ ToIntIn(py::handle o, const std::string& field, IntRange range)
     return ToInt(o, field, range.lo, range.hi);
 }
 
+namespace
+{
+/// A finite number in @p range; the message gives @p unit after the range.
 double
-ToSecondsIn(py::handle o, const std::string& field, RealRange range)
+RealIn(py::handle o, const std::string& field, RealRange range, const std::string& unit)
 {
     const double x = ToDouble(o, field);
     const bool low = range.loOpen ? !(x > range.lo) : !(x >= range.lo);
@@ -415,10 +418,23 @@ ToSecondsIn(py::handle o, const std::string& field, RealRange range)
         throw std::invalid_argument(field + ": must be in " + (range.loOpen ? "(" : "[") +
                                     py::str(py::float_(range.lo)).cast<std::string>() + ", " +
                                     py::str(py::float_(range.hi)).cast<std::string>() +
-                                    (range.hiOpen ? ")" : "]") + " seconds, got " +
+                                    (range.hiOpen ? ")" : "]") + unit + ", got " +
                                     py::str(o).cast<std::string>());
     }
     return x;
+}
+} // namespace
+
+double
+ToRealIn(py::handle o, const std::string& field, RealRange range)
+{
+    return RealIn(o, field, range, "");
+}
+
+double
+ToSecondsIn(py::handle o, const std::string& field, RealRange range)
+{
+    return RealIn(o, field, range, " seconds");
 }
 
 ns3::LeoCrossTrafficSpec

@@ -81,7 +81,11 @@ std::string ToString(pybind11::handle o, const std::string& field);
 /// An int in @p range (config-ranges.h). @throws std::invalid_argument naming @p field
 long long ToIntIn(pybind11::handle o, const std::string& field, IntRange range);
 
-/// A finite number of seconds in @p range (config-ranges.h; an open end refuses its bound).
+/// A finite number in @p range (config-ranges.h; an open end refuses its bound).
+/// @throws std::invalid_argument naming @p field
+double ToRealIn(pybind11::handle o, const std::string& field, RealRange range);
+
+/// ToRealIn for a number of seconds (the message says so).
 /// @throws std::invalid_argument naming @p field
 double ToSecondsIn(pybind11::handle o, const std::string& field, RealRange range);
 

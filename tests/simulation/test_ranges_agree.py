@@ -31,6 +31,7 @@ from leogym.scenario.config import (
     MAX_PACKET_BYTES,
     CrossTrafficConfig,
     FlowConfig,
+    LeotpFlowConfig,
     ScenarioConfig,
     TrafficConfig,
 )
@@ -55,6 +56,10 @@ FLOW_KEYS = (
 
 #: The ``CrossTrafficConfig`` fields whose ranges the core takes from the table (``kCross*``).
 CROSS_KEYS = ("start_s", "stop_s", "on_s", "off_s")
+
+#: The ``LeotpFlowConfig`` fields with a range: the core takes every one from the table
+#: (``kLeotp*``), for a LEOTP flow's and the LEOTP connection's ``leotp`` dict.
+LEOTP_KEYS = tuple(f.name for f in dataclasses.fields(LeotpFlowConfig) if "range" in f.metadata)
 
 #: Native config keys that need another key to be checked alone.
 COMPANIONS = {"packet_bytes": lambda v: {"mtu": max(1500, int(v) + 28)}}
@@ -282,6 +287,24 @@ def test_cross_traffic_fields_have_the_cores_ranges(key: str) -> None:
     _probe_item(CrossTrafficConfig, key, config, f"config.cross_traffic[0].{key}")
 
 
+@pytest.mark.native
+@pytest.mark.parametrize("key", LEOTP_KEYS)
+@pytest.mark.parametrize("where", ["flow", "connection"])
+def test_leotp_fields_have_the_cores_ranges(key: str, where: str) -> None:
+    """``scenario.traffic.flows[i].leotp.<key>`` (and the LEOTP connection's ``leotp``, whose
+    ranges are a flow's): each bound holds in the core's config parser, the errors naming the
+    key. The model once held its own copies of these numbers and checked them only when a
+    simulation was built."""
+
+    def config(value: object) -> dict:
+        if where == "connection":
+            return {"connection": "leotp", "leotp": {key: value}}
+        return {"flows": [{"transport": "leotp", "routes": [0], "leotp": {key: value}}]}
+
+    field = "config.leotp" if where == "connection" else "config.flows[0].leotp"
+    _probe_item(LeotpFlowConfig, key, config, f"{field}.{key}")
+
+
 def test_the_cores_range_table_is_generated_from_the_schema() -> None:
     """``cpp/bindings/config-ranges.h`` is what the generator writes from the schema today
     (a range edited on either side alone fails here), and it holds every ranged transport and
@@ -302,5 +325,7 @@ def test_the_cores_range_table_is_generated_from_the_schema() -> None:
         assert f"/// scenario.traffic.flows[i].{key}\n" in text, key
     for key in CROSS_KEYS:
         assert f"/// scenario.traffic.cross_traffic[i].{key}\n" in text, key
+    for key in LEOTP_KEYS:
+        assert f"/// scenario.traffic.flows[i].leotp.{key}\n" in text, key
     assert "kFlowStartS{0.0, 10000000.0}" in text
     assert "kFlowDelayedAckS{0.001, 0.5, false, true}" in text  # RFC 1122: less than 0.5 s

@@ -48,20 +48,6 @@ LeotpFlowSettings::Check(const std::string& prefix) const
         throw std::invalid_argument(prefix + ".payload_bytes: must be in [1, 65486] (the UDP "
                                              "payload less the 21-byte LEOTP header)");
     }
-    if (!std::isfinite(targetBufferPackets) || targetBufferPackets < 1 || targetBufferPackets > 1e6)
-    {
-        throw std::invalid_argument(prefix +
-                                    ".target_buffer_packets: must be in [1, 1e6] packets (a "
-                                    "target buffer below one packet cannot hold a packet)");
-    }
-    if (cacheBlocks < 1 || cacheBlocks > (1ULL << 40))
-    {
-        throw std::invalid_argument(prefix + ".cache_blocks: must be in [1, 2**40] blocks");
-    }
-    if (!std::isfinite(midnodeFraction) || midnodeFraction < 0 || midnodeFraction > 1)
-    {
-        throw std::invalid_argument(prefix + ".midnode_fraction: must be in [0, 1]");
-    }
     if (!std::isfinite(minInterestRateBps) || !(minInterestRateBps > 0) ||
         minInterestRateBps > 1e12)
     {

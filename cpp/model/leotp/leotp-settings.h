@@ -51,7 +51,8 @@ struct LeotpFlowSettings
     LeotpVariant variant{LeotpVariant::A};
     /// Data payload of a chunk (MSS), bytes: the scenario's UDP payload minus the 21-byte header.
     uint32_t payloadBytes{1451};
-    /// BL_tar of eqs. (9) and (C1), in full packets (>= 1).
+    /// BL_tar of eqs. (9) and (C1), in full packets (>= 1; the range is the Python schema's,
+    /// applied by the config parser from bindings/config-ranges.h, as for the next two).
     double targetBufferPackets{5};
     /// Cache size of every Midnode the flow installs, in 4096-byte blocks (>= 1).
     uint64_t cacheBlocks{65536};
@@ -77,7 +78,9 @@ struct LeotpFlowSettings
     static uint32_t WireBytes(uint32_t payload, bool withBacklog);
     /// Derive the unit sizes of the hop controller and the detector from payloadBytes.
     void Finalize();
-    /// @throws std::invalid_argument naming "<prefix>.<field>" for a value out of range
+    /// The fields the config dict cannot set (or sets without a schema range) and the
+    /// sub-parameters. @throws std::invalid_argument naming "<prefix>.<field>" for a value out
+    /// of range
     void Check(const std::string& prefix) const;
     /// "A" .. "D". @throws std::invalid_argument naming @p field otherwise
     static LeotpVariant ParseVariant(const std::string& name, const std::string& field);
