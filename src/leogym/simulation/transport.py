@@ -151,8 +151,9 @@ class TransportOptions:
         increase is a congestion event; the core's default is off.
     :param carrier: what carries the transport's packets on each path: ``"leo"`` (the
         default), leogym's 28-byte shim header straight on the link devices, or ``"udp"``, an
-        ns-3 UDP socket over IPv4 per path, the reference. Both give the same bytes on the
-        wire and bit-identical measurements; ``"udp"`` costs several times the CPU
+        ns-3 UDP socket over IPv4 per path, the reference. Both put the same bytes on the
+        wire and give bit-identical measurements while every leogym flow runs (after a flow's
+        ``stop_s``, UDP answers late ACKs with ICMP); ``"udp"`` costs several times the CPU
         (``cpp/doc/transport.md``, "Carriers"; the ``env`` bench section measures the ratio).
     """
 
