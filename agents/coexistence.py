@@ -30,10 +30,10 @@ _BULK = ("mpquic", "tcp")
 def peer_controls() -> set[str]:
     """The controllers a peer may run: leogym's (not the agent's ``external``, no wrapper)
     and ns-3's TCP variants."""
-    from leogym.native import cc_algorithms, core
+    from leogym.envs.config import residual_bases
+    from leogym.native import core
 
-    leogym_cc = {n for n in cc_algorithms() if "external" not in n and "+" not in n}
-    return leogym_cc | set(core().tcp_variants())
+    return set(residual_bases()) | set(core().tcp_variants())
 
 
 def with_peers(scenario: ScenarioConfig, control: str, field: str = "eval.peers") -> ScenarioConfig:

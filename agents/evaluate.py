@@ -96,14 +96,33 @@ def baseline_policy(key: str, spec: Any, c: LeogymConfig) -> tuple[PolicyRef, En
         spec.env,
         fallback_cc=c.eval.fallback_cc,
         fallback_scheduler=c.eval.fallback_scheduler,
+        gain=spec.gain,
     )
+    if spec.gain is not None:
+        _check_gain_base(key, kwargs)
     ref = PolicyRef(
         label=spec.label or spec.name,
         kind="baseline",
         name=spec.name,
         params={k: float(v) for k, v in spec.params.items()},
+        action=spec.gain,
     )
     return ref, EnvFactory(c.env.id, kwargs)
+
+
+def _check_gain_base(key: str, kwargs: dict[str, Any]) -> None:
+    """A fixed gain needs a plain native controller under a leogym connection (the residual
+    mode's base)."""
+    from leogym.envs.config import residual_bases
+
+    base = kwargs.get("residual_base")
+    if kwargs.get("connection", "mpquic") != "mpquic" or base not in residual_bases():
+        raise ConfigError(
+            f"baseline.{key}.gain",
+            f"needs a baseline whose congestion controller can be the residual mode's base "
+            f"(one of {', '.join(residual_bases())}) on an mpquic connection; this one runs "
+            f"cc={base!r} on connection={kwargs.get('connection', 'mpquic')!r}",
+        )
 
 
 def agent_policy(label: str, path: str, c: LeogymConfig) -> tuple[PolicyRef, EnvFactory]:

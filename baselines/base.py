@@ -5,7 +5,8 @@ as with a Stable-Baselines3 model, so it cannot tell a baseline from an agent. A
 (MACO, ALCS, freeze, CUBIC, ...) runs inside the simulator: ``env_overrides`` tells the
 evaluator which env settings put it in charge (for example ``{"cc": "maco"}``), and its
 ``predict`` returns the env's neutral action (no change), which the env ignores for native
-algorithms anyway.
+algorithms anyway. A baseline with a fixed gain (``baseline.<key>.gain``) runs its controller
+under the residual mode and returns that gain every step instead.
 """
 
 from __future__ import annotations
@@ -37,13 +38,15 @@ class NativePolicy:
     :param env_overrides: env kwargs that put the algorithm in charge, e.g. ``{"cc": "maco"}``.
     :param citation: the paper (or RFC) the implementation follows.
     :param params: algorithm parameters passed to the native implementation.
+    :param action: what :meth:`predict` returns, given by :func:`~leogym.baselines.bind`: the
+        env's neutral action (the native algorithm alone decides), or a fixed gain.
     """
 
     name: str
     env_overrides: dict[str, Any]
     citation: str = ""
     params: dict[str, float] = field(default_factory=dict)
-    neutral_action: np.ndarray | None = None
+    action: np.ndarray | None = None
 
     def predict(
         self,
@@ -52,13 +55,13 @@ class NativePolicy:
         episode_start: np.ndarray | None = None,
         deterministic: bool = True,
     ) -> tuple[np.ndarray, Any]:
-        """Return the env's neutral action; the native algorithm decides inside the simulator."""
-        if self.neutral_action is None:
+        """Return the bound action; the native algorithm decides inside the simulator."""
+        if self.action is None:
             raise RuntimeError(
-                f"baseline {self.name!r} has no neutral action yet: bind it to an env with "
+                f"baseline {self.name!r} has no action yet: bind it to an env with "
                 "leogym.baselines.bind(policy, env) first"
             )
         obs = np.asarray(observation)
         if obs.ndim == 2:  # vectorised: one action per env
-            return np.repeat(self.neutral_action[None], obs.shape[0], axis=0), state
-        return self.neutral_action.copy(), state
+            return np.repeat(self.action[None], obs.shape[0], axis=0), state
+        return self.action.copy(), state

@@ -134,6 +134,7 @@ def baseline_env_kwargs(
     *,
     fallback_cc: str,
     fallback_scheduler: str,
+    gain: float | None = None,
 ) -> dict[str, Any]:
     """The env kwargs a baseline runs with: where each of its settings goes.
 
@@ -148,8 +149,13 @@ def baseline_env_kwargs(
     :param fallback_cc: the congestion control that replaces ``external`` (a baseline is a
         native controller: an env control left to an agent would stay frozen).
     :param fallback_scheduler: the scheduler that replaces ``external``.
+    :param gain: a fixed gain on the baseline's windows (``baseline.<key>.gain``): its
+        congestion controller becomes the residual mode's base, whose window the policy's
+        constant action scales (:func:`~leogym.baselines.bind`).
     :return: a new kwargs dict; ``action_mode="residual"`` becomes ``"continuous"``, since a
-        baseline takes no actions and the agents' hybrid mode does not apply to it.
+        baseline takes no actions and the agents' hybrid mode does not apply to it, unless a
+        ``gain`` puts its controller under the residual mode (``cc="external"``,
+        ``residual_base`` the controller).
     """
     kwargs = dict(env)
     overrides = dict(policy.env_overrides)
@@ -165,6 +171,8 @@ def baseline_env_kwargs(
         kwargs["cc"] = fallback_cc
     if kwargs.get("scheduler") == "external":
         kwargs["scheduler"] = fallback_scheduler
-    if kwargs.get("action_mode") == "residual":
+    if gain is not None:
+        kwargs.update(action_mode="residual", residual_base=kwargs.get("cc"), cc="external")
+    elif kwargs.get("action_mode") == "residual":
         kwargs["action_mode"] = "continuous"
     return kwargs

@@ -51,9 +51,24 @@ def neutral_action(space: spaces.Space, action_mode: str = "continuous") -> np.n
     raise TypeError(f"no neutral action for {space}")
 
 
-def bind(policy: NativePolicy, env: Any) -> NativePolicy:
-    """Give ``policy`` the neutral action of ``env``'s action space (a Gymnasium env or VecEnv)."""
-    policy.neutral_action = neutral_action(env.action_space)
+def bind(policy: NativePolicy, env: Any, action: float | None = None) -> NativePolicy:
+    """Give ``policy`` the action it returns in ``env`` (a Gymnasium env or VecEnv): the action
+    space's neutral action, or ``action`` in every dimension (a fixed gain on the windows under
+    ``action_mode="residual"``).
+
+    :raises ValueError: ``action`` is outside a ``Box`` action space's bounds, or the space is
+        not a ``Box``.
+    """
+    space = env.action_space
+    if action is None:
+        policy.action = neutral_action(space)
+        return policy
+    if not isinstance(space, spaces.Box):
+        raise ValueError(f"a fixed action needs a Box action space, not {space}")
+    fixed = np.full(space.shape, action, dtype=space.dtype)
+    if not space.contains(fixed):
+        raise ValueError(f"fixed action {action} is outside the action space {space}")
+    policy.action = fixed
     return policy
 
 

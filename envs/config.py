@@ -32,11 +32,13 @@ __all__ = [
     "EnvConfig",
     "UnknownEnvArgument",
     "external_flows",
+    "residual_bases",
 ]
 
 
-def _native_controllers() -> list[str]:
-    """The plain native congestion controllers (no wrapper, not the agent's ``external``)."""
+def residual_bases() -> list[str]:
+    """The plain native congestion controllers (no wrapper, not the agent's ``external``):
+    what ``residual_base`` may name, and what a competing flow may run."""
     return [c for c in cc_algorithms() if c != "external" and "+" not in c]
 
 
@@ -175,7 +177,7 @@ class EnvOptions:
     action_mode: str = field(
         default="continuous", metadata=choice("continuous", "discrete", "residual")
     )
-    residual_base: str = field(default="cubic", metadata=choice(_native_controllers))
+    residual_base: str = field(default="cubic", metadata=choice(residual_bases))
     action_scale: float = field(default=0.5, metadata=bounded(1e-6, 10.0))
     cc_target: str = field(default="cwnd", metadata=choice("cwnd", "pacing"))
     sample_scenarios: bool = False

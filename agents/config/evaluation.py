@@ -49,9 +49,9 @@ class AggregateConfig:
         ``performance_profile.parquet`` and their plots after the summary.
     :param metrics: results columns to aggregate; each is normalised per scenario so that
         1 is the better reference (a smaller RTT is better).
-    :param reference: two policy labels whose per-scenario means are the 0 (the worse of the
-        two) and the 1 (the better) of the normalised score; empty: the worst and the best
-        baseline of each scenario and metric.
+    :param reference: two or more policy labels whose per-scenario means give the 0 (the
+        worst of them) and the 1 (the best) of the normalised score; empty: the worst and the
+        best baseline of each scenario and metric.
     :param reps: bootstrap replications of every interval.
     :param confidence: coverage of the intervals.
     :param seed: seed of the bootstrap resampling (same results and seed: bit-identical
@@ -68,11 +68,13 @@ class AggregateConfig:
     def _check_relations(self, path: str, error: type[FieldError]) -> None:
         if not self.metrics:
             raise error(f"{path}.metrics", "must name at least one results column")
-        if self.reference and (len(self.reference) != 2 or len(set(self.reference)) != 2):
+        if self.reference and (
+            len(self.reference) < 2 or len(set(self.reference)) != len(self.reference)
+        ):
             raise schema.fail(
                 error,
                 f"{path}.reference",
-                "must be empty or two distinct policy labels",
+                "must be empty or at least two distinct policy labels",
                 list(self.reference),
             )
 
@@ -163,9 +165,15 @@ class BaselineSpec:
         through the env's ``cc_params`` or ``scheduler_params``.
     :param env: extra env kwargs for this baseline (e.g. ``{cc: olia}`` to pair a scheduler
         with a coupled CC).
+    :param gain: a fixed gain ``a`` in [-1, 1] on the baseline's window: its congestion
+        controller runs as the residual mode's base (``env.action_mode=residual``) and every
+        step's action is ``a`` on every path, so each window is ``2^a`` times the controller's
+        own. The control a learned residual agent is measured against: the best constant
+        gain. ``None`` (default): the baseline as it is; ``0`` gives the same episodes.
     """
 
     name: str = MISSING
     label: str = ""
     params: dict[str, float] = field(default_factory=dict)
     env: dict[str, Any] = field(default_factory=dict)
+    gain: float | None = field(default=None, metadata=bounded(-1.0, 1.0))

@@ -172,3 +172,4 @@ def _validate_eval(ev: EvalConfig, baselines: dict[str, BaselineSpec]) -> None:
     for key, spec in baselines.items():
         if not spec.name:
             raise ConfigError(f"baseline.{key}.name", "must name a leogym baseline")
+        schema.check(spec, f"baseline.{key}", ConfigError)

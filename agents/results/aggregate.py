@@ -12,7 +12,8 @@ bootstrap and plot here; this module shapes leogym's results table for it.
 
 where :math:`r_0` and :math:`r_1` are the worse and the better of two reference means over
 seeds in :math:`s`: by default the worst and the best *baseline* mean (all policies if fewer
-than two baselines ran), or the means of two named policies (``eval.aggregate.reference``).
+than two baselines ran), or the worst and the best of the named policies' means
+(``eval.aggregate.reference``).
 "Better" follows the metric (:func:`~leogym.agents.results.table.is_lower_better`): for the
 RTT the better reference is the *smaller* mean, so :math:`z = 1` is the best reference and
 :math:`z = 0` the worst for every metric, and a larger :math:`z` is always better. A scenario
@@ -177,14 +178,14 @@ def aggregate(
     :param results: one row per episode: ``scenario``, ``policy``, ``kind``, ``seed`` and the
         metrics.
     :param metrics: results columns to aggregate.
-    :param reference: two policy labels (0 and 1 of the normalised score) or empty (the worst
-        and best baseline).
+    :param reference: two or more policy labels (the worst of them 0, the best 1) or empty
+        (the worst and best baseline).
     :param reps: bootstrap replications of every interval.
     :param confidence: coverage of the intervals.
     :param seed: seed of the bootstrap resampling.
     """
-    if reference and len(reference) != 2:
-        raise FieldError("eval.aggregate.reference", "must be empty or two policy labels")
+    if reference and len(reference) < 2:
+        raise FieldError("eval.aggregate.reference", "must be empty or at least two policy labels")
     from leogym.agents.results.distinct import merge_identical_rows
 
     results = merge_identical_rows(results)  # each distinct policy once, as the leaderboard

@@ -52,7 +52,7 @@ def normalise(
     :param results: the evaluation's results table (``scenario``, ``policy``, ``kind``,
         ``seed`` and the metric's column).
     :param metric: a results column.
-    :param reference: two policy labels, or empty for the worst and best baseline.
+    :param reference: two or more policy labels, or empty for the worst and best baseline.
     :return: ``(scores, references, notes)``: the episodes' ``scenario``, ``policy``, ``seed``
         and ``score`` (scenarios without a scale left out); each scenario's reference pair;
         what was left out.

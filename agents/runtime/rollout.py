@@ -46,6 +46,8 @@ class PolicyRef:
     :param params: baseline parameters.
     :param deterministic: deterministic actions for agents.
     :param model_steps: training steps of an agent's model (for the results table).
+    :param action: a baseline's fixed action, every step and every dimension (a fixed gain,
+        ``baseline.<key>.gain``); ``None``: the env's neutral action.
     """
 
     label: str
@@ -55,6 +57,7 @@ class PolicyRef:
     params: dict[str, float] = field(default_factory=dict)
     deterministic: bool = True
     model_steps: int | None = None
+    action: float | None = None
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,8 @@ def task_key(policy: PolicyRef, env: EnvFactory, seed: int, scenario: Any = None
         "scenario": env.scenario if scenario is None else scenario,
         "seed": int(seed),
     }
+    if policy.action is not None:  # absent otherwise: earlier evaluations' keys stay valid
+        payload["action"] = policy.action
     blob = json.dumps(payload, sort_keys=True, default=str).encode()
     return hashlib.sha1(blob).hexdigest()[:16]
 
@@ -113,7 +118,7 @@ def _load_policy(ref: PolicyRef, env: Any) -> Any:
     if ref.kind == "baseline":
         from leogym.baselines import bind, make_baseline
 
-        return bind(make_baseline(ref.name, **ref.params), env)
+        return bind(make_baseline(ref.name, **ref.params), env, action=ref.action)
     assert ref.path is not None
     cache_key = (ref.name, ref.path)
     if cache_key not in _MODELS:
@@ -128,11 +133,18 @@ def _load_policy(ref: PolicyRef, env: Any) -> Any:
 
 def controls(kwargs: dict[str, Any]) -> dict[str, Any]:
     """The results table's ``cc`` and ``scheduler`` of an episode with these env settings: the
-    env's, or ``leotp`` and ``-`` for a LEOTP connection, which uses neither (its Consumer and
+    env's; ``residual+<base>`` under the residual mode, where the policy scales the base
+    controller's windows (the core's name, :meth:`~leogym.envs.config.EnvOptions.core_settings`);
+    or ``leotp`` and ``-`` for a LEOTP connection, which uses neither (its Consumer and
     Midnodes set the rates; cpp/doc/leotp.md, "The connection under study")."""
     if kwargs.get("connection") == "leotp":
         return {"cc": "leotp", "scheduler": "-"}
-    return {"cc": kwargs.get("cc", ""), "scheduler": kwargs.get("scheduler", "")}
+    cc = kwargs.get("cc", "")
+    if kwargs.get("action_mode") == "residual":
+        from leogym.envs.config import EnvOptions
+
+        cc = f"residual+{kwargs.get('residual_base', EnvOptions.residual_base)}"
+    return {"cc": cc, "scheduler": kwargs.get("scheduler", "")}
 
 
 def run_task(task: EpisodeTask, observe: StepObserver | None = None) -> dict[str, Any]:

@@ -109,6 +109,22 @@ def test_named_reference_pair_maps_the_worse_to_0_and_the_better_to_1() -> None:
         assert set(refs["one_policy"]) == {"MACO"}
 
 
+def test_named_references_keep_the_scale_when_a_worse_baseline_joins() -> None:
+    # A control evaluated as a baseline (a fixed gain far below CUBIC) would become the new
+    # zero; naming the analytic baselines keeps the scores the evaluation had without it.
+    control = {**POLICIES, "CTRL": ("baseline", 2.0)}
+    named = ["CUBIC", "MACO", "OLIA"]
+    scores, refs, _ = normalise(_table(control), "goodput_mbps", named)
+    assert set(refs["zero_policy"]) == {"CUBIC"} and set(refs["one_policy"]) == {"MACO"}
+    means = scores.groupby(["scenario", "policy"])["score"].mean()
+    for scenario in ("s0", "s1", "s2"):
+        assert means.loc[(scenario, "MACO")] == pytest.approx(1.0, abs=1e-12)
+        assert means.loc[(scenario, "CUBIC")] == pytest.approx(0.0, abs=1e-12)
+        assert means.loc[(scenario, "CTRL")] < 0.0
+    moved, _, _ = normalise(_table(control), "goodput_mbps")  # the default: every baseline
+    assert moved.groupby("policy")["score"].mean()["CUBIC"] > 0.0  # CTRL became the zero
+
+
 def test_reference_names_a_merged_policy_by_either_member() -> None:
     results = _table(POLICIES).replace({"policy": {"CUBIC": "CUBIC = minRTT"}})
     scores, refs, _ = normalise(results, "goodput_mbps", ["minRTT", "MACO"])

@@ -53,6 +53,25 @@ def test_main_job_compares_the_six_paper_baselines() -> None:
     assert c.scenario.name == "default"
 
 
+def test_a_new_baseline_is_added_as_documented() -> None:
+    # docs/evaluation.md and docs/workflows.md add baselines as a mapping: Hydra refuses
+    # `+baseline.x={...}` for a typed entry ("dict is not a subclass of BaselineSpec").
+    c = to_objects(
+        compose(
+            "evaluate",
+            [
+                "baseline=[maco]",
+                "+baseline={leotp25: {name: leotp, label: LEOTP-25%, "
+                "params: {midnode_fraction: 0.25}}, g: {name: maco, gain: -0.25}}",
+            ],
+        )
+    )
+    validate_config(c, ("eval",))
+    assert c.baseline["leotp25"].params == {"midnode_fraction": 0.25}
+    assert (c.baseline["g"].name, c.baseline["g"].gain) == ("maco", -0.25)
+    assert c.baseline["maco"].gain is None
+
+
 @pytest.mark.parametrize(
     ("override", "message"),
     [

@@ -23,3 +23,10 @@ def test_leotp_rows_name_leotp_not_the_fallback_cc(tmp_path: Path) -> None:
     tasks = build_tasks(c, ResultsStore(tmp_path))
     cubic = next(t for t in tasks if t.policy.label.startswith("CUBIC"))
     assert controls(dict(cubic.env.kwargs)) == {"cc": "cubic", "scheduler": "minrtt"}
+
+
+def test_residual_rows_name_the_core_controller() -> None:
+    # The policy scales the base's windows: the row says so, as the core names it.
+    kwargs = {"cc": "external", "action_mode": "residual", "residual_base": "bbr3"}
+    assert controls({**kwargs, "scheduler": "minrtt"})["cc"] == "residual+bbr3"
+    assert controls({"cc": "external", "action_mode": "residual"})["cc"] == "residual+cubic"

@@ -38,3 +38,14 @@ def test_per_baseline_env_kwargs_come_last_and_residual_mode_is_off() -> None:
     assert kwargs["cc"] == "cubic"  # the per-baseline "external", then the fallback
     assert kwargs["episode_s"] == 3.0
     assert kwargs["action_mode"] == "continuous"
+
+
+def test_a_gain_puts_the_baselines_controller_under_the_residual_mode() -> None:
+    policy = make_baseline("bbr3")
+    env = {"cc": "external", "action_mode": "continuous", "residual_base": "cubic"}
+    kwargs = baseline_env_kwargs(policy, {}, env, {}, **FALLBACKS, gain=-0.5)
+    assert (kwargs["cc"], kwargs["action_mode"], kwargs["residual_base"]) == (
+        "external",
+        "residual",
+        "bbr3",
+    )

@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 
 import leogym  # noqa: F401  (registers the ids)
+from leogym.agents.runtime.rollout import PolicyRef
+from leogym.agents.sb3.env_factory import EnvFactory
 from leogym.schema import FieldError
 
 pytestmark = pytest.mark.native
@@ -123,3 +125,65 @@ def test_baselines_evaluate_beside_hybrid_agents() -> None:
         env.reset(seed=0)
         env.step(env.action_space.sample())
         env.close()
+
+
+def _gain_baseline(gain: float | None, name: str = "maco") -> tuple[PolicyRef, EnvFactory]:
+    from leogym.agents.config import BaselineSpec
+    from leogym.agents.evaluate import baseline_policy
+    from leogym.agents.runtime.app import compose, to_objects
+
+    c = to_objects(compose("evaluate", ["env.episode_s=4", "scenario=maco"]))
+    return baseline_policy("b", BaselineSpec(name=name, gain=gain), c)
+
+
+def _episode(ref: PolicyRef, factory: EnvFactory, seed: int = 5) -> dict:
+    from leogym.agents.config import MetricsConfig
+    from leogym.agents.runtime.rollout import EpisodeTask, run_task
+
+    env = EnvFactory(factory.env_id, factory.kwargs, "maco")
+    task = EpisodeTask("k", ref, env, "maco", seed, MetricsConfig())
+    return {k: v for k, v in run_task(task).items() if k not in ("wall_s", "policy")}
+
+
+def test_a_fixed_gain_baseline_is_the_residual_env_under_a_constant_action() -> None:
+    # baseline.<key>.gain: the control a learned residual is measured against. Gain 0 is the
+    # baseline itself; gain a is exactly what the residual env does under the action a.
+    plain, gain0, low = (_gain_baseline(g) for g in (None, 0.0, -0.25))
+    assert low[1].kwargs["residual_base"] == "maco" and low[1].kwargs["cc"] == "external"
+    a, b = _episode(*plain), _episode(*gain0)
+    assert (a.pop("cc"), b.pop("cc")) == ("maco", "residual+maco")
+    assert a == b
+    ours = _episode(*low)
+    env = gym.make(low[1].env_id, scenario="maco", **low[1].kwargs)
+    env.reset(seed=5)
+    rewards, done = [], False
+    while not done:
+        _, r, term, trunc, _ = env.step(np.full(env.action_space.shape, -0.25, np.float32))
+        rewards.append(float(r))
+        done = term or trunc
+    env.close()
+    assert ours["return"] == pytest.approx(sum(rewards), rel=0, abs=1e-9)
+    assert ours["goodput_mbps"] < a["goodput_mbps"]  # a smaller window on a MACO path
+
+
+@pytest.mark.parametrize(
+    ("name", "gain", "match"),
+    [
+        ("freeze+cubic", 0.1, "residual mode's base"),
+        ("leotp_d", 0.1, "connection='leotp'"),
+    ],
+)
+def test_a_gain_on_a_baseline_without_a_residual_base_names_the_field(
+    name: str, gain: float, match: str
+) -> None:
+    with pytest.raises(FieldError, match=r"baseline\.b\.gain.*" + match):
+        _gain_baseline(gain, name)
+
+
+def test_a_gain_outside_the_action_bounds_names_the_field() -> None:
+    from leogym.agents.config import validate_config
+    from leogym.agents.runtime.app import compose, to_objects
+
+    c = to_objects(compose("evaluate", ["baseline=[maco]", "+baseline.maco.gain=1.5"]))
+    with pytest.raises(FieldError, match=r"baseline\.maco\.gain: must be in \[-1, 1\]"):
+        validate_config(c, ("eval",))
