@@ -7,6 +7,7 @@
 * :func:`handover_aligned`: trace samples re-timed relative to each handover, for
   "what does the policy do around a handover" plots.
 * :func:`resolve_runs`: accept a main-job, training or evaluation run directory.
+* :func:`best_of_episodes`: a hindsight bound, the best of several policies in every episode.
 * :func:`make_demo_runs`: create a small training and evaluation run (scenario ``tiny``) with the
   command-line apps, for notebooks that were given no run.
 """
@@ -21,9 +22,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from leogym.agents.results.table import load_results, load_traces
+from leogym.agents.results.table import is_lower_better, load_results, load_traces
 
 __all__ = [
+    "best_of_episodes",
     "handover_aligned",
     "load_evaluations",
     "load_progress",
@@ -188,3 +190,43 @@ def summary_table(
                 )
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def best_of_episodes(
+    results: pd.DataFrame, policies: list[str], label: str, metric: str = "return"
+) -> pd.DataFrame:
+    """A hindsight bound: for each scenario and seed, the episode of whichever of ``policies``
+    did best on ``metric`` (the smallest for a lower-is-better metric; ties go to the earlier
+    in ``policies``), relabelled ``label`` and of kind ``agent``, so that the aggregate
+    statistics score it without making it a reference.
+
+    It is not a policy: it chooses with the outcome known, on the very episodes it is scored
+    on, so it bounds from above what choosing among ``policies`` could reach (for example a
+    choice of base controller and gain, docs/evaluation.md, "Fixed gains").
+
+    :param results: an evaluation's results table (:func:`load_results`).
+    :param policies: labels of that table, at least one.
+    :param label: the new policy's label (not one of the table's).
+    :param metric: the column that decides.
+    :return: one row per (scenario, seed) that every one of ``policies`` ran; the other
+        columns are the chosen episode's.
+    :raises ValueError: an unknown policy or metric, or a label already in the table.
+    """
+    known = set(results["policy"])
+    missing = [p for p in policies if p not in known]
+    if not policies or missing:
+        raise ValueError(f"policies: {missing or 'none given'} not in the results table")
+    if metric not in results:
+        raise ValueError(f"metric: {metric!r} is not a column of the results table")
+    if label in known:
+        raise ValueError(f"label: {label!r} is already a policy of the results table")
+    rank = {p: i for i, p in enumerate(policies)}
+    rows = results[results["policy"].isin(rank)].copy()
+    complete = rows.groupby(["scenario", "seed"])["policy"].transform("nunique") == len(policies)
+    rows = rows[complete & rows[metric].notna()]
+    rows["_rank"] = rows["policy"].map(rank)
+    ascending = is_lower_better(metric)
+    rows = rows.sort_values([metric, "_rank"], ascending=[ascending, True], kind="stable")
+    best = rows.groupby(["scenario", "seed"], sort=True).head(1).drop(columns="_rank")
+    best = best.assign(policy=label, kind="agent")
+    return best.sort_values(["scenario", "seed"]).reset_index(drop=True)
