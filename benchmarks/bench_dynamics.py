@@ -29,16 +29,12 @@ the two scenarios is the same in both states.
 from __future__ import annotations
 
 import copy
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from benchmarks.common import Row, measure, ratio_row, run_json_child, section_main  # noqa: E402
+from benchmarks.common import Row, measure, ratio_row, run_json_child, section_main
 
 __all__ = [
     "build_cpu",

@@ -16,18 +16,12 @@ Run: ``python -m benchmarks.bench_env [--quick]`` (or through ``python -m benchm
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from benchmarks.common import Row, measure, rss_growth_row, run_json_child  # noqa: E402
+from benchmarks.common import Row, measure, rss_growth_row, run_json_child
 
 __all__ = ["run_episode", "speed_rows", "fidelity_rows", "memory_rows", "maco_worst_step"]
 
@@ -381,24 +375,13 @@ def memory_rows(quick: bool = False) -> list[Row]:
             )
         )
     cycles = 50 if quick else 500
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import json, sys; sys.path.insert(0, sys.argv[1]); "
-            "from benchmarks.bench_network import bench_cycles; from leogym.native import testing; "
-            "print(json.dumps(bench_cycles(testing(), int(sys.argv[2]))))",
-            str(Path(__file__).resolve().parents[1]),
-            str(cycles),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
+    c = run_json_child(
+        "import json, sys; "
+        "from benchmarks.bench_network import bench_cycles; from leogym.native import testing; "
+        "print(json.dumps(bench_cycles(testing(), int(sys.argv[1]))))",
+        [str(cycles)],
+        "native cycles",
     )
-    if proc.returncode != 0:
-        raise RuntimeError(f"native cycles failed:\n{proc.stderr[-3000:]}")
-    c = json.loads(proc.stdout.strip().splitlines()[-1])
     out.append(
         measure(
             "memory",

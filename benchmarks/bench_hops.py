@@ -30,14 +30,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from benchmarks.common import (  # noqa: E402
+from benchmarks.common import (
     Row,
     measure,
     ratio_row,

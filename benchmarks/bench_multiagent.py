@@ -20,15 +20,11 @@ falls with N.
 
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from benchmarks.common import Row, measure, ratio_row, section_main  # noqa: E402
+from benchmarks.common import Row, measure, ratio_row, section_main
 
 __all__ = ["rows", "single_agent", "multi_agent"]
 

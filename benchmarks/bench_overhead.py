@@ -25,13 +25,9 @@ paid in both designs.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from benchmarks.common import Row, measure, ratio_row  # noqa: E402
+from benchmarks.common import Row, measure, ratio_row
 
 __all__ = ["boundary_step_us", "rows"]
 

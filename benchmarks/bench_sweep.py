@@ -29,9 +29,7 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from benchmarks.common import Row, measure  # noqa: E402
+from benchmarks.common import Row, measure
 
 __all__ = ["run_sweep", "compare_sweeps", "ray_available", "rows"]
 

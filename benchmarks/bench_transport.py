@@ -31,7 +31,6 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "native"))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from leo_paths import make_path  # noqa: E402
 
 from leogym.native import core as load_core  # noqa: E402

@@ -27,16 +27,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from benchmarks.common import Row, measure, ratio_row  # noqa: E402
+from benchmarks.common import Row, measure, ratio_row
 
 __all__ = [
     "vec_steps_per_s",

@@ -320,7 +320,7 @@ def rss_growth_row(
 
 
 def run_json_child(script: str, args: Sequence[str], what: str) -> dict[str, Any]:
-    """Run ``python -c script *args`` in a fresh process (the repository root on its path)
+    """Run ``python -c script *args`` in a fresh process in the repository root (so on its path)
     and return the JSON object its last output line holds.
 
     :raises RuntimeError: the child failed (its stderr's end in the message, named ``what``).
@@ -329,9 +329,9 @@ def run_json_child(script: str, args: Sequence[str], what: str) -> dict[str, Any
     import subprocess
     import sys
 
-    root = str(Path(__file__).resolve().parents[1])
     proc = subprocess.run(
-        [sys.executable, "-c", f"import sys; sys.path.insert(0, {root!r})\n" + script, *args],
+        [sys.executable, "-c", script, *args],
+        cwd=Path(__file__).resolve().parents[1],  # ``-c`` puts the working folder on the path
         capture_output=True,
         text=True,
         timeout=900,
