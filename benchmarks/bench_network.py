@@ -1,6 +1,6 @@
 """Network-side benchmarks: packets per wall-clock second through LeoChannel/LeoNetDevice.
 
-Run: ``LEOGYM_CORE_DIR=build/dev python benchmarks/bench_network.py [--sim-s 30] [--json out]``
+Run: ``LEOGYM_CORE_DIR=build/dev python -m benchmarks.bench_network [--sim-s 30] [--json out]``
 (a core built with ``LEOGYM_TESTING=ON``: the flows and the probe are ``_core.testing``'s).
 
 Measures, for saturating UDP and ns-3 TCP (NewReno) flows over one constant path, the packets
@@ -15,17 +15,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 import psutil
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "native"))
-from leo_paths import make_path  # noqa: E402
-
-from leogym.native import testing as load_testing  # noqa: E402
+from leogym.native import testing as load_testing
+from leogym.simulation.native_config import synthetic_path
 
 
 def _link_packets(r: dict) -> int:
@@ -39,7 +36,7 @@ def _link_packets(r: dict) -> int:
 
 def bench_flows(testing, sim_s: float) -> list[dict]:
     rows = []
-    path = make_path(sim_s + 1, rate_bps=50e6, delay_s=0.02, queue_packets=167)
+    path = synthetic_path(sim_s + 1, rate_bps=50e6, delay_s=0.02, queue_packets=167)
     for kind, link in [("udp", "leo"), ("udp", "p2p"), ("tcp_bulk", "leo"), ("tcp_bulk", "p2p")]:
         r = testing.run_reference_flow(kind, [path], sim_s, link=link)
         pk = _link_packets(r) if link == "leo" else None
@@ -61,7 +58,7 @@ def bench_flows(testing, sim_s: float) -> list[dict]:
 
 
 def bench_probe(testing, n: int = 1_000_000) -> dict:
-    path = make_path(60.0, rate_bps=1e9, delay_s=0.02, loss=0.01, outages=[(10.0, 10.5)])
+    path = synthetic_path(60.0, rate_bps=1e9, delay_s=0.02, loss=0.01, outages=[(10.0, 10.5)])
     t = np.arange(n) * 1e-5
     w0 = time.perf_counter()
     r = testing.probe_link(path, t, 1000)
@@ -82,9 +79,9 @@ def bench_queues(testing, n: int = 400_000) -> list[dict]:
     t = np.arange(n) * (1000 * 8 / (1.2 * rate))
     rows = []
     base = None
-    testing.probe_link(make_path(2.0), t[: n // 10], 1000)  # warm-up (allocator pools)
+    testing.probe_link(synthetic_path(2.0), t[: n // 10], 1000)  # warm-up (allocator pools)
     for disc in ("droptail", "red", "codel", "fq_codel", "pie", "dualpi2"):
-        path = make_path(float(t[-1]) + 1.0, rate_bps=rate, delay_s=0.02, queue_packets=500)
+        path = synthetic_path(float(t[-1]) + 1.0, rate_bps=rate, delay_s=0.02, queue_packets=500)
         path["queue"] = {"discipline": disc}
         c0 = time.process_time()
         r = testing.probe_link(path, t, 1000)
@@ -103,7 +100,7 @@ def bench_queues(testing, n: int = 400_000) -> list[dict]:
 
 
 def bench_cycles(testing, cycles: int = 200) -> dict:
-    paths = [make_path(1.0, rate_bps=20e6, loss=0.01), make_path(1.0, rate_bps=10e6)]
+    paths = [synthetic_path(1.0, rate_bps=20e6, loss=0.01), synthetic_path(1.0, rate_bps=10e6)]
     proc = psutil.Process()
     for _ in range(20):  # warm-up (allocator pools, TypeId tables)
         testing.run_reference_flow("tcp_bulk", paths, 0.1)

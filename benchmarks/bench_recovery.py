@@ -12,12 +12,9 @@ from __future__ import annotations
 
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "native"))
-from leo_paths import make_path  # noqa: E402
-
-from leogym.native import core as load_core  # noqa: E402
+from leogym.native import core as load_core
+from leogym.simulation.native_config import synthetic_path
 
 PACKET = 1472
 LINK = {"rate_bps": 50e6, "delay_s": 0.02, "queue_packets": 166, "loss": 1e-3, "loss_up": 0.0}
@@ -26,7 +23,7 @@ LINK = {"rate_bps": 50e6, "delay_s": 0.02, "queue_packets": 166, "loss": 1e-3, "
 def run_preset(core, recovery: str, sim_s: int) -> dict[str, float]:
     """One run: CPU seconds, delivered data packets, retransmission timeouts."""
     outages = [(t, t + 1.0) for t in range(5, sim_s, 10)]
-    path = make_path(sim_s + 1.0, outages=outages, **LINK)
+    path = synthetic_path(sim_s + 1.0, outages=outages, **LINK)
     config = {"cc": "cubic", "packet_bytes": PACKET, "seed": 1, "recovery": recovery}
     delivered = rtos = 0
     with core.Simulation(config, [path]) as sim:

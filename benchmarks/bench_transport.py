@@ -1,6 +1,6 @@
 """Transport benchmark: simulated data packets delivered per wall-clock second.
 
-Run: ``LEOGYM_CORE_DIR=build/dev python benchmarks/bench_transport.py [--sim-s 30] [--json out]``.
+Run: ``LEOGYM_CORE_DIR=build/dev python -m benchmarks.bench_transport [--sim-s 30] [--json out]``.
 
 On the same constant link and in the same process, it times
 
@@ -26,15 +26,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "native"))
-from leo_paths import make_path  # noqa: E402
-
-from leogym.native import core as load_core  # noqa: E402
-from leogym.native import testing as load_testing  # noqa: E402
+from leogym.native import core as load_core
+from leogym.native import testing as load_testing
+from leogym.simulation.native_config import synthetic_path
 
 PACKET = 1472
 
@@ -81,7 +78,7 @@ def bench_link(core, testing, name: str, sim_s: int, repeats: int) -> dict:
     :return: per case the list of runs (``packets``, ``wall_s``, ``events``,
         ``packets_per_wall_s``, ``events_per_packet``), plus the median figures and ratios.
     """
-    path = make_path(sim_s + 1.0, **LINKS[name])
+    path = synthetic_path(sim_s + 1.0, **LINKS[name])
     runs = {
         "ours_ack2": lambda: bench_ours(core, path, sim_s, 2),
         "ours_ack10": lambda: bench_ours(core, path, sim_s, 10),

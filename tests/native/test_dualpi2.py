@@ -24,7 +24,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from leo_paths import make_path
+
+from leogym.simulation.native_config import synthetic_path
 
 pytestmark = pytest.mark.native
 
@@ -57,7 +58,7 @@ def run(
     one_way_s: float,
     duration_s: float,
 ) -> list[dict[str, Any]]:
-    path = make_path(duration_s + 1.0, rate_bps=rate_bps, delay_s=one_way_s, queue_packets=500)
+    path = synthetic_path(duration_s + 1.0, rate_bps=rate_bps, delay_s=one_way_s, queue_packets=500)
     path["queue"] = queue
     cfg = {"cc": "cubic", "packet_bytes": 1400, "start_s": 1e6, "flows": flows}
     with core.Simulation(cfg, [path], None) as sim:
@@ -250,7 +251,7 @@ def test_tcp_flow_ecn_negotiates_ecn(core: Any) -> None:
     ],
 )
 def test_bad_dualpi2_dicts_name_the_field(core: Any, queue: dict[str, Any], field: str) -> None:
-    path = make_path(2.0)
+    path = synthetic_path(2.0)
     path["queue"] = queue
     with pytest.raises(ValueError, match=field):
         core.Simulation({"cc": "cubic"}, [path], None)
@@ -260,7 +261,7 @@ def test_bad_dualpi2_dicts_name_the_field(core: Any, queue: dict[str, Any], fiel
 def test_flow_ecn_is_refused_where_it_cannot_apply(core: Any, transport: str) -> None:
     flow = {"transport": transport, "routes": [0], "rate_bps": 1e5, "ecn": True}
     with pytest.raises(ValueError, match=r"flows\[0\]\.ecn"):
-        core.Simulation({"cc": "cubic", "flows": [flow]}, [make_path(2.0)], None)
+        core.Simulation({"cc": "cubic", "flows": [flow]}, [synthetic_path(2.0)], None)
 
 
 # ---- the scenario section ----------------------------------------------------------------------

@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from leo_paths import make_path
+
+from leogym.simulation.native_config import synthetic_path
 
 DELAY_S = 0.025
 RATE_BPS = 20e6
@@ -25,7 +26,7 @@ IP_PACKET_BITS = (PACKET + 28) * 8
 
 
 def sim(core: Any, flows: list[dict[str, Any]], **config: Any) -> Any:
-    path = make_path(6.0, rate_bps=RATE_BPS, delay_s=DELAY_S, queue_packets=1000)
+    path = synthetic_path(6.0, rate_bps=RATE_BPS, delay_s=DELAY_S, queue_packets=1000)
     cfg = {"cc": "cubic", "packet_bytes": PACKET, "flows": flows, **config}
     return core.Simulation(cfg, [path])
 

@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from leo_paths import make_path
+
+from leogym.simulation.native_config import synthetic_path
 
 pytestmark = pytest.mark.native
 
@@ -22,7 +23,7 @@ DURATION_S = 4.0
 
 
 def link(a: int, b: int, **kw: Any) -> dict[str, Any]:
-    d = make_path(DURATION_S, **kw)
+    d = synthetic_path(DURATION_S, **kw)
     d.update(a=a, b=b)
     return d
 
@@ -53,7 +54,7 @@ def diamond() -> dict[str, Any]:
 
 
 def run(core: Any, network: dict[str, Any], steps: int = 4, **config: Any) -> list[dict]:
-    path = make_path(DURATION_S, rate_bps=20e6, delay_s=0.01)
+    path = synthetic_path(DURATION_S, rate_bps=20e6, delay_s=0.01)
     cfg = {"cc": "cubic", "packet_bytes": 1400, **config}
     with core.Simulation(cfg, [path], network) as sim:
         return [sim.step(DURATION_S / steps) for _ in range(steps)]

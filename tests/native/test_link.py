@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from leo_paths import grid, make_path
+from leo_paths import grid
 from scipy import stats
+
+from leogym.simulation.native_config import synthetic_path
 
 DELIVERED, OUTAGE, RANDOM, OVERFLOW = -1, 0, 1, 2
 US = 1e-6
 
 
 def test_idle_link_delay_is_serialization_plus_propagation(testing):
-    p = make_path(5.0, rate_bps=20e6, delay_s=0.025)
+    p = synthetic_path(5.0, rate_bps=20e6, delay_s=0.025)
     sizes = np.array([40, 100, 576, 1000, 1500] * 20)
     t = 0.1 + 0.02 * np.arange(sizes.size)  # 20 ms apart: the link is idle for each packet
     r = testing.probe_link(p, t, sizes)
@@ -29,7 +31,7 @@ def test_idle_link_delay_is_serialization_plus_propagation(testing):
 
 @pytest.mark.parametrize("direction", ["down", "up"])
 def test_idle_link_follows_delay_and_rate_ramps(testing, direction):
-    p = make_path(10.0)
+    p = synthetic_path(10.0)
     tg = grid(p)
     # a delay ramp 20 -> 45 ms (geometry), a rate ramp, and a handover-like delay spike
     delay = 0.020 + 0.0025 * tg
@@ -52,7 +54,7 @@ def test_idle_link_follows_delay_and_rate_ramps(testing, direction):
 
 
 def test_back_to_back_packets_are_spaced_by_serialization(testing):
-    p = make_path(2.0, rate_bps=10e6, delay_s=0.01, queue_packets=1000)
+    p = synthetic_path(2.0, rate_bps=10e6, delay_s=0.01, queue_packets=1000)
     n = 200
     r = testing.probe_link(p, np.full(n, 0.5), 1000)
     assert np.all(r["drop_cause"] == DELIVERED)
@@ -70,7 +72,7 @@ def _arrival_rate(r, t1, t2):
 
 
 def test_saturated_link_delivers_at_the_rate_and_a_step_shows_up(testing):
-    p = make_path(10.0)
+    p = synthetic_path(10.0)
     tg = grid(p)
     p["rate_down_bps"] = np.where(tg < 5.0, 10e6, 30e6)  # step between 4.99 and 5.00 s
     # offered 40 Mbit/s of 1000-byte packets, queue 50: the link is always busy
@@ -82,7 +84,7 @@ def test_saturated_link_delivers_at_the_rate_and_a_step_shows_up(testing):
 
 def test_outage_drops_arrivals_and_flights_that_overlap_it(testing):
     s, e, d = 2.0, 2.5, 0.030
-    p = make_path(5.0, rate_bps=10e6, delay_s=d, outages=[(s, e)])
+    p = synthetic_path(5.0, rate_bps=10e6, delay_s=d, outages=[(s, e)])
     t = np.arange(1.5, 3.0, 0.002)  # 4 Mbit/s of 1000-byte packets: the link stays idle
     r = testing.probe_link(p, t, 1000)
     ser = 1000 * 8 / 10e6
@@ -102,7 +104,7 @@ def test_outage_drops_arrivals_and_flights_that_overlap_it(testing):
 
 def test_outage_flushes_the_queue(testing):
     s, d, q = 2.0, 0.001, 50
-    p = make_path(5.0, rate_bps=10e6, delay_s=d, outages=[(s, 2.3)], queue_packets=q)
+    p = synthetic_path(5.0, rate_bps=10e6, delay_s=d, outages=[(s, 2.3)], queue_packets=q)
     ser = 1000 * 8 / 10e6  # 0.8 ms
     n = 200
     t0 = s - 0.010
@@ -124,7 +126,7 @@ def test_outage_flushes_the_queue(testing):
 
 
 def test_link_recovers_after_an_outage(testing):
-    p = make_path(3.0, rate_bps=10e6, delay_s=0.02, outages=[(1.0, 1.2)])
+    p = synthetic_path(3.0, rate_bps=10e6, delay_s=0.02, outages=[(1.0, 1.2)])
     t = np.array([1.0, 1.1, 1.19999, 1.2, 1.3])
     r = testing.probe_link(p, t, 500)
     np.testing.assert_array_equal(r["drop_cause"], [OUTAGE, OUTAGE, OUTAGE, DELIVERED, DELIVERED])
@@ -133,7 +135,7 @@ def test_link_recovers_after_an_outage(testing):
 @pytest.mark.parametrize("p_loss", [0.01, 0.2])
 def test_random_loss_fraction_is_binomial(testing, p_loss):
     n = 20000
-    p = make_path(25.0, rate_bps=50e6, delay_s=0.005, loss=p_loss)
+    p = synthetic_path(25.0, rate_bps=50e6, delay_s=0.005, loss=p_loss)
     t = np.arange(n) * 0.001
     r = testing.probe_link(p, t, 1000, seed=3)
     drops = int(np.sum(r["drop_cause"] == RANDOM))
@@ -144,7 +146,7 @@ def test_random_loss_fraction_is_binomial(testing, p_loss):
 
 
 def test_random_loss_is_held_per_sample_and_seeded(testing):
-    p = make_path(20.0, rate_bps=50e6, delay_s=0.005)
+    p = synthetic_path(20.0, rate_bps=50e6, delay_s=0.005)
     tg = grid(p)
     p["loss_down"] = np.where(tg < 10.0, 0.0, 0.5)
     t = np.arange(0.0, 19.9, 0.001)
@@ -164,7 +166,7 @@ def test_random_loss_is_held_per_sample_and_seeded(testing):
 
 def test_overflow_only_when_offered_load_exceeds_capacity(testing):
     q = 30
-    p = make_path(12.0, rate_bps=10e6, delay_s=0.02, queue_packets=q)
+    p = synthetic_path(12.0, rate_bps=10e6, delay_s=0.02, queue_packets=q)
     ser = 1000 * 8 / 10e6
     under = testing.probe_link(p, np.arange(0.0, 10.0, ser / 0.95), 1000)
     assert under["counters"]["drops_overflow"] == 0
@@ -179,7 +181,7 @@ def test_overflow_only_when_offered_load_exceeds_capacity(testing):
 
 def test_burst_fills_exactly_queue_packets(testing):
     q = 25
-    p = make_path(2.0, rate_bps=5e6, delay_s=0.01, queue_packets=q)
+    p = synthetic_path(2.0, rate_bps=5e6, delay_s=0.01, queue_packets=q)
     r = testing.probe_link(p, np.full(100, 0.1), 1500)
     # one packet in serialization plus q in the queue
     assert r["counters"]["rx_packets"] == q + 1
@@ -188,7 +190,7 @@ def test_burst_fills_exactly_queue_packets(testing):
 
 
 def test_counters_account_for_every_packet(testing):
-    p = make_path(
+    p = synthetic_path(
         6.0, rate_bps=8e6, delay_s=0.03, loss=0.05, outages=[(2.0, 2.4)], queue_packets=20
     )
     rng = np.random.default_rng(5)
@@ -211,7 +213,7 @@ def test_counters_account_for_every_packet(testing):
 
 
 def test_falling_delay_never_reorders(testing):
-    p = make_path(2.0, rate_bps=50e6)
+    p = synthetic_path(2.0, rate_bps=50e6)
     tg = grid(p)
     p["delay_down_s"] = np.where(tg < 1.0, 0.080, 0.020)  # 60 ms drop within one 10 ms step
     t = np.arange(0.9, 1.1, 0.0005)
@@ -235,4 +237,4 @@ def test_falling_delay_never_reorders(testing):
 def test_probe_rejects_bad_input(testing, kwargs, match):
     args = {"send_times_s": [0.1, 0.2], "sizes_bytes": 100} | kwargs
     with pytest.raises(ValueError, match=match):
-        testing.probe_link(make_path(1.0), **args)
+        testing.probe_link(synthetic_path(1.0), **args)

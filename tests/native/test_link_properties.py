@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from leo_paths import make_path
+
+from leogym.simulation.native_config import synthetic_path
 
 
 @st.composite
@@ -18,7 +19,7 @@ def scenarios(draw):
     seed = draw(st.integers(0, 2**31 - 1))
     rng = np.random.default_rng(seed)
     n = 301  # 3 s at 10 ms
-    p = make_path(3.0, queue_packets=int(rng.integers(1, 60)))
+    p = synthetic_path(3.0, queue_packets=int(rng.integers(1, 60)))
     p["delay_down_s"] = rng.uniform(0.0, 0.08, n)
     p["rate_down_bps"] = rng.uniform(1e5, 5e7, n)
     p["loss_down"] = rng.choice([0.0, 0.0, 0.1, 0.5], n)

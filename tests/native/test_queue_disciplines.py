@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from leo_paths import make_path
+
+from leogym.simulation.native_config import synthetic_path
 
 pytestmark = pytest.mark.native
 
@@ -34,7 +35,9 @@ def run(
     duration_s: float = 8.0,
 ) -> list[dict[str, Any]]:
     """ns-3 flows (traffic.flows) over one constant 10 Mbit/s, 40 ms link with the queue."""
-    path = make_path(duration_s + 1.0, rate_bps=RATE_BPS, delay_s=ONE_WAY_S, queue_packets=LIMIT)
+    path = synthetic_path(
+        duration_s + 1.0, rate_bps=RATE_BPS, delay_s=ONE_WAY_S, queue_packets=LIMIT
+    )
     if queue is not None:
         path["queue"] = queue
     cfg = {"cc": "cubic", "packet_bytes": 1400, "start_s": 1e6, "flows": flows}
@@ -150,7 +153,7 @@ def test_red_drop_fraction_rises_between_thresholds(testing: Any) -> None:
 def test_drops_are_counted_by_cause(testing: Any, discipline: str) -> None:
     # ns-3 TCP bulk into a 4-BDP queue: drop-tail only overflows; the AQMs drop by their own
     # rule first (CoDel, FQ-CoDel and PIE never overflow under a single TCP flow).
-    path = make_path(6.0, rate_bps=RATE_BPS, delay_s=ONE_WAY_S, queue_packets=LIMIT)
+    path = synthetic_path(6.0, rate_bps=RATE_BPS, delay_s=ONE_WAY_S, queue_packets=LIMIT)
     path["queue"] = {"discipline": discipline}
     r = testing.run_reference_flow("tcp_bulk", [path], 5.0, tcp_variant="ns3::TcpNewReno")
     c = r["paths"][0]["down"]
@@ -181,7 +184,7 @@ def test_drops_are_counted_by_cause(testing: Any, discipline: str) -> None:
     ],
 )
 def test_bad_queue_dicts_name_the_field(core: Any, queue: dict[str, Any], field: str) -> None:
-    path = make_path(2.0)
+    path = synthetic_path(2.0)
     path["queue"] = queue
     with pytest.raises(ValueError, match=field):
         core.Simulation({"cc": "cubic"}, [path], None)
@@ -197,7 +200,7 @@ def test_ecn_marks_replace_drops_for_ect_packets(testing: Any, discipline: str) 
     # marks where it would drop (RFC 8289 section 5.4), so the flow loses nothing; the same
     # flow without ECN is dropped, and ECN on the queue leaves Not-ECT packets to drops.
     def flow(ecn_queue: bool, ecn_tcp: str) -> tuple[dict[str, Any], dict[str, Any]]:
-        path = make_path(9.0, rate_bps=RATE_BPS, delay_s=ONE_WAY_S, queue_packets=LIMIT)
+        path = synthetic_path(9.0, rate_bps=RATE_BPS, delay_s=ONE_WAY_S, queue_packets=LIMIT)
         path["queue"] = {"discipline": discipline, "ecn": ecn_queue}
         r = testing.run_reference_flow(
             "tcp_bulk",

@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from leo_paths import make_path
+
+from leogym.simulation.native_config import synthetic_path
 
 pytestmark = pytest.mark.native
 
@@ -26,7 +27,9 @@ TX_S = WIRE_BYTES * 8 / RATE_BPS  # 1.1424 ms per packet
 
 def run(core: Any, queue: dict[str, Any] | None, flows: list[dict[str, Any]], **cfg: Any) -> list:
     duration_s = cfg.pop("duration_s", 6.0)
-    path = make_path(duration_s + 1.0, rate_bps=RATE_BPS, delay_s=ONE_WAY_S, queue_packets=LIMIT)
+    path = synthetic_path(
+        duration_s + 1.0, rate_bps=RATE_BPS, delay_s=ONE_WAY_S, queue_packets=LIMIT
+    )
     if queue is not None:
         path["queue"] = queue
     config = {"cc": "cubic", "packet_bytes": 1400, "start_s": 1e6, "flows": flows, **cfg}
@@ -71,7 +74,7 @@ def test_codel_sojourn_and_drop_counts_per_step(core: Any) -> None:
 def test_path_queue_delay_is_the_connection_packets_queueing(core: Any) -> None:
     # The connection alone on one path: its per-path queueing delay is measured on the same
     # packets as flow 0's (the flow monitor's), so the two agree exactly.
-    path = make_path(7.0, rate_bps=RATE_BPS, delay_s=ONE_WAY_S, queue_packets=LIMIT)
+    path = synthetic_path(7.0, rate_bps=RATE_BPS, delay_s=ONE_WAY_S, queue_packets=LIMIT)
     with core.Simulation({"cc": "cubic", "packet_bytes": 1400}, [path], None) as sim:
         out = [sim.step(STEP_S) for _ in range(12)]
     for m in out[1:]:

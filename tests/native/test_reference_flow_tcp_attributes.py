@@ -13,7 +13,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from leo_paths import make_path
+
+from leogym.simulation.native_config import synthetic_path
 
 SEGMENT = 1448
 
@@ -22,7 +23,7 @@ SEGMENT = 1448
 def test_initial_cwnd_sets_the_first_flight(testing: ModuleType, iw: int) -> None:
     # RTT 0.6 s: SYN at 0, SYN-ACK back at 0.6, the first flight arrives from 0.9 s on; the
     # next segments leave on the first ACK (>= 1.2 s) and arrive >= 1.5 s.
-    path = make_path(3.0, rate_bps=10e6, delay_s=0.3, queue_packets=1000)
+    path = synthetic_path(3.0, rate_bps=10e6, delay_s=0.3, queue_packets=1000)
     attrs = {} if iw == 10 else {"ns3::TcpSocket::InitialCwnd": iw}  # 10 = ns-3's default
     r = testing.run_reference_flow(
         "tcp_bulk", [path], 1.45, segment_bytes=SEGMENT, tcp_attributes=attrs
@@ -36,7 +37,7 @@ def test_min_rto_sets_the_timeout_ladder_of_an_outage(testing: ModuleType) -> No
     # the outage) and ~6.0 s, where the retransmission gets through. MinRto 0.2 s: RTO =
     # max(0.2, SRTT + 4 RTTVAR) ~ 0.2 s: expiries at ~3.2, ~3.6 (in) and ~4.4 s. One loss
     # episode either way.
-    path = make_path(9.0, rate_bps=10e6, delay_s=0.05, queue_packets=84, outages=[(3.0, 4.2)])
+    path = synthetic_path(9.0, rate_bps=10e6, delay_s=0.05, queue_packets=84, outages=[(3.0, 4.2)])
     slow = testing.run_reference_flow("tcp_bulk", [path], 8.0)
     fast = testing.run_reference_flow(
         "tcp_bulk", [path], 8.0, tcp_attributes={"ns3::TcpSocketBase::MinRto": 0.2}
@@ -48,7 +49,9 @@ def test_min_rto_sets_the_timeout_ladder_of_an_outage(testing: ModuleType) -> No
 
 
 def test_attributes_do_not_outlive_their_run(testing: ModuleType) -> None:
-    path = make_path(5.0, rate_bps=20e6, delay_s=0.05, loss=1e-3, loss_up=0.0, queue_packets=166)
+    path = synthetic_path(
+        5.0, rate_bps=20e6, delay_s=0.05, loss=1e-3, loss_up=0.0, queue_packets=166
+    )
     before = testing.run_reference_flow("tcp_bulk", [path], 4.0, seed=3)
     changed = testing.run_reference_flow(
         "tcp_bulk",
@@ -70,7 +73,9 @@ def test_attributes_do_not_outlive_their_run(testing: ModuleType) -> None:
 
 def test_cubic_attributes_reach_the_congestion_control(testing: ModuleType) -> None:
     # TcpCubic's multiplicative decrease: a smaller Beta leaves less of the window per loss.
-    path = make_path(21.0, rate_bps=20e6, delay_s=0.05, loss=1e-3, loss_up=0.0, queue_packets=166)
+    path = synthetic_path(
+        21.0, rate_bps=20e6, delay_s=0.05, loss=1e-3, loss_up=0.0, queue_packets=166
+    )
     kw: dict[str, Any] = {"tcp_variant": "ns3::TcpCubic", "segment_bytes": SEGMENT}
     default = testing.run_reference_flow("tcp_bulk", [path], 20.0, **kw)
     harsh = testing.run_reference_flow(
@@ -108,18 +113,18 @@ def test_bad_attributes_are_value_errors_naming_the_key(
 ) -> None:
     key = next(iter(attrs))
     with pytest.raises(ValueError, match=message) as err:
-        testing.run_reference_flow("tcp_bulk", [make_path(2.0)], 1.0, tcp_attributes=attrs)
+        testing.run_reference_flow("tcp_bulk", [synthetic_path(2.0)], 1.0, tcp_attributes=attrs)
     assert f"tcp_attributes['{key}']" in str(err.value)
 
 
 @pytest.mark.parametrize("bad", ["ns3::TcpSocketBase::MinRto", [("a", 1)], {1: 2}])
 def test_tcp_attributes_must_be_a_dict_with_string_keys(testing: ModuleType, bad: Any) -> None:
     with pytest.raises(ValueError, match="tcp_attributes"):
-        testing.run_reference_flow("tcp_bulk", [make_path(2.0)], 1.0, tcp_attributes=bad)
+        testing.run_reference_flow("tcp_bulk", [synthetic_path(2.0)], 1.0, tcp_attributes=bad)
 
 
 def test_a_refused_attribute_leaves_the_process_usable(testing: ModuleType) -> None:
-    path = make_path(3.0, rate_bps=20e6, delay_s=0.02, queue_packets=100)
+    path = synthetic_path(3.0, rate_bps=20e6, delay_s=0.02, queue_packets=100)
     ok = testing.run_reference_flow("tcp_bulk", [path], 2.0)
     with pytest.raises(ValueError):
         testing.run_reference_flow(

@@ -8,14 +8,18 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from leo_paths import grid, make_path
+from leo_paths import grid
+
+from leogym.simulation.native_config import synthetic_path
 
 IP, UDP, TCP_TS = 20, 8, 20 + 12
 
 
 def test_saturating_udp_goodput_is_the_link_rate(testing):
     rate, payload, dur = 20e6, 1472, 10.0
-    r = testing.run_reference_flow("udp", [make_path(dur + 1, rate_bps=rate, delay_s=0.02)], dur)
+    r = testing.run_reference_flow(
+        "udp", [synthetic_path(dur + 1, rate_bps=rate, delay_s=0.02)], dur
+    )
     wire = payload + UDP + IP
     # the first datagram arrives after one serialization and one propagation delay
     expected = rate * payload / wire * (dur - 0.02) / dur
@@ -25,7 +29,7 @@ def test_saturating_udp_goodput_is_the_link_rate(testing):
 
 
 def test_udp_follows_a_rate_step(testing):
-    p = make_path(9.0)
+    p = synthetic_path(9.0)
     p["rate_down_bps"] = np.where(grid(p) < 4.0, 8e6, 24e6)
     lo = testing.run_reference_flow("udp", [p], 4.0, udp_rate_bps=30e6)
     full = testing.run_reference_flow("udp", [p], 8.0, udp_rate_bps=30e6)
@@ -37,7 +41,7 @@ def test_udp_follows_a_rate_step(testing):
 
 def _tcp_path(loss: float = 0.0, rate: float = 50e6, rtt: float = 0.040, dur: float = 12.0):
     bdp_packets = int(np.ceil(rate * rtt / 8 / 1500))
-    return make_path(dur, rate_bps=rate, delay_s=rtt / 2, loss=loss, queue_packets=bdp_packets)
+    return synthetic_path(dur, rate_bps=rate, delay_s=rtt / 2, loss=loss, queue_packets=bdp_packets)
 
 
 def test_ns3_newreno_fills_a_bdp_buffered_link(testing):
@@ -69,7 +73,7 @@ def test_ns3_tcp_steady_state_goodput(testing, variant):
 )
 def test_matches_ns3_point_to_point_link(testing, kind, variant, queue):
     """On a constant link, LeoNetDevice and ns-3's PointToPointNetDevice agree."""
-    p = make_path(5.0, rate_bps=50e6, delay_s=0.02, queue_packets=queue)
+    p = synthetic_path(5.0, rate_bps=50e6, delay_s=0.02, queue_packets=queue)
     leo = testing.run_reference_flow(kind, [p], 4.0, tcp_variant=variant)
     ref = testing.run_reference_flow(kind, [p], 4.0, tcp_variant=variant, link="p2p")
     assert leo["rx_bytes"] == pytest.approx(ref["rx_bytes"], rel=1e-3)
@@ -77,14 +81,14 @@ def test_matches_ns3_point_to_point_link(testing, kind, variant, queue):
 
 
 def test_p2p_reference_needs_a_constant_path(testing):
-    p = make_path(2.0)
+    p = synthetic_path(2.0)
     p["delay_down_s"] = np.linspace(0.02, 0.03, p["delay_down_s"].size)
     with pytest.raises(ValueError, match="link"):
         testing.run_reference_flow("udp", [p], 1.0, link="p2p")
     with pytest.raises(ValueError, match="link"):
-        testing.run_reference_flow("udp", [make_path(2.0, loss=0.01)], 1.0, link="p2p")
+        testing.run_reference_flow("udp", [synthetic_path(2.0, loss=0.01)], 1.0, link="p2p")
     with pytest.raises(ValueError, match="link"):
-        testing.run_reference_flow("udp", [make_path(2.0)], 1.0, link="ethernet")
+        testing.run_reference_flow("udp", [synthetic_path(2.0)], 1.0, link="ethernet")
 
 
 def test_tcp_is_reproducible_per_seed_and_varies_across_seeds(testing):
@@ -110,7 +114,10 @@ def test_tcp_resumes_after_an_outage(testing):
 
 
 def test_flow_uses_the_chosen_path_only(testing):
-    paths = [make_path(3.0, rate_bps=10e6, name="a"), make_path(3.0, rate_bps=30e6, name="b")]
+    paths = [
+        synthetic_path(3.0, rate_bps=10e6, name="a"),
+        synthetic_path(3.0, rate_bps=30e6, name="b"),
+    ]
     r = testing.run_reference_flow("udp", paths, 2.0, path=1)
     assert r["paths"][0]["down"]["tx_packets"] == 0
     assert r["paths"][1]["down"]["rx_packets"] == r["rx_packets"] > 0
@@ -169,22 +176,22 @@ def test_cross_traffic_shares_the_path_queue(testing):
 )
 def test_reference_flow_rejects_bad_input(testing, args, opts, match):
     with pytest.raises(ValueError, match=match):
-        testing.run_reference_flow(*args, [make_path(1.0)], 1.0, **opts)
+        testing.run_reference_flow(*args, [synthetic_path(1.0)], 1.0, **opts)
 
 
 def test_bad_duration_seed_and_paths(testing):
     for bad in (-1.0, np.nan, 1e300):
         with pytest.raises(ValueError, match="duration_s"):
-            testing.run_reference_flow("udp", [make_path(1.0)], bad)
+            testing.run_reference_flow("udp", [synthetic_path(1.0)], bad)
     with pytest.raises(ValueError, match=r"cross_traffic\[0\]\.stop_s"):
         testing.run_reference_flow(
             "udp",
-            [make_path(1.0)],
+            [synthetic_path(1.0)],
             1.0,
             cross_traffic=[{"kind": "udp_onoff", "path": 0, "stop_s": 1e300}],
         )
     with pytest.raises(ValueError, match="seed"):
-        testing.run_reference_flow("udp", [make_path(1.0)], 1.0, seed=0)
+        testing.run_reference_flow("udp", [synthetic_path(1.0)], 1.0, seed=0)
     with pytest.raises(ValueError, match="paths"):
         testing.run_reference_flow("udp", [], 1.0)
     with pytest.raises(ValueError, match=r"paths\[0\]"):
@@ -216,7 +223,7 @@ def test_upstream_cross_traffic_uses_the_up_direction(testing):
         },
     ]
     r = testing.run_reference_flow(
-        "udp", [make_path(3.0, rate_up_bps=5e6)], 2.0, udp_rate_bps=1e6, cross_traffic=cross
+        "udp", [synthetic_path(3.0, rate_up_bps=5e6)], 2.0, udp_rate_bps=1e6, cross_traffic=cross
     )
     # on/off at 1 Mbit/s, on half the time: 0.5 s on per second -> about 1 Mbit over 2 s
     assert r["cross_rx_bytes"][0] * 8 == pytest.approx(1e6 * 1.0, rel=0.05)

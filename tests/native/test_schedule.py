@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from leo_paths import grid, make_path
+from leo_paths import grid
+
+from leogym.simulation.native_config import synthetic_path
 
 
 def _ramp_path() -> dict:
     rng = np.random.default_rng(7)
     n = 501
-    p = make_path(5.0, 0.01)
+    p = synthetic_path(5.0, 0.01)
     p["delay_down_s"] = 0.02 + 0.01 * np.sin(np.arange(n) / 40.0)
     p["delay_up_s"] = np.linspace(0.03, 0.05, n)
     p["rate_down_bps"] = rng.uniform(5e6, 50e6, n)
@@ -60,7 +62,7 @@ def test_outage_and_handover_lookups(testing):
 
 
 def test_zero_rate_allowed_only_inside_outages(core, testing):
-    p = make_path(2.0, outages=[(0.5, 0.8)])
+    p = synthetic_path(2.0, outages=[(0.5, 0.8)])
     tg = grid(p)
     inside = (tg >= 0.5) & (tg < 0.8)
     p["rate_down_bps"][inside] = 0.0
@@ -73,7 +75,7 @@ def test_zero_rate_allowed_only_inside_outages(core, testing):
 
 
 def _bad(mutate):
-    p = make_path(1.0)
+    p = synthetic_path(1.0)
     mutate(p)
     return p
 
@@ -111,8 +113,8 @@ def test_bad_arrays_raise_value_error_naming_the_field(core, mutate, field):
 
 
 def test_errors_name_the_path_in_a_list(testing):
-    good = make_path(1.0)
-    bad = make_path(1.0, name="terr")
+    good = synthetic_path(1.0)
+    bad = synthetic_path(1.0, name="terr")
     bad["loss_down"][2] = -0.1
     with pytest.raises(ValueError, match=r"paths\[1\] \('terr'\)\.loss_down\[2\]"):
         testing.run_reference_flow("udp", [good, bad], 0.1)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import psutil
 import pytest
-from leo_paths import make_path
+
+from leogym.simulation.native_config import synthetic_path
 
 
 def _paths():
     return [
-        make_path(1.0, rate_bps=20e6, loss=0.05),
-        make_path(1.0, rate_bps=10e6, outages=[(0.1, 0.15)], name="p1"),
+        synthetic_path(1.0, rate_bps=20e6, loss=0.05),
+        synthetic_path(1.0, rate_bps=10e6, outages=[(0.1, 0.15)], name="p1"),
     ]
 
 
@@ -40,9 +41,9 @@ def test_one_simulation_per_process(core, testing):
     try:
         assert core.simulation_busy()
         with pytest.raises(RuntimeError, match="one simulation per process"):
-            testing.run_reference_flow("udp", [make_path(1.0)], 0.1)
+            testing.run_reference_flow("udp", [synthetic_path(1.0)], 0.1)
         with pytest.raises(RuntimeError, match="one simulation per process"):
-            testing.probe_link(make_path(1.0), [0.1])
+            testing.probe_link(synthetic_path(1.0), [0.1])
         with pytest.raises(RuntimeError):
             core.hold_simulator()
         with pytest.raises(RuntimeError, match="still open"):
@@ -54,19 +55,21 @@ def test_one_simulation_per_process(core, testing):
     with core.hold_simulator() as held:
         assert held.active
     assert not core.simulation_busy()
-    testing.run_reference_flow("udp", [make_path(1.0)], 0.1)
+    testing.run_reference_flow("udp", [synthetic_path(1.0)], 0.1)
 
 
 def test_bad_input_leaves_the_process_usable(core, testing):
-    bad = make_path(1.0)
+    bad = synthetic_path(1.0)
     bad["rate_up_bps"][0] = -5.0
     for _ in range(3):
         with pytest.raises(ValueError):
             testing.run_reference_flow("udp", [bad], 0.1)
         with pytest.raises(ValueError):
-            testing.run_reference_flow("udp", [make_path(1.0)], 0.1, cross_traffic=[{"kind": "x"}])
+            testing.run_reference_flow(
+                "udp", [synthetic_path(1.0)], 0.1, cross_traffic=[{"kind": "x"}]
+            )
     assert not core.simulation_busy()
-    r = testing.run_reference_flow("udp", [make_path(1.0)], 0.1)
+    r = testing.run_reference_flow("udp", [synthetic_path(1.0)], 0.1)
     assert r["rx_bytes"] > 0
 
 

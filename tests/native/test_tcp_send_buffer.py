@@ -12,7 +12,8 @@ fills the link, so goodput is the link rate less TCP/IP headers (RFC 791, RFC 79
 from __future__ import annotations
 
 import numpy as np
-from leo_paths import make_path
+
+from leogym.simulation.native_config import synthetic_path
 
 RATE, RTT, MTU, MSS = 50e6, 0.040, 1500, 1448
 QUEUE = int(np.ceil(RATE * RTT / 8 / MTU))  # one BDP of queue, in packets
@@ -21,7 +22,7 @@ CEILING = RATE * MSS / MTU
 
 
 def _run(testing, snd_buf: int, duration: float) -> dict:
-    path = make_path(duration + 1, rate_bps=RATE, delay_s=RTT / 2, queue_packets=QUEUE)
+    path = synthetic_path(duration + 1, rate_bps=RATE, delay_s=RTT / 2, queue_packets=QUEUE)
     return testing.run_reference_flow(
         "tcp_bulk", [path], duration, snd_buf_bytes=snd_buf, rcv_buf_bytes=2 * BOUND
     )

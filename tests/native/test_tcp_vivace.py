@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from leo_paths import make_path
+
+from leogym.simulation.native_config import synthetic_path
 
 pytestmark = pytest.mark.native
 
@@ -39,7 +40,7 @@ def run_flows(
 ) -> list[dict[str, Any]]:
     """ns-3 TCP flows (traffic.flows) on one constant link with a BDP drop-tail queue; the
     connection under study never starts."""
-    path = make_path(
+    path = synthetic_path(
         duration_s + 1.0,
         rate_bps=rate_bps,
         delay_s=ONE_WAY_S,
@@ -79,13 +80,15 @@ def test_bad_attributes_are_refused_before_the_run(
     with pytest.raises(ValueError, match=rf"tcp_attributes\['{full}'\].*out of range"):
         testing.run_reference_flow(
             "tcp_bulk",
-            [make_path(2.0)],
+            [synthetic_path(2.0)],
             1.0,
             tcp_variant="TcpPccVivace",
             tcp_attributes={full: value},
         )
     # The process is still usable.
-    r = testing.run_reference_flow("tcp_bulk", [make_path(2.0)], 1.0, tcp_variant="TcpPccVivace")
+    r = testing.run_reference_flow(
+        "tcp_bulk", [synthetic_path(2.0)], 1.0, tcp_variant="TcpPccVivace"
+    )
     assert r["goodput_bps"] > 0
 
 
@@ -105,7 +108,7 @@ def test_unknown_names_list_it(core: Any) -> None:
 
 def test_it_runs_over_a_hop_network(core: Any) -> None:
     # server -> router -> client, two 10 Mbit/s hops of 10 ms, each with its own queue.
-    hop = make_path(9.0, rate_bps=10e6, delay_s=0.01, queue_packets=30)
+    hop = synthetic_path(9.0, rate_bps=10e6, delay_s=0.01, queue_packets=30)
     network = {
         "nodes": ["server", "r", "client"],
         "links": [{**hop, "a": 0, "b": 1}, {**hop, "a": 1, "b": 2}],
@@ -160,7 +163,7 @@ def test_keeps_most_of_its_throughput_under_one_percent_random_loss(testing: Mod
     rate = 20e6
 
     def goodput(variant: str, loss: float) -> float:
-        path = make_path(
+        path = synthetic_path(
             21.0, rate_bps=rate, delay_s=ONE_WAY_S, loss=loss, loss_up=0.0, queue_packets=67
         )
         r = testing.run_reference_flow(

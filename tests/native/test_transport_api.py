@@ -10,7 +10,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from leo_paths import make_path
+
+from leogym.simulation.native_config import synthetic_path
 
 PER_PATH = [
     "cwnd_bytes",
@@ -44,8 +45,8 @@ PER_CONNECTION = [
 @pytest.fixture()
 def two_paths() -> list[dict[str, Any]]:
     return [
-        make_path(6.0, rate_bps=10e6, delay_s=0.02, queue_packets=50, name="a"),
-        make_path(6.0, rate_bps=5e6, delay_s=0.04, queue_packets=50, name="b"),
+        synthetic_path(6.0, rate_bps=10e6, delay_s=0.02, queue_packets=50, name="a"),
+        synthetic_path(6.0, rate_bps=5e6, delay_s=0.04, queue_packets=50, name="b"),
     ]
 
 
@@ -91,7 +92,7 @@ def test_file_completion_time_is_from_the_start(core: ModuleType, two_paths) -> 
 
 
 def test_same_seed_same_trajectory(core: ModuleType) -> None:
-    lossy = [make_path(4.0, rate_bps=10e6, delay_s=0.02, loss=0.01, queue_packets=40)]
+    lossy = [synthetic_path(4.0, rate_bps=10e6, delay_s=0.02, loss=0.01, queue_packets=40)]
 
     def trajectory(seed: int) -> list[np.ndarray]:
         with core.Simulation({"seed": seed, "cc": "cubic"}, lossy) as sim:
@@ -107,7 +108,7 @@ def test_same_seed_same_trajectory(core: ModuleType) -> None:
 
 
 def test_external_cc_follows_set_cwnd(core: ModuleType) -> None:
-    path = [make_path(4.0, rate_bps=50e6, delay_s=0.05, queue_packets=500)]
+    path = [synthetic_path(4.0, rate_bps=50e6, delay_s=0.05, queue_packets=500)]
     with core.Simulation({"cc": "external"}, path) as sim:
         sim.set_cwnd(np.array([24_000.0]))
         sim.step(0.5)
@@ -125,7 +126,7 @@ def test_external_cc_follows_set_cwnd(core: ModuleType) -> None:
 
 
 def test_step_releases_the_gil(core: ModuleType) -> None:
-    path = [make_path(10.0, rate_bps=100e6, delay_s=0.01, queue_packets=200)]
+    path = [synthetic_path(10.0, rate_bps=100e6, delay_s=0.01, queue_packets=200)]
     ticks: list[float] = []
     stop = threading.Event()
 
@@ -342,7 +343,7 @@ def test_cwnd_validation_modes(core: ModuleType, cc: str) -> None:
     (``tcp_is_cwnd_limited``, the "linux" mode): slow start keeps growing while cwnd is below
     twice the window's peak flight, so cwnd settles at twice the flow-control limit."""
     rwnd = 64 * 1024
-    path = [make_path(6.0, rate_bps=100e6, delay_s=0.05, queue_packets=2000)]
+    path = [synthetic_path(6.0, rate_bps=100e6, delay_s=0.05, queue_packets=2000)]
     final = {}
     for mode in ("rfc9002", "linux"):
         cfg = {

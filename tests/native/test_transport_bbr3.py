@@ -24,7 +24,8 @@ from typing import Any
 import numpy as np
 import pytest
 from bottleneck_emulator import Bottleneck
-from leo_paths import make_path
+
+from leogym.simulation.native_config import synthetic_path
 
 MSS = 1200
 IW = min(10 * MSS, max(14720, 2 * MSS))  # RFC 9002 section 7.2
@@ -75,7 +76,9 @@ def test_bad_parameters_are_value_errors(core: ModuleType, testing: ModuleType) 
     with pytest.raises(ValueError, match="params.Gamma: unknown parameter"):
         testing.SampledCongestionProbe("bbr3_picoquic", params={"Gamma": 1.0})
     with pytest.raises(ValueError, match="cc_params.ProbeRttInterval"):
-        core.Simulation({"cc": "bbr3", "cc_params": {"ProbeRttInterval": 1e-9}}, [make_path(2.0)])
+        core.Simulation(
+            {"cc": "bbr3", "cc_params": {"ProbeRttInterval": 1e-9}}, [synthetic_path(2.0)]
+        )
 
 
 def test_initial_pacing_rate_and_startup_gains(testing: ModuleType) -> None:
@@ -415,7 +418,7 @@ def test_freeze_keeps_window_losses_out_of_the_model(testing: ModuleType, when: 
 def simulate(
     core: ModuleType, cc: str, seconds: int, *, queue: int, loss: float = 0.0, seed: int = 1
 ) -> list[dict[str, Any]]:
-    path = make_path(
+    path = synthetic_path(
         seconds + 1.0, rate_bps=20e6, delay_s=0.05, queue_packets=queue, loss=loss, loss_up=0.0
     )
     sim = core.Simulation({"cc": cc, "packet_bytes": PACKET, "seed": seed}, [path])

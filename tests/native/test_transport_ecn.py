@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from leo_paths import make_path
+
+from leogym.simulation.native_config import synthetic_path
 
 pytestmark = pytest.mark.native
 
@@ -41,7 +42,9 @@ def run(
     cc: str = "cubic",
 ) -> list[dict[str, Any]]:
     """The connection (one path, 10 Mbit/s, 40 ms, 4-BDP queue) for ``duration_s``."""
-    path = make_path(duration_s + 1.0, rate_bps=RATE_BPS, delay_s=ONE_WAY_S, queue_packets=LIMIT)
+    path = synthetic_path(
+        duration_s + 1.0, rate_bps=RATE_BPS, delay_s=ONE_WAY_S, queue_packets=LIMIT
+    )
     if queue is not None:
         path["queue"] = queue
     cfg: dict[str, Any] = {"cc": cc, "packet_bytes": 1400, "seed": 1}
@@ -282,7 +285,7 @@ def test_a_link_dropping_ect_packets_falls_back_to_not_ect(core: Any) -> None:
     ],
 )
 def test_bad_ecn_handling_names_the_field(core: Any, queue: dict[str, Any], message: str) -> None:
-    path = make_path(1.0, queue_packets=10)
+    path = synthetic_path(1.0, queue_packets=10)
     path["queue"] = queue
     with pytest.raises(ValueError, match=message):
         core.Simulation({"cc": "cubic"}, [path], None)

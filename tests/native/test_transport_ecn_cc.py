@@ -398,9 +398,9 @@ def test_bbr3_high_ce_ratio_ends_a_bandwidth_probe(ecn_run: Bottleneck) -> None:
 def l4s_run(core: ModuleType, ecn: bool) -> dict[str, float]:
     """Prague alone on a 10 Mbit/s, 40 ms path whose queue is DualPI2 with ECN (its L queue
     marks ECT(1) packets at a 1 ms step); steps 3-6 s."""
-    from leo_paths import make_path
+    from leogym.simulation.native_config import synthetic_path
 
-    path = make_path(7.0, rate_bps=10e6, delay_s=0.02, queue_packets=132)
+    path = synthetic_path(7.0, rate_bps=10e6, delay_s=0.02, queue_packets=132)
     path["queue"] = {"discipline": "dualpi2", "ecn": True}
     with core.Simulation({"cc": "prague", "packet_bytes": 1400, "ecn": ecn}, [path]) as sim:
         rows = [sim.step(0.5) for _ in range(12)][6:]

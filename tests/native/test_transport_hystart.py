@@ -24,11 +24,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from leo_paths import make_path
 
 from leogym.envs.config import EnvConfig
 from leogym.scenario import load_scenario
 from leogym.simulation import Simulation
+from leogym.simulation.native_config import synthetic_path
 
 MSS = 1200
 IW = min(10 * MSS, max(14720, 2 * MSS))  # RFC 9002 section 7.2
@@ -258,7 +258,7 @@ def test_attribute_is_reachable_from_the_env_config(core: ModuleType) -> None:
 def first_episode(core: ModuleType, cc: str, hystart: int) -> tuple[float, int]:
     """8 s of one flow on 10 Mbit/s, 600 ms, a BDP queue (500 packets): ssthresh set by the
     first reduction (packets of 1455 B) and the queue-overflow drops."""
-    path = make_path(9.0, rate_bps=10e6, delay_s=0.3, queue_packets=500)
+    path = synthetic_path(9.0, rate_bps=10e6, delay_s=0.3, queue_packets=500)
     sim = core.Simulation(
         {"cc": cc, "cc_params": {"HyStart": hystart}, "packet_bytes": 1472, "seed": 1}, [path]
     )

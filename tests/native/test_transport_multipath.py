@@ -21,7 +21,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from leo_paths import make_path
+
+from leogym.simulation.native_config import synthetic_path
 
 PACKET = 1472  # UDP payload of a full-size packet on a 1500-byte MTU
 
@@ -55,8 +56,8 @@ def run(
 
 @pytest.mark.parametrize("cc", ["cubic", "newreno", "lia"])
 def test_two_disjoint_equal_paths_double_the_goodput(core: ModuleType, cc: str) -> None:
-    a = make_path(21.0, rate_bps=20e6, delay_s=0.02, queue_packets=66, name="a")
-    b = make_path(21.0, rate_bps=20e6, delay_s=0.02, queue_packets=66, name="b")
+    a = synthetic_path(21.0, rate_bps=20e6, delay_s=0.02, queue_packets=66, name="a")
+    b = synthetic_path(21.0, rate_bps=20e6, delay_s=0.02, queue_packets=66, name="b")
     one = run(core, {"cc": cc}, [a], 20)["mbps"]
     two = run(core, {"cc": cc}, [a, b], 20)
     assert one > 0.9 * 20 * (PACKET - 17) / 1500  # one path is nearly full
@@ -67,7 +68,7 @@ def test_two_disjoint_equal_paths_double_the_goodput(core: ModuleType, cc: str) 
 
 def shared_bottleneck(core: ModuleType, cc: str) -> float:
     """Goodput ratio (ours / TCP) with two subflows and one TcpLinuxReno on one path."""
-    p = make_path(91.0, rate_bps=20e6, delay_s=0.02, queue_packets=66)
+    p = synthetic_path(91.0, rate_bps=20e6, delay_s=0.02, queue_packets=66)
     cfg = {
         "cc": cc,
         "subflow_paths": [0, 0],
@@ -93,16 +94,16 @@ def test_uncoupled_cc_takes_about_two_shares_of_a_shared_bottleneck(core: Module
 def test_external_scheduler_weights_split_the_packets(core: ModuleType) -> None:
     # Flow control (150 kB window) keeps both 50 Mbit/s paths below their windows, so the
     # split is the scheduler's: packets in proportion 3 : 1.
-    a = make_path(16.0, rate_bps=50e6, delay_s=0.02, queue_packets=200, name="a")
-    b = make_path(16.0, rate_bps=50e6, delay_s=0.02, queue_packets=200, name="b")
+    a = synthetic_path(16.0, rate_bps=50e6, delay_s=0.02, queue_packets=200, name="a")
+    b = synthetic_path(16.0, rate_bps=50e6, delay_s=0.02, queue_packets=200, name="b")
     cfg = {"cc": "cubic", "scheduler": "external", "receive_window_bytes": 150_000}
     out = run(core, cfg, [a, b], 15, setup=lambda s: s.set_weights(np.array([3.0, 1.0])))
     assert out["delivered"][0] / out["delivered"][1] == pytest.approx(3.0, rel=0.05)
 
 
 def test_external_scheduler_path_choice(core: ModuleType) -> None:
-    a = make_path(6.0, rate_bps=20e6, delay_s=0.02, name="a")
-    b = make_path(6.0, rate_bps=20e6, delay_s=0.02, name="b")
+    a = synthetic_path(6.0, rate_bps=20e6, delay_s=0.02, name="a")
+    b = synthetic_path(6.0, rate_bps=20e6, delay_s=0.02, name="b")
     out = run(
         core,
         {"cc": "cubic", "scheduler": "external"},
@@ -115,8 +116,8 @@ def test_external_scheduler_path_choice(core: ModuleType) -> None:
 
 
 def test_deactivated_and_standby_paths(core: ModuleType) -> None:
-    a = make_path(9.0, rate_bps=20e6, delay_s=0.02, name="a")
-    b = make_path(9.0, rate_bps=20e6, delay_s=0.02, name="b")
+    a = synthetic_path(9.0, rate_bps=20e6, delay_s=0.02, name="a")
+    b = synthetic_path(9.0, rate_bps=20e6, delay_s=0.02, name="b")
     sim = core.Simulation(
         {"packet_bytes": PACKET, "initial_path_states": ["active", "standby"]}, [a, b]
     )
@@ -136,7 +137,7 @@ def test_deactivated_and_standby_paths(core: ModuleType) -> None:
 
 def test_outage_on_one_path_is_bridged_by_the_other(core: ModuleType) -> None:
     outage = (4.0, 6.0)
-    a = make_path(
+    a = synthetic_path(
         11.0,
         rate_bps=20e6,
         delay_s=0.02,
@@ -145,7 +146,7 @@ def test_outage_on_one_path_is_bridged_by_the_other(core: ModuleType) -> None:
         handovers=[4.0, 6.0],
         name="a",
     )
-    b = make_path(11.0, rate_bps=10e6, delay_s=0.03, queue_packets=66, name="b")
+    b = synthetic_path(11.0, rate_bps=10e6, delay_s=0.03, queue_packets=66, name="b")
     sim = core.Simulation({"packet_bytes": PACKET, "cc": "cubic"}, [a, b])
     try:
         steps = [sim.step(0.5) for _ in range(20)]
@@ -170,7 +171,7 @@ def test_outage_on_one_path_is_bridged_by_the_other(core: ModuleType) -> None:
 
 
 def test_single_path_outage_recovers(core: ModuleType) -> None:
-    p = make_path(11.0, rate_bps=20e6, delay_s=0.02, queue_packets=66, outages=[(3.0, 4.0)])
+    p = synthetic_path(11.0, rate_bps=20e6, delay_s=0.02, queue_packets=66, outages=[(3.0, 4.0)])
     sim = core.Simulation({"packet_bytes": PACKET, "cc": "newreno"}, [p])
     try:
         steps = [sim.step(1.0) for _ in range(10)]
@@ -186,8 +187,8 @@ def test_blocking_aware_schedulers_avoid_head_of_line_blocking(core: ModuleType)
     heterogeneous paths and a small receive window, minRTT fills the slow path and the
     receiver's window blocks on its late packets; BLEST and ECF wait for the fast path and
     keep its rate. Round-robin splits the packets evenly among the paths that can send."""
-    fast = make_path(21.0, rate_bps=20e6, delay_s=0.02, queue_packets=66, name="fast")
-    slow = make_path(21.0, rate_bps=10e6, delay_s=0.10, queue_packets=166, name="slow")
+    fast = synthetic_path(21.0, rate_bps=20e6, delay_s=0.02, queue_packets=66, name="fast")
+    slow = synthetic_path(21.0, rate_bps=10e6, delay_s=0.10, queue_packets=166, name="slow")
     base = {"cc": "cubic", "receive_window_bytes": 200_000, "send_buffer_bytes": 60_000}
     res = {
         s: run(core, {**base, "scheduler": s}, [fast, slow], 20)

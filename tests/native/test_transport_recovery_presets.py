@@ -26,7 +26,8 @@ from typing import Any
 
 import pytest
 import yaml
-from leo_paths import make_path
+
+from leogym.simulation.native_config import synthetic_path
 
 #: ns-3 3.44's TcpSocketBase as a `tcp` preset (the Hydra option ``transport=tcp_ns3``; its
 #: values are checked against ns-3 in tests/agents/test_transport_presets.py).
@@ -302,7 +303,7 @@ def test_bad_recovery_settings_name_the_field(
 
 def run_outage(core: ModuleType, recovery: str, params: dict[str, Any] | None = None):
     """One 20 Mbit/s, 60 ms path with a 1 s outage at 3 s; 10 ms steps."""
-    path = make_path(8.0, rate_bps=20e6, delay_s=0.03, queue_packets=100, outages=[(3.0, 4.0)])
+    path = synthetic_path(8.0, rate_bps=20e6, delay_s=0.03, queue_packets=100, outages=[(3.0, 4.0)])
     config: dict[str, Any] = {"cc": "newreno", "seed": 1, "recovery": recovery}
     if params:
         config["recovery_params"] = params
@@ -352,7 +353,7 @@ def test_rfc9002_outage_raises_no_retransmission_timeout(core: ModuleType) -> No
 
 def first_rto_window(core: ModuleType, cc: str) -> tuple[float, float]:
     """cwnd just before and just after the first RTO, with a handover-outage at 3.0-3.4 s."""
-    path = make_path(
+    path = synthetic_path(
         6.0, rate_bps=20e6, delay_s=0.03, queue_packets=100, outages=[(3.0, 3.4)], handovers=[3.0]
     )
     config = {"cc": cc, "seed": 1, "recovery": "tcp", "recovery_params": {"tail_loss_probes": 0}}

@@ -25,7 +25,8 @@ from typing import Any
 import numpy as np
 import pytest
 import yaml
-from leo_paths import make_path
+
+from leogym.simulation.native_config import synthetic_path
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -57,7 +58,7 @@ def tcp(testing: ModuleType, path: dict[str, Any], seconds: int, seed: int, vari
 @pytest.fixture(scope="module")
 def link_50m_40ms() -> dict[str, Any]:
     """50 Mbit/s, 40 ms RTT, drop-tail queue of one BDP (166 packets), no random loss."""
-    return make_path(31.0, rate_bps=50e6, delay_s=0.02, queue_packets=166)
+    return synthetic_path(31.0, rate_bps=50e6, delay_s=0.02, queue_packets=166)
 
 
 @pytest.mark.parametrize(
@@ -78,7 +79,9 @@ LOSSY_SEEDS = [1, 2, 3, 4, 5]
 @pytest.fixture(scope="module")
 def lossy_results(core: ModuleType, testing: ModuleType) -> dict[str, float]:
     """20 Mbit/s, 100 ms RTT, BDP queue, Bernoulli loss 1e-3 on data packets; 5 seeds."""
-    path = make_path(31.0, rate_bps=20e6, delay_s=0.05, loss=1e-3, loss_up=0.0, queue_packets=166)
+    path = synthetic_path(
+        31.0, rate_bps=20e6, delay_s=0.05, loss=1e-3, loss_up=0.0, queue_packets=166
+    )
     runs: dict[str, list[float]] = {
         k: [] for k in ["nr", "nr_per_ack", "cubic", "tcp_nr", "tcp_lr", "tcp_cu"]
     }
@@ -155,7 +158,9 @@ def test_ns3_like_tcp_preset_matches_ns3_tcp_on_a_lossy_link(
 ) -> None:
     """20 Mbit/s, 100 ms RTT, BDP queue, loss 1e-3 on data packets, 5 seeds x 30 s: the mean
     goodput of the ns-3-like preset within 10 % of ns-3's TCP (issue 15's acceptance band)."""
-    path = make_path(31.0, rate_bps=20e6, delay_s=0.05, loss=1e-3, loss_up=0.0, queue_packets=166)
+    path = synthetic_path(
+        31.0, rate_bps=20e6, delay_s=0.05, loss=1e-3, loss_up=0.0, queue_packets=166
+    )
     mine, theirs = [], []
     for seed in LOSSY_SEEDS:
         mine.append(ours_ns3_like(core, path, 30, seed, cc, **params))
@@ -178,7 +183,9 @@ def test_bbr_fills_the_pipe_without_a_standing_queue(core: ModuleType, loss: flo
     about one BDP in flight, so the RTT stays near the propagation RTT (a loss-based CC fills
     the drop-tail queue instead), and random loss does not cut its rate (their Fig. 8 keeps
     throughput at 1 % loss, where loss-based CCs collapse)."""
-    path = make_path(21.0, rate_bps=20e6, delay_s=0.05, queue_packets=166, loss=loss, loss_up=0.0)
+    path = synthetic_path(
+        21.0, rate_bps=20e6, delay_s=0.05, queue_packets=166, loss=loss, loss_up=0.0
+    )
     sim = core.Simulation({"cc": "bbr", "packet_bytes": PACKET}, [path])
     try:
         steps = [sim.step(1.0) for _ in range(20)]

@@ -39,6 +39,7 @@ __all__ = [
     "native_connection",
     "native_network",
     "native_queues",
+    "synthetic_path",
 ]
 
 #: The ns-3 RngSeedManager seed; the episode seed becomes the RngRun (ns-3's recommended way to
@@ -285,7 +286,7 @@ def native_network(timeline: Timeline) -> dict[str, Any] | None:
         return None
     links = []
     for ln in net.links:
-        d = _path_dict(ln.arrays, timeline)
+        d = _path_dict(ln.arrays, timeline.t0_s, timeline.dt_s)
         d["a"] = int(ln.a)
         d["b"] = int(ln.b)
         links.append(d)
@@ -314,20 +315,69 @@ def native_paths(timeline: Timeline) -> list[dict[str, Any]]:
     ``name``, ``kind`` and, where the timeline has it, ``slant_range_m``."""
     out = []
     for p in timeline.paths:
-        d = _path_dict(p, timeline)
+        d = _path_dict(p, timeline.t0_s, timeline.dt_s)
         if p.slant_range_m is not None:
             d["slant_range_m"] = np.array(p.slant_range_m, dtype=np.float64, order="C", copy=True)
         out.append(d)
     return out
 
 
-def _path_dict(p: PathTimeline, timeline: Timeline) -> dict[str, Any]:
-    """One path's (or hop link's) arrays as the core takes them."""
+def synthetic_path(
+    duration_s: float = 10.0,
+    dt_s: float = 0.01,
+    *,
+    rate_bps: float | np.ndarray = 20e6,
+    delay_s: float | np.ndarray = 0.02,
+    loss: float | np.ndarray = 0.0,
+    rate_up_bps: float | np.ndarray | None = None,
+    delay_up_s: float | np.ndarray | None = None,
+    loss_up: float | np.ndarray | None = None,
+    outages: list[tuple[float, float]] | None = None,
+    handovers: list[float] | None = None,
+    queue_packets: int = 100,
+    name: str = "p0",
+) -> dict[str, Any]:
+    """A path dict of the native contract built from given arrays, not from a scenario: for
+    driving ``leogym._core.Simulation`` and the core's test probes directly (the native tests
+    and the link-level benchmarks).
+
+    The grid has ``round(duration_s / dt_s) + 1`` samples from 0. Scalars are broadcast, arrays
+    must have the grid's length; the up direction takes the down direction's values unless
+    given. The path is a satellite path with an SNR of 10 dB, an elevation rising from 30 to
+    60 degrees and satellite 0 serving throughout (what only the forecasts and the oracle read).
+    """
+    n = int(round(duration_s / dt_s)) + 1
+
+    def grid(x: float | np.ndarray) -> np.ndarray:
+        a = np.asarray(x, dtype=np.float64)
+        return np.full(n, float(a)) if a.ndim == 0 else a.astype(np.float64)
+
+    path = PathTimeline(
+        delay_down_s=grid(delay_s),
+        delay_up_s=grid(delay_s if delay_up_s is None else delay_up_s),
+        rate_down_bps=grid(rate_bps),
+        rate_up_bps=grid(rate_bps if rate_up_bps is None else rate_up_bps),
+        loss_down=grid(loss),
+        loss_up=grid(loss if loss_up is None else loss_up),
+        name=name,
+        kind="satellite",
+        snr_db=np.full(n, 10.0),
+        elevation_deg=np.linspace(30.0, 60.0, n),
+        serving_sat=np.zeros(n, dtype=np.int32),
+        outages=np.asarray(outages if outages else np.zeros((0, 2)), dtype=np.float64),
+        handovers=np.asarray(handovers if handovers else [], dtype=np.float64),
+        queue_packets=queue_packets,
+    )
+    return _path_dict(path, 0.0, dt_s)
+
+
+def _path_dict(p: PathTimeline, t0_s: float, dt_s: float) -> dict[str, Any]:
+    """One path's (or hop link's) arrays as the core takes them, on the grid ``t0_s + k dt_s``."""
     d: dict[str, Any] = {
         "name": p.name,
         "kind": p.kind,
-        "t0_s": float(timeline.t0_s),
-        "dt_s": float(timeline.dt_s),
+        "t0_s": float(t0_s),
+        "dt_s": float(dt_s),
         "queue_packets": int(p.queue_packets),
     }
     for key in NATIVE_ARRAYS:
