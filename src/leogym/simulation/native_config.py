@@ -345,7 +345,14 @@ def synthetic_path(
     must have the grid's length; the up direction takes the down direction's values unless
     given. The path is a satellite path with an SNR of 10 dB, an elevation rising from 30 to
     60 degrees and satellite 0 serving throughout (what only the forecasts and the oracle read).
+    The core checks the arrays when it takes the dict (``_core.validate_path``, naming the
+    field); this function checks the grid.
+
+    :raises ValueError: ``dt_s`` or ``duration_s`` not finite and > 0, naming it.
     """
+    for arg, value in (("dt_s", dt_s), ("duration_s", duration_s)):
+        if not (np.isfinite(value) and value > 0):
+            raise ValueError(f"synthetic_path: {arg} must be finite and > 0, got {value!r}")
     n = int(round(duration_s / dt_s)) + 1
 
     def grid(x: float | np.ndarray) -> np.ndarray:
