@@ -10,7 +10,9 @@ so ``+a`` and ``−a`` undo each other and ``a = 0`` is "no change". The discret
 the fixed factors :data:`DISCRETE_FACTORS` per path (``MultiDiscrete``), whose middle entry is
 "no change". In the residual (hybrid) mode the action is not a change but a gain on a native
 controller's window: ``2^a`` (:func:`residual_gain`; Orca's ``4^a`` on CUBIC's window, Abbasloo
-et al., SIGCOMM 2020, with a narrower range), ``a = 0`` leaving the controller alone.
+et al., SIGCOMM 2020, with a narrower range), ``a = 0`` leaving the controller alone. With a
+second controller (``residual_alternate``) the action has a second half, one entry per path,
+that chooses which of the two the path follows (:func:`residual_controls`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ __all__ = [
     "InvalidActionError",
     "multiplicative_factor",
     "residual_gain",
+    "residual_controls",
+    "cc_action_space",
     "check_action",
 ]
 
@@ -47,6 +51,34 @@ def multiplicative_factor(action: np.ndarray, scale: float) -> np.ndarray:
 def residual_gain(action: np.ndarray) -> np.ndarray:
     """The residual mode's gain on the base controller's window: ``2^a`` for ``a ∈ [-1, 1]``."""
     return np.exp2(np.asarray(action, dtype=np.float64))
+
+
+def residual_controls(
+    action: np.ndarray, n: int, alternate: bool
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """The residual mode's controls of ``n`` paths from an action of :func:`cc_action_space`:
+    the gains (:func:`residual_gain` of the first ``n`` entries) and, with an ``alternate``
+    controller, which of the two each path follows, from the action's second half (1.0, the
+    alternate, where entry ``max_paths + i`` is above 0; 0.0, the base, otherwise), else
+    ``None``. So an all-``-1`` second half is the base controller and an all-``+1`` one the
+    alternate, each bit for bit with zero gains."""
+    a = np.asarray(action, dtype=np.float64)
+    gains = residual_gain(a[:n])
+    if not alternate:
+        return gains, None
+    half = a.shape[-1] // 2
+    return gains, (a[half : half + n] > 0).astype(np.float64)
+
+
+def cc_action_space(action_mode: str, max_paths: int, alternate: bool = False) -> spaces.Space:
+    """The action space of a CC agent driving ``max_paths`` paths (LeoCC-v0's, and each flow's
+    in the multi-flow envs): ``MultiDiscrete`` over :data:`DISCRETE_FACTORS` for ``discrete``,
+    else ``Box(-1, 1)`` of ``max_paths`` entries, twice as many for ``residual`` with an
+    ``alternate`` controller (gains, then choices: :func:`residual_controls`)."""
+    if action_mode == "discrete":
+        return spaces.MultiDiscrete([len(DISCRETE_FACTORS)] * max_paths)
+    width = 2 * max_paths if action_mode == "residual" and alternate else max_paths
+    return spaces.Box(-1.0, 1.0, shape=(width,), dtype=np.float32)
 
 
 def check_action(space: spaces.Space, action: object) -> np.ndarray:

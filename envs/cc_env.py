@@ -5,7 +5,12 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from leogym.envs.actions import DISCRETE_FACTORS, multiplicative_factor, residual_gain
+from leogym.envs.actions import (
+    DISCRETE_FACTORS,
+    cc_action_space,
+    multiplicative_factor,
+    residual_controls,
+)
 from leogym.envs.leo_env import LeoEnv
 
 __all__ = ["LeoCCEnv", "MIN_CWND_PACKETS", "MAX_CWND_PACKETS"]
@@ -34,7 +39,10 @@ class LeoCCEnv(LeoEnv):
     kept within [2, 100 000] packets. ``residual`` (hybrid control): ``Box(-1, 1, (max_paths,),
     float32)``; the native controller ``residual_base`` (default ``cubic``) runs as usual and
     entry ``i`` sets path ``i``'s window and pacing rate to ``2^a`` times the controller's until
-    the next step; an all-zero action is the base controller's run, bit for bit.
+    the next step; an all-zero action is the base controller's run, bit for bit. With
+    ``residual_alternate`` a second controller runs beside it, fed the same events, and the
+    action is ``Box(-1, 1, (2 * max_paths,))``: the gains, then one entry per path choosing the
+    controller it follows (above 0: the alternate).
 
     ## Observation Space
     ``Box(float32)`` of ``history × max_paths × F`` features, oldest frame first. Per path:
@@ -87,10 +95,10 @@ class LeoCCEnv(LeoEnv):
     default_scheduler = "minrtt"
 
     def _make_action_space(self) -> spaces.Space:
-        n = self.config.observation.max_paths
-        if self.config.action_mode == "discrete":
-            return spaces.MultiDiscrete([len(DISCRETE_FACTORS)] * n)
-        return spaces.Box(-1.0, 1.0, shape=(n,), dtype=np.float32)
+        c = self.config
+        return cc_action_space(
+            c.action_mode, c.observation.max_paths, c.residual_alternate is not None
+        )
 
     def _reset_controls(self) -> None:
         self._control = None  # taken from the first measurement
@@ -100,7 +108,12 @@ class LeoCCEnv(LeoEnv):
             return
         assert self._sim is not None  # step() has checked it
         if self.config.action_mode == "residual":
-            self._sim.apply(flow_cwnd_gain={0: residual_gain(action[: self.n_paths])})
+            alternate = self.config.residual_alternate is not None
+            gains, follow = residual_controls(action, self.n_paths, alternate)
+            self._sim.apply(
+                flow_cwnd_gain={0: gains},
+                flow_follow_alternate=None if follow is None else {0: follow},
+            )
             return
         if self.config.action_mode == "discrete":
             factor = DISCRETE_FACTORS[np.asarray(action)[: self.n_paths]]

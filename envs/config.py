@@ -147,6 +147,11 @@ class EnvOptions:
         controller bit for bit.
     :param residual_base: the native controller under ``action_mode="residual"`` (a plain name
         of ``leogym._core.cc_algorithms()``: ``cubic``, ``bbr3``, ``maco``, ...).
+    :param residual_alternate: a second native controller under ``action_mode="residual"``
+        (``None``: none). Both run on every path, fed the same events, and the action gains a
+        second half, one entry per path, choosing which of the two the path follows (above 0:
+        the alternate) before the gain applies (``residual+<base>+<alternate>``,
+        cpp/model/cc/mp-residual.h; :func:`leogym.envs.actions.residual_controls`).
     :param action_scale: a continuous action ``a`` multiplies the controlled quantity by
         ``1 + action_scale·a`` for ``a ≥ 0`` and divides it by ``1 − action_scale·a`` for ``a < 0``
         (Aurora's symmetric mapping).
@@ -178,6 +183,7 @@ class EnvOptions:
         default="continuous", metadata=choice("continuous", "discrete", "residual")
     )
     residual_base: str = field(default="cubic", metadata=choice(residual_bases))
+    residual_alternate: str | None = field(default=None, metadata=choice(residual_bases))
     action_scale: float = field(default=0.5, metadata=bounded(1e-6, 10.0))
     cc_target: str = field(default="cwnd", metadata=choice("cwnd", "pacing"))
     sample_scenarios: bool = False
@@ -204,6 +210,22 @@ class EnvOptions:
                 f"of residual_base={self.residual_base!r}; set the base controller there)",
                 self.cc,
             )
+        if self.residual_alternate is not None:
+            if self.action_mode != "residual":
+                raise schema.fail(
+                    error,
+                    f"{path}.residual_alternate",
+                    f"needs action_mode 'residual' (it is {self.action_mode!r})",
+                    self.residual_alternate,
+                )
+            if self.residual_alternate == self.residual_base:
+                raise schema.fail(
+                    error,
+                    f"{path}.residual_alternate",
+                    "must differ from residual_base (a choice between a controller and itself "
+                    "is no choice)",
+                    self.residual_alternate,
+                )
         try:  # algorithm parameters and transport options, by the core's config checker
             check_settings(self.core_settings(), path)
         except ValueError as exc:
@@ -219,11 +241,12 @@ class EnvOptions:
 
     def core_settings(self) -> EnvOptions:
         """These options as the native core runs them: under ``action_mode="residual"`` the
-        controller is ``residual+<residual_base>`` (the agent's gains scale its windows);
-        otherwise the options themselves."""
+        controller is ``residual+<residual_base>`` (the agent's gains scale its windows), or
+        ``residual+<residual_base>+<residual_alternate>``; otherwise the options themselves."""
         if self.action_mode != "residual":
             return self
-        return dataclasses.replace(self, cc=f"residual+{self.residual_base}")
+        alternate = f"+{self.residual_alternate}" if self.residual_alternate else ""
+        return dataclasses.replace(self, cc=f"residual+{self.residual_base}{alternate}")
 
     def options(self) -> dict[str, Any]:
         """The :class:`EnvOptions` fields as ``gymnasium.make`` kwargs (sections as they are)."""

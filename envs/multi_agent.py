@@ -19,7 +19,7 @@ from gymnasium.utils import seeding
 from pettingzoo import ParallelEnv  # type: ignore[import-untyped]
 
 from leogym import schema
-from leogym.envs.actions import DISCRETE_FACTORS, check_action
+from leogym.envs.actions import cc_action_space, check_action
 from leogym.envs.config import EnvConfig
 from leogym.envs.episode import Episode, EpisodeSampler
 from leogym.envs.features import FeatureTable
@@ -199,12 +199,9 @@ class LeoMultiAgentCCEnv(ParallelEnv[str, np.ndarray, np.ndarray]):  # type: ign
         self._observation_space = spaces.Box(
             low=self.features.low, high=self.features.high, dtype=np.float32
         )
-        if self.config.action_mode == "discrete":
-            self._action_space: spaces.Space = spaces.MultiDiscrete(
-                [len(DISCRETE_FACTORS)] * max_paths
-            )
-        else:
-            self._action_space = spaces.Box(-1.0, 1.0, shape=(max_paths,), dtype=np.float32)
+        self._action_space = cc_action_space(
+            self.config.action_mode, max_paths, self.config.residual_alternate is not None
+        )
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._observation_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, self._action_space)
         self.step_s = self.config.step_ms / 1000.0

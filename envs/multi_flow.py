@@ -24,12 +24,12 @@ from leogym.envs.actions import (
     DISCRETE_FACTORS,
     check_action,
     multiplicative_factor,
-    residual_gain,
+    residual_controls,
 )
 from leogym.envs.cc_env import MAX_CWND_PACKETS, MIN_CWND_PACKETS, LeoCCEnv
 from leogym.envs.config import EnvOptions, external_flows
 from leogym.envs.observer import FlowObserver
-from leogym.native import cc_algorithms, core
+from leogym.native import cc_algorithms, core, is_cc_algorithm
 from leogym.scenario import load_scenario
 from leogym.scenario.config import MAX_FLOWS, FlowConfig, ScenarioConfig
 from leogym.scenario.flows import expanded_flows
@@ -105,7 +105,7 @@ def set_flow_controls(
             cc = which[j]
             if not isinstance(cc, str):
                 raise ValueError(f"{field}[{k}]: must be a controller name (got {cc!r})")
-            if cc in leogym_cc:
+            if is_cc_algorithm(cc):
                 fc = dataclasses.replace(fc, cc=cc)
             elif cc.removeprefix("ns3::") in tcp_cc:
                 if len(fc.routes) != 1:
@@ -134,10 +134,13 @@ def control_action(
     action of LeoCC-v0's action space sets on a flow's ``len(current)`` subflows, from their
     current values (``Measurements.subflow_cwnd_bytes`` / ``subflow_pacing_rate_bps``): the
     same mapping and limits as LeoCC-v0 (:class:`~leogym.envs.cc_env.LeoCCEnv`). Under
-    ``action_mode="residual"``, the gains on the flow's base controller instead."""
+    ``action_mode="residual"``, the gains on the flow's base controller instead, followed,
+    with ``residual_alternate``, by the subflows' choices of controller
+    (:func:`~leogym.envs.actions.residual_controls`)."""
     n = len(current)
     if options.action_mode == "residual":
-        return residual_gain(np.asarray(action)[:n])
+        gains, follow = residual_controls(action, n, options.residual_alternate is not None)
+        return gains if follow is None else np.concatenate([gains, follow])
     if options.action_mode == "discrete":
         factor = DISCRETE_FACTORS[np.asarray(action)[:n]]
     else:
@@ -163,11 +166,17 @@ def current_controls(options: EnvOptions, m: Measurements | None, flow: int, n: 
 
 
 def apply_controls(sim: Simulation, options: EnvOptions, values: dict[int, np.ndarray]) -> None:
-    """Set the flows' windows, pacing rates or residual gains (``{flow: values}``, as
-    :func:`control_action` gives them) in one call."""
+    """Set the flows' windows, pacing rates or residual gains and choices (``{flow: values}``,
+    as :func:`control_action` gives them) in one call."""
     if not values:
         return
-    if options.action_mode == "residual":
+    if options.action_mode == "residual" and options.residual_alternate is not None:
+        halves = {f: np.split(np.asarray(v), 2) for f, v in values.items()}
+        sim.apply(
+            flow_cwnd_gain={f: h[0] for f, h in halves.items()},
+            flow_follow_alternate={f: h[1] for f, h in halves.items()},
+        )
+    elif options.action_mode == "residual":
         sim.apply(flow_cwnd_gain=values)
     elif options.cc_target == "pacing":
         sim.apply(flow_pacing_rate_bps=values)

@@ -133,8 +133,9 @@ def _load_policy(ref: PolicyRef, env: Any) -> Any:
 
 def controls(kwargs: dict[str, Any]) -> dict[str, Any]:
     """The results table's ``cc`` and ``scheduler`` of an episode with these env settings: the
-    env's; ``residual+<base>`` under the residual mode, where the policy scales the base
-    controller's windows (the core's name, :meth:`~leogym.envs.config.EnvOptions.core_settings`);
+    env's; ``residual+<base>`` (or ``residual+<base>+<alternate>``) under the residual mode,
+    where the policy scales the base controller's windows (the core's name,
+    :meth:`~leogym.envs.config.EnvOptions.core_settings`);
     or ``leotp`` and ``-`` for a LEOTP connection, which uses neither (its Consumer and
     Midnodes set the rates; cpp/doc/leotp.md, "The connection under study")."""
     if kwargs.get("connection") == "leotp":
@@ -143,7 +144,9 @@ def controls(kwargs: dict[str, Any]) -> dict[str, Any]:
     if kwargs.get("action_mode") == "residual":
         from leogym.envs.config import EnvOptions
 
+        alternate = kwargs.get("residual_alternate")
         cc = f"residual+{kwargs.get('residual_base', EnvOptions.residual_base)}"
+        cc += f"+{alternate}" if alternate else ""
     return {"cc": cc, "scheduler": kwargs.get("scheduler", "")}
 
 

@@ -137,6 +137,12 @@ def check_warm_start(cfg: Any, error: type[FieldError]) -> None:
             raise error(f"train.warm_start.baselines[{i}]", str(exc)) from None
         if name in ws.baselines[:i]:
             raise error(f"train.warm_start.baselines[{i}]", f"{name!r} is listed twice")
+    if cfg.env.action_mode == "residual" and cfg.env.residual_alternate is not None:
+        raise error(
+            "env.residual_alternate",
+            "a warm start labels gains on one base controller; it does not label a choice "
+            "between two (train from scratch, or without residual_alternate)",
+        )
     if cfg.env.action_mode == "residual":
         try:
             make_baseline(cfg.env.residual_base)

@@ -20,6 +20,7 @@
 #include <limits>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -169,14 +170,15 @@ py::dict
 DescribeAlgorithm(ns3::MpAlgorithmRegistry& reg, const std::string& name)
 {
     // The TypeIds behind the name, a wrapper's first: its attributes take precedence, as in
-    // the registry's Validate ("freeze+cubic": MpFreeze, then MpCubic).
+    // the registry's Validate ("freeze+cubic": MpFreeze, then MpCubic; "residual+bbr3+maco":
+    // MpResidual, MpBbr3, MpMaco).
     auto description = reg.Describe(name); // checks the name
     std::vector<ns3::TypeId> tids;
-    auto plus = name.find('+');
-    std::vector<std::string> parts = {name};
-    if (plus != std::string::npos)
+    std::vector<std::string> parts;
+    std::stringstream names(name);
+    for (std::string part; std::getline(names, part, '+');)
     {
-        parts = {name.substr(0, plus), name.substr(plus + 1)};
+        parts.push_back(part);
     }
     for (const auto& part : parts)
     {
@@ -236,7 +238,8 @@ LEOGYM_REGISTER_BINDINGS(algorithms)
             return out;
         },
         "Every name config['cc'] accepts: the controllers, then each wrapper around each "
-        "controller ('freeze+cubic').");
+        "controller ('freeze+cubic'). Not listed: a wrapper with an alternate "
+        "('residual+bbr3+maco'), one per pair of controllers.");
     m.def(
         "schedulers",
         []() {

@@ -104,6 +104,16 @@ class PySimulation
         m_sim->SetFlowCwndGain(f, DoubleVector(v, "set_flow_cwnd_gain: flow " + std::to_string(f)));
     }
 
+    void SetFlowFollowAlternate(py::handle flow, py::handle v)
+    {
+        Check();
+        auto f = static_cast<uint32_t>(
+            ToInt(flow, "set_flow_follow_alternate: flow", 0, m_sim->GetNFlows() - 1LL));
+        m_sim->SetFlowFollowAlternate(
+            f,
+            DoubleVector(v, "set_flow_follow_alternate: flow " + std::to_string(f)));
+    }
+
     uint32_t FlowNPaths(py::handle flow) const
     {
         Check();
@@ -356,6 +366,19 @@ the next call (cpp/model/cc/mp-residual.h); a gain equal to the one in force cha
 
 :raises ValueError: naming the flow: no such flow, not mpquic, not residual, wrong count, or a
     gain that is not finite or outside [1/16, 16])doc")
+        .def("set_flow_follow_alternate",
+             &PySimulation::SetFlowFollowAlternate,
+             py::arg("flow"),
+             py::arg("follow"),
+             R"doc(Which controller each of flow ``flow``'s subflows follows, one value per subflow:
+0 the base, 1 the alternate (cc 'residual+<base>+<alternate>'), held until the next call.
+
+Both controllers see every event of the path; the sender uses the followed one's window and
+pacing rate, times the gain (cpp/model/cc/mp-residual.h). The same choice as the one in force
+changes nothing.
+
+:raises ValueError: naming the flow: no such flow, not mpquic, not residual, no alternate,
+    wrong count, or a value other than 0 and 1)doc")
         .def("leotp_stats",
              &PySimulation::LeotpStats,
              py::arg("flow"),

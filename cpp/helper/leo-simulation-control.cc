@@ -181,6 +181,32 @@ LeoSimulation::SetFlowCwndGain(uint32_t flow, const std::vector<double>& gains)
 }
 
 void
+LeoSimulation::SetFlowFollowAlternate(uint32_t flow, const std::vector<double>& follow)
+{
+    Ptr<MpQuicSender> sender =
+        ExternalFlowSender(flow, follow.size(), "set_flow_follow_alternate", FlowControl::RESIDUAL);
+    const std::string label = "set_flow_follow_alternate: flow " + std::to_string(flow);
+    if (!DynamicCast<MpResidual>(sender->GetCc(0))->GetAlternate())
+    {
+        throw std::invalid_argument(label + " runs '" + sender->GetCc(0)->GetName() +
+                                    "', which has no alternate (cc 'residual+<base>+<alternate>')");
+    }
+    for (std::size_t i = 0; i < follow.size(); ++i)
+    {
+        if (follow[i] != 0.0 && follow[i] != 1.0)
+        {
+            throw std::invalid_argument(label + ": follow[" + std::to_string(i) +
+                                        "] must be 0 (the base) or 1 (the alternate), got " +
+                                        std::to_string(follow[i]));
+        }
+    }
+    for (uint32_t i = 0; i < follow.size(); ++i)
+    {
+        sender->SetFollowAlternate(i, follow[i] == 1.0);
+    }
+}
+
+void
 LeoSimulation::SetFlowPacingRate(uint32_t flow, const std::vector<double>& bps)
 {
     Ptr<MpQuicSender> sender = ExternalFlowSender(flow, bps.size(), "set_flow_pacing_rate");

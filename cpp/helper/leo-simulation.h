@@ -271,6 +271,17 @@ class LeoSimulation
      */
     void SetFlowCwndGain(uint32_t flow, const std::vector<double>& gains);
     /**
+     * Choose, per subflow of flow @p flow (cc "residual+<base>+<alternate>",
+     * cpp/model/cc/mp-residual.h), which of the two controllers the sender follows: 0 the
+     * base, 1 the alternate, held until the next call. The same choice as the one in force
+     * changes nothing, not even the event schedule.
+     * @param flow flow index, 0 .. GetNFlows() - 1
+     * @param follow one value per subflow, 0 or 1
+     * @throws std::invalid_argument naming the flow and the value, or if the flow's controller
+     *         has no alternate
+     */
+    void SetFlowFollowAlternate(uint32_t flow, const std::vector<double>& follow);
+    /**
      * @param flow flow index, 0 .. GetNFlows() - 1
      * @return the number of subflows of an mpquic flow (the connection: its transport
      *         paths), 0 for a flow of another transport

@@ -121,6 +121,18 @@ class Simulation:
         :raises ValueError: naming the flow: no such flow, not mpquic, not residual, wrong count, or a
             gain that is not finite or outside [1/16, 16]
         """
+    def set_flow_follow_alternate(self, flow: typing.Any, follow: typing.Any) -> None:
+        """
+        Which controller each of flow ``flow``'s subflows follows, one value per subflow:
+        0 the base, 1 the alternate (cc 'residual+<base>+<alternate>'), held until the next call.
+        
+        Both controllers see every event of the path; the sender uses the followed one's window and
+        pacing rate, times the gain (cpp/model/cc/mp-residual.h). The same choice as the one in force
+        changes nothing.
+        
+        :raises ValueError: naming the flow: no such flow, not mpquic, not residual, no alternate,
+            wrong count, or a value other than 0 and 1
+        """
     def set_flow_pacing_rate(self, flow: typing.Any, rate_bps: typing.Any) -> None:
         """
         Pacing rates in bit/s of flow ``flow``'s subflows, 0 = unpaced (cc 'external').
@@ -229,7 +241,7 @@ def algorithm_parameters(kind: str, name: str) -> dict:
     """
 def cc_algorithms() -> list[str]:
     """
-    Every name config['cc'] accepts: the controllers, then each wrapper around each controller ('freeze+cubic').
+    Every name config['cc'] accepts: the controllers, then each wrapper around each controller ('freeze+cubic'). Not listed: a wrapper with an alternate ('residual+bbr3+maco'), one per pair of controllers.
     """
 def hold_simulator(seed: typing.SupportsInt | typing.SupportsIndex = 1, run: typing.SupportsInt | typing.SupportsIndex = 1, owner: str = 'hold_simulator') -> SimulatorLease:
     """

@@ -69,8 +69,23 @@ def testing() -> ModuleType:
 @functools.cache
 def cc_algorithms() -> tuple[str, ...]:
     """Every congestion-control name the core accepts (``freeze+cubic`` and the other
-    wrapper compositions included): ``_core.cc_algorithms()``, read once per process."""
+    wrapper compositions included), except the residual wrapper's pairs
+    (``residual+bbr3+maco``, which :func:`is_cc_algorithm` accepts):
+    ``_core.cc_algorithms()``, read once per process."""
     return tuple(core().cc_algorithms())
+
+
+@functools.cache
+def is_cc_algorithm(name: str) -> bool:
+    """Whether the core accepts ``name`` as a congestion control: one of
+    :func:`cc_algorithms`, or a wrapper with an alternate (``residual+<base>+<alternate>``)."""
+    if name in cc_algorithms():
+        return True
+    try:
+        core().algorithm_parameters("cc", name)
+    except ValueError:
+        return False
+    return True
 
 
 @functools.cache

@@ -2,7 +2,8 @@
 multi-agent env. The native ``residual_base`` runs as usual and the action ``a`` sets each path's
 window to ``2^a`` times the controller's (Orca's hybrid control, Abbasloo et al., SIGCOMM 2020).
 The contract a learner relies on: an all-zero action is the base controller's own run, bit for
-bit, observations and rewards included; bad settings name their field."""
+bit, observations and rewards included, and with ``residual_alternate`` a choice held
+throughout is the chosen controller's own run; bad settings name their field."""
 
 from __future__ import annotations
 
@@ -46,6 +47,47 @@ def test_a_zero_action_is_the_base_controller_bit_for_bit(scenario: str, base: s
     for step, (x, y) in enumerate(zip(plain, residual, strict=True)):
         for a, b in zip(x, y, strict=True):
             np.testing.assert_array_equal(np.asarray(a), np.asarray(b), err_msg=f"step {step}")
+
+
+@pytest.mark.parametrize(("choice", "alone"), [(-1.0, "bbr3"), (1.0, "maco")])
+def test_a_choice_held_throughout_is_that_controller_bit_for_bit(choice: float, alone: str) -> None:
+    # residual_alternate: the action's second half chooses the controller per path (> 0: the
+    # alternate); with zero gains, either choice held is that controller's own env run.
+    kw = {"scenario": "default", "action_mode": "residual", "residual_base": "bbr3"}
+    env = gym.make("leogym/LeoCC-v0", **SHORT, **kw, residual_alternate="maco")
+    assert env.action_space.shape == (8,)
+    env.close()
+    action = np.concatenate([np.zeros(4), np.full(4, choice)]).astype(np.float32)
+    pair = _rollout("leogym/LeoCC-v0", action, **kw, residual_alternate="maco")
+    plain = _rollout("leogym/LeoCC-v0", None, scenario="default", cc=alone)
+    for step, (x, y) in enumerate(zip(plain, pair, strict=True)):
+        for a, b in zip(x, y, strict=True):
+            np.testing.assert_array_equal(np.asarray(a), np.asarray(b), err_msg=f"step {step}")
+
+
+def test_the_multi_flow_envs_take_the_alternate() -> None:
+    from leogym.envs.multi_agent import LeoMultiAgentCCEnv
+
+    kw = {"action_mode": "residual", "residual_base": "cubic", "residual_alternate": "bbr3"}
+    env = LeoMultiAgentCCEnv(n_flows=2, **kw, **SHORT)
+    assert {f.cc for f in env.scenario.traffic.flows} == {"residual+cubic+bbr3"}
+    obs, _ = env.reset(seed=0)
+    assert all(env.action_space(a).shape == (8,) for a in env.agents)
+    env.step({a: np.ones(8, np.float32) for a in env.agents})
+    env.close()
+
+    class FollowAlternate:
+        def predict(self, obs, state=None, episode_start=None, deterministic=True):
+            return np.concatenate([np.zeros(4), np.ones(4)]).astype(np.float32), state
+
+    others = [FollowAlternate(), "cubic", "maco"]
+    multi = gym.make("leogym/LeoMultiFlowCC-v0", **kw, others=others, **SHORT)
+    flows = multi.unwrapped.scenario.traffic.flows
+    assert [f.cc for f in flows] == ["residual+cubic+bbr3", "cubic", "maco"]
+    multi.reset(seed=1)
+    for _ in range(3):
+        multi.step(np.zeros(8, np.float32))
+    multi.close()
 
 
 def test_a_gain_moves_the_window_against_the_base() -> None:
@@ -102,6 +144,16 @@ def test_the_multi_agent_env_runs_residual_agents() -> None:
         ({"action_mode": "residual", "residual_base": "external"}, "env.residual_base"),
         ({"action_mode": "residual", "residual_base": "freeze+cubic"}, "env.residual_base"),
         ({"action_mode": "residual", "residual_base": "nope"}, "env.residual_base"),
+        ({"residual_alternate": "maco"}, "env.residual_alternate"),
+        (
+            {"action_mode": "residual", "residual_base": "maco", "residual_alternate": "maco"},
+            "env.residual_alternate",
+        ),
+        ({"action_mode": "residual", "residual_alternate": "nope"}, "env.residual_alternate"),
+        (
+            {"action_mode": "residual", "residual_alternate": "freeze+cubic"},
+            "env.residual_alternate",
+        ),
     ],
 )
 def test_bad_residual_settings_name_the_field(kwargs: dict, field: str) -> None:

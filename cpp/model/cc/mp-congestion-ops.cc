@@ -267,6 +267,18 @@ MpCongestionOpsWrapper::GetInner() const
     return m_inner;
 }
 
+void
+MpCongestionOpsWrapper::SetAlternate(Ptr<MpCongestionOps> /* alternate */)
+{
+    throw std::invalid_argument("'" + GetName() + "' takes one controller, not an alternate");
+}
+
+Ptr<MpCongestionOps>
+MpCongestionOpsWrapper::GetAlternate() const
+{
+    return nullptr;
+}
+
 std::string
 MpCongestionOpsWrapper::GetName() const
 {

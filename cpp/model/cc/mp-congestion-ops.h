@@ -309,6 +309,14 @@ class MpCongestionOpsWrapper : public MpCongestionOps
 
     void SetInner(Ptr<MpCongestionOps> inner);
     Ptr<MpCongestionOps> GetInner() const;
+    /**
+     * Give the wrapper a second controller fed the same events ("wrapper+inner+alternate";
+     * only wrappers registered with alternates take one, MpResidual).
+     * @throws std::invalid_argument here: this wrapper takes one controller
+     */
+    virtual void SetAlternate(Ptr<MpCongestionOps> alternate);
+    /// The second controller (null without one).
+    virtual Ptr<MpCongestionOps> GetAlternate() const;
 
     std::string GetName() const override;
     void Init(const MpCcContext& ctx) override;

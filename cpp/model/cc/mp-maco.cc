@@ -33,20 +33,26 @@ namespace
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-/// The MACO controller behind a path's controller (through a wrapper such as the freeze).
+/// The MACO controller behind a path's controller (through a wrapper such as the freeze,
+/// or as a residual wrapper's alternate).
 const MpMaco*
-AsMaco(const MpCongestionOps* cc)
+AsMaco(const MpCongestionOps* cc, int depth = 0)
 {
-    for (int depth = 0; cc && depth < 4; ++depth)
+    if (!cc || depth >= 4)
     {
-        if (const auto* m = dynamic_cast<const MpMaco*>(cc))
-        {
-            return m;
-        }
-        const auto* w = dynamic_cast<const MpCongestionOpsWrapper*>(cc);
-        cc = w ? PeekPointer(w->GetInner()) : nullptr;
+        return nullptr;
     }
-    return nullptr;
+    if (const auto* m = dynamic_cast<const MpMaco*>(cc))
+    {
+        return m;
+    }
+    const auto* w = dynamic_cast<const MpCongestionOpsWrapper*>(cc);
+    if (!w)
+    {
+        return nullptr;
+    }
+    const MpMaco* m = AsMaco(PeekPointer(w->GetInner()), depth + 1);
+    return m ? m : AsMaco(PeekPointer(w->GetAlternate()), depth + 1);
 }
 } // namespace
 

@@ -12,6 +12,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/uinteger.h"
 
+#include <array>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -57,9 +58,12 @@ MpAlgorithmRegistry::Scheduler()
 }
 
 void
-MpAlgorithmRegistry::Register(const std::string& name, const std::string& typeId, bool wrapper)
+MpAlgorithmRegistry::Register(const std::string& name,
+                              const std::string& typeId,
+                              bool wrapper,
+                              bool alternate)
 {
-    m_entries[name] = Entry{name, typeId, wrapper};
+    m_entries[name] = Entry{name, typeId, wrapper, wrapper && alternate};
 }
 
 std::vector<MpAlgorithmRegistry::Entry>
@@ -91,36 +95,58 @@ Names(const std::map<std::string, MpAlgorithmRegistry::Entry>& entries, bool wra
 }
 } // namespace
 
-void
-MpAlgorithmRegistry::Resolve(const std::string& name,
-                             const std::string& field,
-                             const Entry*& outer,
-                             const Entry*& inner) const
+MpAlgorithmRegistry::Parts
+MpAlgorithmRegistry::Resolve(const std::string& name, const std::string& field) const
 {
-    outer = nullptr;
-    inner = nullptr;
-    auto plus = name.find('+');
-    std::string base = plus == std::string::npos ? name : name.substr(plus + 1);
-    std::string wrap = plus == std::string::npos ? "" : name.substr(0, plus);
-    auto it = m_entries.find(base);
-    if (it == m_entries.end() || it->second.wrapper)
+    std::vector<std::string> names;
+    for (std::size_t from = 0;;)
     {
-        throw std::invalid_argument(field + ": unknown " + m_kind + " '" + base +
-                                    "' (known: " + Names(m_entries, false) + ")");
-    }
-    inner = &it->second;
-    if (!wrap.empty())
-    {
-        auto w = m_entries.find(wrap);
-        if (w == m_entries.end() || !w->second.wrapper)
+        std::size_t plus = name.find('+', from);
+        names.push_back(name.substr(from, plus == std::string::npos ? plus : plus - from));
+        if (plus == std::string::npos)
         {
-            std::string known = Names(m_entries, true);
-            throw std::invalid_argument(
-                field + ": unknown wrapper '" + wrap + "' in '" + name +
-                "' (known wrappers: " + (known.empty() ? std::string("none") : known) + ")");
+            break;
         }
-        outer = &w->second;
+        from = plus + 1;
     }
+    auto plain = [&](const std::string& part) {
+        auto it = m_entries.find(part);
+        if (it == m_entries.end() || it->second.wrapper)
+        {
+            throw std::invalid_argument(field + ": unknown " + m_kind + " '" + part +
+                                        "' (known: " + Names(m_entries, false) + ")");
+        }
+        return &it->second;
+    };
+    Parts parts;
+    if (names.size() == 1)
+    {
+        parts.inner = plain(names[0]);
+        return parts;
+    }
+    auto w = m_entries.find(names[0]);
+    if (w == m_entries.end() || !w->second.wrapper)
+    {
+        std::string known = Names(m_entries, true);
+        throw std::invalid_argument(
+            field + ": unknown wrapper '" + names[0] + "' in '" + name +
+            "' (known wrappers: " + (known.empty() ? std::string("none") : known) + ")");
+    }
+    parts.outer = &w->second;
+    parts.inner = plain(names[1]);
+    if (names.size() == 2)
+    {
+        return parts;
+    }
+    if (names.size() > 3 || !parts.outer->alternate)
+    {
+        throw std::invalid_argument(field + ": '" + name + "': wrapper '" + names[0] +
+                                    (parts.outer->alternate
+                                         ? "' takes a controller and one alternate"
+                                         : "' takes one controller"));
+    }
+    parts.alternate = plain(names[2]);
+    return parts;
 }
 
 bool
@@ -128,9 +154,7 @@ MpAlgorithmRegistry::Has(const std::string& name) const
 {
     try
     {
-        const Entry* o;
-        const Entry* i;
-        Resolve(name, "name", o, i);
+        Resolve(name, "name");
         return true;
     }
     catch (const std::invalid_argument&)
@@ -217,41 +241,49 @@ MpAlgorithmRegistry::MakeValue(TypeId tid,
 }
 
 void
-MpAlgorithmRegistry::Validate(const std::string& name,
-                              const Params& params,
-                              const std::string& field,
-                              const std::string& paramsField) const
+MpAlgorithmRegistry::Route(const std::string& name,
+                           const Parts& parts,
+                           const Params& params,
+                           const std::string& field,
+                           const std::string& paramsField,
+                           ObjectFactory* factories) const
 {
-    const Entry* outer;
-    const Entry* inner;
-    Resolve(name, field, outer, inner);
-    TypeId innerTid;
-    if (!TypeId::LookupByNameFailSafe(inner->typeId, &innerTid))
+    const std::array<const Entry*, 3> entries = {parts.outer, parts.inner, parts.alternate};
+    std::array<TypeId, 3> tids;
+    for (std::size_t i = 0; i < entries.size(); ++i)
     {
-        throw std::invalid_argument(field + ": '" + inner->name + "' is not built in");
-    }
-    TypeId outerTid;
-    if (outer && !TypeId::LookupByNameFailSafe(outer->typeId, &outerTid))
-    {
-        throw std::invalid_argument(field + ": '" + outer->name + "' is not built in");
+        if (!entries[i])
+        {
+            continue;
+        }
+        if (!TypeId::LookupByNameFailSafe(entries[i]->typeId, &tids[i]))
+        {
+            throw std::invalid_argument(field + ": '" + entries[i]->name + "' is not built in");
+        }
+        if (factories)
+        {
+            factories[i].SetTypeId(tids[i]);
+        }
     }
     for (const auto& [key, value] : params)
     {
-        std::string f = paramsField + "." + key;
-        bool found = false;
-        if (outer)
+        const std::string f = paramsField + "." + key;
+        bool taken = false;
+        // The wrapper's own attribute first; otherwise each controller that has it.
+        for (std::size_t i = 0; i < entries.size() && !(i == 1 && taken); ++i)
         {
-            MakeValue(outerTid, key, value, f, found);
+            bool found = false;
+            Ptr<AttributeValue> v = entries[i] ? MakeValue(tids[i], key, value, f, found) : nullptr;
+            if (found && factories)
+            {
+                factories[i].Set(key, *v);
+            }
+            taken = taken || found;
         }
-        if (!found)
+        if (!taken)
         {
-            MakeValue(innerTid, key, value, f, found);
-        }
-        if (!found)
-        {
-            auto desc = Describe(name);
             std::string known;
-            for (const auto& [k, v] : desc)
+            for (const auto& [k, v] : Describe(name))
             {
                 known += (known.empty() ? "" : ", ") + k;
             }
@@ -261,66 +293,51 @@ MpAlgorithmRegistry::Validate(const std::string& name,
     }
 }
 
+void
+MpAlgorithmRegistry::Validate(const std::string& name,
+                              const Params& params,
+                              const std::string& field,
+                              const std::string& paramsField) const
+{
+    Route(name, Resolve(name, field), params, field, paramsField, nullptr);
+}
+
 Ptr<Object>
 MpAlgorithmRegistry::Create(const std::string& name,
                             const Params& params,
                             const std::string& field,
                             const std::string& paramsField) const
 {
-    Validate(name, params, field, paramsField);
-    const Entry* outer;
-    const Entry* inner;
-    Resolve(name, field, outer, inner);
-    ObjectFactory innerF(inner->typeId);
-    ObjectFactory outerF;
-    TypeId innerTid = TypeId::LookupByName(inner->typeId);
-    TypeId outerTid;
-    if (outer)
-    {
-        outerF.SetTypeId(outer->typeId);
-        outerTid = TypeId::LookupByName(outer->typeId);
-    }
-    for (const auto& [key, value] : params)
-    {
-        std::string f = paramsField + "." + key;
-        bool found = false;
-        if (outer)
-        {
-            Ptr<AttributeValue> v = MakeValue(outerTid, key, value, f, found);
-            if (found)
-            {
-                outerF.Set(key, *v);
-                continue;
-            }
-        }
-        Ptr<AttributeValue> v = MakeValue(innerTid, key, value, f, found);
-        innerF.Set(key, *v);
-    }
-    Ptr<Object> in = innerF.Create();
-    if (!outer)
+    const Parts parts = Resolve(name, field);
+    std::array<ObjectFactory, 3> factories; // the wrapper, the controller, the alternate
+    Route(name, parts, params, field, paramsField, factories.data());
+    Ptr<Object> in = factories[1].Create();
+    if (!parts.outer)
     {
         return in;
     }
-    Ptr<Object> out = outerF.Create();
-    Ptr<MpCongestionOpsWrapper> w = DynamicCast<MpCongestionOpsWrapper>(out);
+    Ptr<MpCongestionOpsWrapper> w = DynamicCast<MpCongestionOpsWrapper>(factories[0].Create());
     Ptr<MpCongestionOps> cc = DynamicCast<MpCongestionOps>(in);
     if (!w || !cc)
     {
-        throw std::invalid_argument(field + ": '" + outer->name +
+        throw std::invalid_argument(field + ": '" + parts.outer->name +
                                     "' is not a congestion-control wrapper");
     }
     w->SetInner(cc);
-    return out;
+    if (parts.alternate)
+    {
+        w->SetAlternate(DynamicCast<MpCongestionOps>(factories[2].Create()));
+    }
+    return w;
 }
 
 std::map<std::string, std::vector<std::string>>
 MpAlgorithmRegistry::Describe(const std::string& name) const
 {
-    const Entry* outer;
-    const Entry* inner;
-    Resolve(name, "name", outer, inner);
+    const Parts parts = Resolve(name, "name");
     std::map<std::string, std::vector<std::string>> out;
-    for (const Entry* e : {inner, outer})
+    // The wrapper's attributes last, so that they describe a name both have.
+    for (const Entry* e : {parts.alternate, parts.inner, parts.outer})
     {
         if (!e)
         {

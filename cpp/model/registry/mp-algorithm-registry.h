@@ -7,6 +7,7 @@
 #define MP_ALGORITHM_REGISTRY_H
 
 #include "ns3/attribute.h"
+#include "ns3/object-factory.h"
 #include "ns3/object.h"
 #include "ns3/type-id.h"
 
@@ -22,7 +23,9 @@ namespace ns3
  * Named algorithms (congestion controllers or schedulers) and their ns-3 TypeIds.
  *
  * Names are lower case ("newreno", "cubic", ...). A wrapper entry (e.g. a handover freeze)
- * combines with any plain entry as "wrapper+inner" ("freeze+cubic"). Parameters are the
+ * combines with any plain entry as "wrapper+inner" ("freeze+cubic"); one registered with
+ * alternates also as "wrapper+inner+alternate" ("residual+bbr3+maco": two controllers fed
+ * the same events, MpCongestionOpsWrapper::SetAlternate). Parameters are the
  * algorithms' ns-3 attributes, given as numbers: Double attributes take the value, Uinteger
  * and Integer attributes an integral value, Boolean attributes 0 or 1, Time attributes
  * seconds. Every check (unknown name or parameter, wrong type, range) throws
@@ -38,8 +41,9 @@ class MpAlgorithmRegistry
     struct Entry
     {
         std::string name;
-        std::string typeId;  //!< e.g. "ns3::MpCubic"
-        bool wrapper{false}; //!< combines as "name+inner" (congestion control only)
+        std::string typeId;    //!< e.g. "ns3::MpCubic"
+        bool wrapper{false};   //!< combines as "name+inner" (congestion control only)
+        bool alternate{false}; //!< a wrapper that also takes "name+inner+alternate"
     };
 
     /// Parameters as the config gives them.
@@ -51,10 +55,13 @@ class MpAlgorithmRegistry
     static MpAlgorithmRegistry& Scheduler();
 
     /// Add (or replace) an entry.
-    void Register(const std::string& name, const std::string& typeId, bool wrapper = false);
+    void Register(const std::string& name,
+                  const std::string& typeId,
+                  bool wrapper = false,
+                  bool alternate = false);
     /// All entries, sorted by name.
     std::vector<Entry> List() const;
-    /// True if name (or "wrapper+inner") resolves.
+    /// True if name (or "wrapper+inner", or "wrapper+inner+alternate") resolves.
     bool Has(const std::string& name) const;
 
     /**
@@ -69,7 +76,9 @@ class MpAlgorithmRegistry
                   const std::string& paramsField) const;
 
     /**
-     * Create and configure an instance (a wrapper gets its inner controller).
+     * Create and configure an instance (a wrapper gets its inner controller, and its
+     * alternate). A parameter goes to the wrapper if it has it, otherwise to each of the
+     * inner controller and the alternate that has it.
      * @throws std::invalid_argument as Validate
      */
     Ptr<Object> Create(const std::string& name,
@@ -82,11 +91,28 @@ class MpAlgorithmRegistry
 
   private:
     explicit MpAlgorithmRegistry(const char* kind);
-    /// Split "a+b"; fills the entries; throws naming field.
-    void Resolve(const std::string& name,
-                 const std::string& field,
-                 const Entry*& outer,
-                 const Entry*& inner) const;
+
+    /// The entries behind a name: "a", "w+a" or "w+a+b".
+    struct Parts
+    {
+        const Entry* outer{nullptr};     //!< the wrapper, if any
+        const Entry* inner{nullptr};     //!< the controller
+        const Entry* alternate{nullptr}; //!< the wrapper's alternate controller, if any
+    };
+
+    /// Split the name into its entries; throws naming field.
+    Parts Resolve(const std::string& name, const std::string& field) const;
+    /**
+     * Check every parameter against the parts that take it (the wrapper if it has it,
+     * otherwise each controller that has it) and, with @p factories (wrapper, controller,
+     * alternate), set it there.
+     */
+    void Route(const std::string& name,
+               const Parts& parts,
+               const Params& params,
+               const std::string& field,
+               const std::string& paramsField,
+               ObjectFactory* factories) const;
     /// Convert and check one parameter against a TypeId; nullptr if the TypeId lacks it.
     static Ptr<AttributeValue> MakeValue(TypeId tid,
                                          const std::string& key,
@@ -104,9 +130,10 @@ struct MpAlgorithmRegistrar
     MpAlgorithmRegistrar(MpAlgorithmRegistry& reg,
                          const std::string& name,
                          const std::string& typeId,
-                         bool wrapper = false)
+                         bool wrapper = false,
+                         bool alternate = false)
     {
-        reg.Register(name, typeId, wrapper);
+        reg.Register(name, typeId, wrapper, alternate);
     }
 };
 

@@ -181,6 +181,25 @@ MpQuicSender::SetCwndGain(uint32_t i, double gain)
     Kick();
 }
 
+void
+MpQuicSender::SetFollowAlternate(uint32_t i, bool follow)
+{
+    Path& path = *m_paths.at(i);
+    Ptr<MpResidual> residual = DynamicCast<MpResidual>(path.cc);
+    if (!residual)
+    {
+        throw std::invalid_argument("SetFollowAlternate: path " + std::to_string(i) +
+                                    " does not run a residual controller");
+    }
+    if (follow == residual->GetFollowAlternate())
+    {
+        return;
+    }
+    residual->SetFollowAlternate(follow);
+    SyncCc(path);
+    Kick();
+}
+
 // ---- stream bookkeeping -------------------------------------------------------------------
 
 uint32_t

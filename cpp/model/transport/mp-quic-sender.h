@@ -123,6 +123,14 @@ class MpQuicSender : public Application, public MpConnectionView
      *         outside MpResidual's range
      */
     void SetCwndGain(uint32_t i, double gain);
+    /**
+     * Make a residual controller with an alternate (cc "residual+<base>+<alternate>") follow
+     * the alternate (true) or the base (false); the same choice as the one in force changes
+     * nothing, as SetCwndGain.
+     * @throws std::invalid_argument if the path's controller is not residual or, for true,
+     *         has no alternate
+     */
+    void SetFollowAlternate(uint32_t i, bool follow);
     /// Make the sender look for something to send at the current time.
     void Kick();
 

@@ -167,6 +167,7 @@ class Simulation:
         flow_cwnd_bytes: FlowValues | None = None,
         flow_pacing_rate_bps: FlowValues | None = None,
         flow_cwnd_gain: FlowValues | None = None,
+        flow_follow_alternate: FlowValues | None = None,
     ) -> None:
         """Apply an agent's actions for the next step (each checked by the core).
 
@@ -184,6 +185,10 @@ class Simulation:
             ``mpquic`` flows whose ``cc`` is ``residual+<base>``: each subflow's window and
             pacing rate become the base controller's times the gain until the next call
             (hybrid control, cpp/model/cc/mp-residual.h); gain 1 leaves the base untouched.
+        :param flow_follow_alternate: ``{flow: choices}``, one per subflow, 0 or 1, for
+            ``mpquic`` flows whose ``cc`` is ``residual+<base>+<alternate>``: which of the two
+            controllers (both fed every event of the path) each subflow follows until the next
+            call, 0 the base and 1 the alternate; the gain applies to the followed one.
         :raises ValueError: an action the configured algorithms do not take, or out of range;
             per-flow errors name the field and the flow (``flow_cwnd_bytes['peer.0']: ...``).
         """
@@ -192,6 +197,7 @@ class Simulation:
             ("flow_cwnd_bytes", flow_cwnd_bytes, native.set_flow_cwnd),
             ("flow_pacing_rate_bps", flow_pacing_rate_bps, native.set_flow_pacing_rate),
             ("flow_cwnd_gain", flow_cwnd_gain, native.set_flow_cwnd_gain),
+            ("flow_follow_alternate", flow_follow_alternate, native.set_flow_follow_alternate),
         ):
             if values is None:
                 continue
