@@ -162,42 +162,40 @@ MpQuicSender::SetExternalPacingRate(uint32_t i, double bps)
     Kick();
 }
 
+template <typename Value, typename Get, typename Set>
 void
-MpQuicSender::SetCwndGain(uint32_t i, double gain)
+MpQuicSender::SetResidual(uint32_t i, const char* call, Value value, Get get, Set set)
 {
     Path& path = *m_paths.at(i);
     Ptr<MpResidual> residual = DynamicCast<MpResidual>(path.cc);
     if (!residual)
     {
-        throw std::invalid_argument("SetCwndGain: path " + std::to_string(i) +
+        throw std::invalid_argument(std::string(call) + ": path " + std::to_string(i) +
                                     " does not run a residual controller");
     }
-    if (gain == residual->GetGain())
+    if (value == ((*residual).*get)())
     {
-        return;
+        return; // no resync, no send attempt: the run stays the one without the call
     }
-    residual->SetGain(gain);
+    ((*residual).*set)(value);
     SyncCc(path);
     Kick();
 }
 
 void
+MpQuicSender::SetCwndGain(uint32_t i, double gain)
+{
+    SetResidual(i, "SetCwndGain", gain, &MpResidual::GetGain, &MpResidual::SetGain);
+}
+
+void
 MpQuicSender::SetFollowAlternate(uint32_t i, bool follow)
 {
-    Path& path = *m_paths.at(i);
-    Ptr<MpResidual> residual = DynamicCast<MpResidual>(path.cc);
-    if (!residual)
-    {
-        throw std::invalid_argument("SetFollowAlternate: path " + std::to_string(i) +
-                                    " does not run a residual controller");
-    }
-    if (follow == residual->GetFollowAlternate())
-    {
-        return;
-    }
-    residual->SetFollowAlternate(follow);
-    SyncCc(path);
-    Kick();
+    SetResidual(i,
+                "SetFollowAlternate",
+                follow,
+                &MpResidual::GetFollowAlternate,
+                &MpResidual::SetFollowAlternate);
 }
 
 // ---- stream bookkeeping -------------------------------------------------------------------

@@ -213,6 +213,10 @@ class MpQuicSender : public Application, public MpConnectionView
     bool IsPaced(const Path& path) const;
     double PacingRate(const Path& path) const;
     void SyncCc(Path& path);
+    /// Set one of a residual controller's controls (@p set, read back by @p get) on path
+    /// @p i; a value equal to the one in force changes nothing. Throws naming @p call.
+    template <typename Value, typename Get, typename Set>
+    void SetResidual(uint32_t i, const char* call, Value value, Get get, Set set);
     void ScheduleHandover(uint32_t i);
     void ScheduleOutage(uint32_t i);
     void OnHandover(uint32_t i);
