@@ -32,6 +32,21 @@ def test_gymnasium_check_env_zero_warnings(env_id: str, action_mode: str) -> Non
 
 
 @pytest.mark.native
+@pytest.mark.parametrize("alternate", [None, "maco"])
+def test_the_residual_mode_passes_both_checkers(alternate: str | None) -> None:
+    from gymnasium.utils.env_checker import check_env
+    from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+    kw = {"action_mode": "residual", "residual_base": "bbr3", "residual_alternate": alternate}
+    env = gym.make("leogym/LeoCC-v0", **kw, **SHORT)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
+        sb3_check_env(env.unwrapped, warn=True)
+    env.close()
+
+
+@pytest.mark.native
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_sb3_check_env_zero_warnings(env_id: str) -> None:
     from stable_baselines3.common.env_checker import check_env
