@@ -8,17 +8,13 @@ record without ``--render``, fails.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from docs_helpers import ROOT
 
-if str(ROOT) not in sys.path:  # the benchmarks package is not installed
-    sys.path.insert(0, str(ROOT))
-
-from benchmarks.render import (  # noqa: E402
+from benchmarks.render import (
     DOC_FILES,
     BlockError,
     Record,
