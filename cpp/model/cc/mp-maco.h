@@ -108,6 +108,9 @@ class MpMaco : public MpCongestionOps
     void SetWindow(uint64_t bytes) override;
 
   private:
+    /// The MACO controller behind a path's controller (through a wrapper such as the freeze,
+    /// or as a residual wrapper's alternate), or null.
+    static const MpMaco* Behind(const MpCongestionOps* cc, int depth = 0);
     /// Link parameters now: C^A and D at time t (s).
     void LinkAt(const MpCcContext& ctx, double t, double& capA, double& d) const;
     /// Quick-start (re-)entry (Algorithm 2); reconnect resets the estimators.
