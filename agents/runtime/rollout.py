@@ -104,7 +104,9 @@ def task_key(policy: PolicyRef, env: EnvFactory, seed: int, scenario: Any = None
         "params": policy.params,
         "deterministic": policy.deterministic,
         "env_id": env.env_id,
-        "env": dict(env.kwargs),
+        # An option left at None (the default of every optional env option) is left out, so
+        # that a new optional option keeps earlier evaluations' keys valid.
+        "env": {k: v for k, v in env.kwargs.items() if v is not None},
         "scenario": env.scenario if scenario is None else scenario,
         "seed": int(seed),
     }

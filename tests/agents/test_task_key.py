@@ -19,3 +19,15 @@ def test_a_retrained_model_of_the_same_size_gets_new_episodes(tmp_path: Path) ->
     assert task_key(ref, env, 0) == before  # same file, same key
     model.write_bytes(b"b" * 1000)
     assert task_key(ref, env, 0) != before
+
+
+def test_an_optional_env_option_left_unset_keeps_the_key() -> None:
+    # residual_alternate came after evaluations had been keyed without it: an agent run whose
+    # config now carries it as None keys its episodes as before, and a set value changes them.
+    ref = PolicyRef(label="B", kind="baseline", name="bbr3")
+    kw = {"action_mode": "residual", "residual_base": "bbr3"}
+    before = task_key(ref, EnvFactory("leogym/LeoCC-v0", kw, "tiny"), 0)
+    unset = EnvFactory("leogym/LeoCC-v0", {**kw, "residual_alternate": None}, "tiny")
+    assert task_key(ref, unset, 0) == before
+    chosen = EnvFactory("leogym/LeoCC-v0", {**kw, "residual_alternate": "maco"}, "tiny")
+    assert task_key(ref, chosen, 0) != before
