@@ -201,6 +201,7 @@ def test_follow_errors_name_the_flow_and_value() -> None:
         ("residual+bbr3+maco+cubic", "takes a controller and one alternate"),
         ("residual+bbr3+freeze", "unknown congestion control 'freeze'"),
         ("residual+bbr3+nope", "unknown congestion control 'nope'"),
+        ("residual+cubic+external", "'external' cannot be one"),
     ],
 )
 def test_names_with_alternates_are_checked(name: str, message: str) -> None:

@@ -146,6 +146,12 @@ MpAlgorithmRegistry::Resolve(const std::string& name, const std::string& field) 
                                          : "' takes one controller"));
     }
     parts.alternate = plain(names[2]);
+    if (parts.alternate->name == "external")
+    {
+        // Nothing would set its window: set_flow_cwnd drives the base, not the alternate.
+        throw std::invalid_argument(field + ": '" + name +
+                                    "': an alternate runs on its own; 'external' cannot be one");
+    }
     return parts;
 }
 
