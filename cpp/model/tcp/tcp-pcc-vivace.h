@@ -144,7 +144,10 @@ class TcpPccVivace : public TcpCongestionOps
         bool lost{false};
     };
 
-    // --- socket hooks ------------------------------------------------------------------
+    /// splitmix64: the probing order's generator (seeded in Attach, drawn in NextRandomBit).
+    static uint64_t SplitMix64(uint64_t& state);
+
+    // --- socket hooks (tcp-pcc-vivace-socket.cc) ----------------------------------------
     void Attach();
     void OnTx(Ptr<const Packet> packet, const TcpHeader& header, Ptr<const TcpSocketBase> s);
     void OnRx(Ptr<const Packet> packet, const TcpHeader& header, Ptr<const TcpSocketBase> s);
@@ -153,7 +156,7 @@ class TcpPccVivace : public TcpCongestionOps
     void Deliver(Segment& segment, const Segment** newest);
     void OnRttSample(const Segment& segment, Time rtt);
 
-    // --- monitor intervals and the state machine ---------------------------------------
+    // --- monitor intervals and the state machine (tcp-pcc-vivace-intervals.cc) ----------
     void OnRetransmissionTimeout();
     void MaybeStartInterval(Time now);
     void StartInterval(Time now);
