@@ -171,8 +171,10 @@ def baseline_env_kwargs(
         kwargs["cc"] = fallback_cc
     if kwargs.get("scheduler") == "external":
         kwargs["scheduler"] = fallback_scheduler
-    # A baseline runs one controller: an agent's second one (residual_alternate) is not its.
+    # A baseline runs one controller: an agent's second one (residual_alternate), and the
+    # hysteresis of the choice between them, are not its.
     kwargs.pop("residual_alternate", None)
+    kwargs.pop("residual_switch_margin", None)
     if gain is not None:
         kwargs.update(action_mode="residual", residual_base=kwargs.get("cc"), cc="external")
     elif kwargs.get("action_mode") == "residual":

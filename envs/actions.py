@@ -54,20 +54,29 @@ def residual_gain(action: np.ndarray) -> np.ndarray:
 
 
 def residual_controls(
-    action: np.ndarray, n: int, alternate: bool
+    action: np.ndarray,
+    n: int,
+    alternate: bool,
+    margin: float = 0.0,
+    following: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """The residual mode's controls of ``n`` paths from an action of :func:`cc_action_space`:
     the gains (:func:`residual_gain` of the first ``n`` entries) and, with an ``alternate``
-    controller, which of the two each path follows, from the action's second half (1.0, the
-    alternate, where entry ``max_paths + i`` is above 0; 0.0, the base, otherwise), else
-    ``None``. So an all-``-1`` second half is the base controller and an all-``+1`` one the
-    alternate, each bit for bit with zero gains."""
+    controller, which of the two each path follows, from the action's second half, else
+    ``None``: 1.0 (the alternate) where entry ``max_paths + i`` is above ``margin``, 0.0 (the
+    base) where it is ``-margin`` or less, and in between the choice in force (``following``;
+    the base when ``None``). So an all-``-1`` second half is the base controller and an
+    all-``+1`` one the alternate, each bit for bit with zero gains."""
     a = np.asarray(action, dtype=np.float64)
     gains = residual_gain(a[:n])
     if not alternate:
         return gains, None
     half = a.shape[-1] // 2
-    return gains, (a[half : half + n] > 0).astype(np.float64)
+    choice = a[half : half + n]
+    if margin == 0.0:
+        return gains, (choice > 0).astype(np.float64)
+    held = np.zeros(n) if following is None else np.asarray(following, dtype=np.float64)
+    return gains, np.where(choice > margin, 1.0, np.where(choice <= -margin, 0.0, held))
 
 
 def cc_action_space(action_mode: str, max_paths: int, alternate: bool = False) -> spaces.Space:

@@ -108,8 +108,18 @@ class LeoCCEnv(LeoEnv):
             return
         assert self._sim is not None  # step() has checked it
         if self.config.action_mode == "residual":
-            alternate = self.config.residual_alternate is not None
-            gains, follow = residual_controls(action, self.n_paths, alternate)
+            c = self.config
+            assert self._episode is not None
+            following = self._episode.following
+            gains, follow = residual_controls(
+                action,
+                self.n_paths,
+                c.residual_alternate is not None,
+                c.residual_switch_margin or 0.0,
+                following.get(0),
+            )
+            if follow is not None:
+                following[0] = follow
             self._sim.apply(
                 flow_cwnd_gain={0: gains},
                 flow_follow_alternate=None if follow is None else {0: follow},

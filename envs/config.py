@@ -152,6 +152,10 @@ class EnvOptions:
         second half, one entry per path, choosing which of the two the path follows (above 0:
         the alternate) before the gain applies (``residual+<base>+<alternate>``,
         cpp/model/cc/mp-residual.h; :func:`leogym.envs.actions.residual_controls`).
+    :param residual_switch_margin: hysteresis of that choice, ``m`` in [0, 1): a path follows
+        the alternate once its entry exceeds ``m``, the base once it is ``-m`` or less, and
+        keeps its controller in between (every path starts on the base). ``None`` (or 0): the
+        sign decides at every step. Needs ``residual_alternate``.
     :param action_scale: a continuous action ``a`` multiplies the controlled quantity by
         ``1 + action_scale·a`` for ``a ≥ 0`` and divides it by ``1 − action_scale·a`` for ``a < 0``
         (Aurora's symmetric mapping).
@@ -184,6 +188,9 @@ class EnvOptions:
     )
     residual_base: str = field(default="cubic", metadata=choice(residual_bases))
     residual_alternate: str | None = field(default=None, metadata=choice(residual_bases))
+    residual_switch_margin: float | None = field(
+        default=None, metadata=bounded(0.0, 1.0, hi_open=True)
+    )
     action_scale: float = field(default=0.5, metadata=bounded(1e-6, 10.0))
     cc_target: str = field(default="cwnd", metadata=choice("cwnd", "pacing"))
     sample_scenarios: bool = False
@@ -226,6 +233,14 @@ class EnvOptions:
                     "is no choice)",
                     self.residual_alternate,
                 )
+        if self.residual_switch_margin is not None and self.residual_alternate is None:
+            raise schema.fail(
+                error,
+                f"{path}.residual_switch_margin",
+                "needs residual_alternate (it is the hysteresis of the choice between "
+                "residual_base and residual_alternate)",
+                self.residual_switch_margin,
+            )
         try:  # algorithm parameters and transport options, by the core's config checker
             check_settings(self.core_settings(), path)
         except ValueError as exc:

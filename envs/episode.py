@@ -65,6 +65,9 @@ class Episode:
         # ns-3 runs one simulator per process: opening this one closes any other env's (that
         # env's step() then says so). Vectorised envs live in separate processes.
         self.sim = Simulation.open(config.core_settings(), scenario, seed, timeline=self.timeline)
+        #: Per flow, the controller each path follows under ``residual_alternate`` (1.0: the
+        #: alternate), as last applied; the hysteresis of ``residual_switch_margin`` reads it.
+        self.following: dict[int, np.ndarray] = {}
 
     @classmethod
     def draw(

@@ -302,6 +302,8 @@ class LeoMultiAgentCCEnv(ParallelEnv[str, np.ndarray, np.ndarray]):  # type: ign
         missing = [a for a in self.agents if a not in actions]
         if missing:
             raise ValueError(f"actions: no action for agent(s) {missing}")
+        assert self._episode is not None
+        following = self._episode.following
         values: dict[int, np.ndarray] = {}
         for agent in self.agents:
             try:
@@ -311,8 +313,10 @@ class LeoMultiAgentCCEnv(ParallelEnv[str, np.ndarray, np.ndarray]):  # type: ign
             f = self.agent_flows[agent]
             o = self._observers[agent]
             current = current_controls(self.config, self._last, f, o.n_paths)
-            values[f] = control_action(self.config, checked, current, self._packet_bytes)
-        apply_controls(self._sim, self.config, values)
+            values[f] = control_action(
+                self.config, checked, current, self._packet_bytes, following.get(f)
+            )
+        apply_controls(self._sim, self.config, values, following)
         t0 = self._sim.now
         m = self._sim.step(self.step_s)
         t1 = self._sim.now

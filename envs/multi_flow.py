@@ -129,6 +129,7 @@ def control_action(
     action: np.ndarray,
     current: np.ndarray,
     packet_bytes: int,
+    following: np.ndarray | None = None,
 ) -> np.ndarray:
     """The windows (bytes; ``cc_target="cwnd"``) or pacing rates (bit/s; ``"pacing"``) that an
     action of LeoCC-v0's action space sets on a flow's ``len(current)`` subflows, from their
@@ -136,10 +137,13 @@ def control_action(
     same mapping and limits as LeoCC-v0 (:class:`~leogym.envs.cc_env.LeoCCEnv`). Under
     ``action_mode="residual"``, the gains on the flow's base controller instead, followed,
     with ``residual_alternate``, by the subflows' choices of controller
-    (:func:`~leogym.envs.actions.residual_controls`)."""
+    (:func:`~leogym.envs.actions.residual_controls`; ``following``: the choices in force, for
+    ``residual_switch_margin``)."""
     n = len(current)
     if options.action_mode == "residual":
-        gains, follow = residual_controls(action, n, options.residual_alternate is not None)
+        alternate = options.residual_alternate is not None
+        margin = options.residual_switch_margin or 0.0
+        gains, follow = residual_controls(action, n, alternate, margin, following)
         return gains if follow is None else np.concatenate([gains, follow])
     if options.action_mode == "discrete":
         factor = DISCRETE_FACTORS[np.asarray(action)[:n]]
@@ -165,13 +169,21 @@ def current_controls(options: EnvOptions, m: Measurements | None, flow: int, n: 
     return np.asarray(getattr(m, key)[idx], dtype=np.float64)
 
 
-def apply_controls(sim: Simulation, options: EnvOptions, values: dict[int, np.ndarray]) -> None:
+def apply_controls(
+    sim: Simulation,
+    options: EnvOptions,
+    values: dict[int, np.ndarray],
+    following: dict[int, np.ndarray] | None = None,
+) -> None:
     """Set the flows' windows, pacing rates or residual gains and choices (``{flow: values}``,
-    as :func:`control_action` gives them) in one call."""
+    as :func:`control_action` gives them) in one call; the choices applied are recorded in
+    ``following`` (the episode's, :attr:`~leogym.envs.episode.Episode.following`)."""
     if not values:
         return
     if options.action_mode == "residual" and options.residual_alternate is not None:
         halves = {f: np.split(np.asarray(v), 2) for f, v in values.items()}
+        if following is not None:
+            following.update({f: h[1] for f, h in halves.items()})
         sim.apply(
             flow_cwnd_gain={f: h[0] for f, h in halves.items()},
             flow_follow_alternate={f: h[1] for f, h in halves.items()},
@@ -395,7 +407,8 @@ class LeoMultiFlowCCEnv(LeoCCEnv):
         super()._apply_action(action)
         if not self._policies:
             return
-        assert self._sim is not None
+        assert self._sim is not None and self._episode is not None
+        following = self._episode.following
         values: dict[int, np.ndarray] = {}
         for f, policy in self._policies.items():
             o = self._observers[f]
@@ -413,6 +426,8 @@ class LeoMultiFlowCCEnv(LeoCCEnv):
                     f"others: the policy of flow {f} gave a bad action: {exc}"
                 ) from None
             current = current_controls(self.config, self._last, f, o.n_paths)
-            values[f] = control_action(self.config, checked, current, self._packet_bytes)
+            values[f] = control_action(
+                self.config, checked, current, self._packet_bytes, following.get(f)
+            )
         self._policy_start = False
-        apply_controls(self._sim, self.config, values)
+        apply_controls(self._sim, self.config, values, following)

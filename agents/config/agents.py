@@ -66,13 +66,22 @@ class AgentConfig:
 
 @dataclass
 class OnPolicyAgentConfig(AgentConfig):
-    """On-policy (A2C, PPO) fields: rollout length and advantage estimation."""
+    """On-policy (A2C, PPO) fields: rollout length, advantage estimation and the Gaussian
+    policy's starting exploration noise.
+
+    :param initial_log_std: the natural log of the policy's initial standard deviation, one
+        value per entry of a Box action (``None``: SB3's ``log_std_init`` for every entry, 0
+        unless ``extra.policy_kwargs`` sets it). Entries of one action that need different
+        noise (the residual mode's gains and its choices of controller,
+        docs/workflows.md) start apart; PPO then learns each.
+    """
 
     n_steps: int = field(default=2048, metadata=bounded(1))
     gae_lambda: float = field(default=0.95, metadata=FRACTION)
     ent_coef: float = field(default=0.0, metadata=bounded(0.0))
     vf_coef: float = field(default=0.5, metadata=bounded(0.0))
     max_grad_norm: float = field(default=0.5, metadata=bounded(0.0))
+    initial_log_std: list[float] | None = None
 
 
 @dataclass

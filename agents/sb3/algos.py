@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import asdict, dataclass, is_dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from gymnasium import spaces
 
@@ -62,6 +62,7 @@ _NOT_KWARGS = {
     "lstm_hidden_size",
     "n_lstm_layers",
     "action_noise_std",
+    "initial_log_std",
 }
 
 
@@ -148,14 +149,51 @@ def build_model(
     a = _agent_dict(agent)
     check_action_space(a["name"], env.action_space, getattr(env, "env_id", "the env"))
     cls = algo_class(a["name"])
-    return cls(
-        a["policy"],
-        env,
-        seed=seed,
-        verbose=verbose,
-        tensorboard_log=tensorboard_log,
-        **sb3_kwargs(agent, env.action_space),
+    kwargs = sb3_kwargs(agent, env.action_space)
+    log_std = a.get("initial_log_std")
+    if log_std is not None:
+        _check_initial_log_std(list(log_std), env.action_space, kwargs)
+    model = cls(
+        a["policy"], env, seed=seed, verbose=verbose, tensorboard_log=tensorboard_log, **kwargs
     )
+    if log_std is not None:
+        import torch
+
+        # The Gaussian policies of PPO, A2C and RecurrentPPO hold it as one Parameter.
+        param = cast(torch.nn.Parameter, model.policy.log_std)
+        with torch.no_grad():
+            param.copy_(torch.as_tensor(log_std, dtype=param.dtype))
+    return model
+
+
+def _check_initial_log_std(
+    values: list[float], space: spaces.Space, kwargs: dict[str, Any]
+) -> None:
+    """Raise :class:`ConfigError` unless ``agent.initial_log_std`` fits ``space``: a Box
+    action, one finite value per entry, and no other source of the initial noise."""
+    import math
+
+    field = "agent.initial_log_std"
+    if not isinstance(space, spaces.Box) or space.shape is None or len(space.shape) != 1:
+        raise ConfigError(f"{field}: needs a one-dimensional Box action space, got {space}")
+    if len(values) != space.shape[0]:
+        raise ConfigError(
+            f"{field}: has {len(values)} entries, the action has {space.shape[0]} "
+            f"(one value per action entry)"
+        )
+    if not all(math.isfinite(v) and -20.0 <= v <= 2.0 for v in values):
+        raise ConfigError(f"{field}: each value must be finite and in [-20, 2], got {values}")
+    policy_kwargs = kwargs.get("policy_kwargs", {})
+    if "log_std_init" in policy_kwargs:
+        raise ConfigError(
+            f"{field}: set it or agent.extra.policy_kwargs.log_std_init, not both (got "
+            f"{policy_kwargs['log_std_init']} there)"
+        )
+    if kwargs.get("use_sde"):
+        raise ConfigError(
+            f"{field}: generalised state-dependent exploration (use_sde) keeps "
+            "its own noise parameters; unset one of them"
+        )
 
 
 def load_model(path: str | Path, name: str, *, env: Any = None, device: str = "cpu") -> Any:

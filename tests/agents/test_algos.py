@@ -120,3 +120,66 @@ def test_a_save_cut_short_before_its_sidecar_is_not_resumed_from(tmp_path) -> No
     cut.with_suffix(".json").unlink()  # killed between the two writes
     assert [s for s, _ in list_checkpoints(tmp_path)] == [16, 32]
     assert latest_checkpoint(tmp_path) == d / "step_000000032.zip"
+
+
+class _TwoActions(gym.Env):
+    """A do-nothing env with a two-entry Box action (the residual mode's gain and choice)."""
+
+    observation_space = spaces.Box(-1.0, 1.0, (3,))
+    action_space = spaces.Box(-1.0, 1.0, (2,))
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        return self.observation_space.sample() * 0, {}
+
+    def step(self, action):
+        return self.observation_space.sample() * 0, 0.0, False, False, {}
+
+
+@pytest.mark.parametrize("agent", ["ppo", "a2c", "recurrent_ppo"])
+def test_initial_log_std_sets_each_action_entrys_noise(agent: str) -> None:
+    # One value per entry: the residual mode's gains and choices start with their own noise.
+    c = to_objects(compose("train", [f"agent={agent}", "agent.initial_log_std=[-3.0,-1.0]"]))
+    venv = DummyVecEnv([_TwoActions])
+    try:
+        model = build_model(c.agent, venv, seed=0)
+    finally:
+        venv.close()
+    assert model.policy.log_std.detach().tolist() == [-3.0, -1.0]
+    assert model.policy.log_std.requires_grad  # still learnt
+
+
+@pytest.mark.parametrize(
+    ("overrides", "match"),
+    [
+        (["agent.initial_log_std=[-3.0]"], "has 1 entries, the action has 2"),
+        (["agent.initial_log_std=[-3.0,5.0]"], "finite and in"),
+        (
+            ["agent.initial_log_std=[-3.0,-1.0]", "+agent.extra.policy_kwargs.log_std_init=-1"],
+            "not both",
+        ),
+        (["agent.initial_log_std=[-3.0,-1.0]", "+agent.extra.use_sde=true"], "use_sde"),
+    ],
+)
+def test_a_bad_initial_log_std_names_the_field(overrides: list[str], match: str) -> None:
+    from leogym.agents.config import ConfigError
+
+    c = to_objects(compose("train", ["agent=ppo", *overrides]))
+    venv = DummyVecEnv([_TwoActions])
+    try:
+        with pytest.raises(ConfigError, match=rf"agent\.initial_log_std: .*{match}"):
+            build_model(c.agent, venv, seed=0)
+    finally:
+        venv.close()
+
+
+def test_initial_log_std_needs_a_box_action() -> None:
+    from leogym.agents.config import ConfigError
+
+    c = to_objects(compose("train", ["agent=ppo", "agent.initial_log_std=[-1.0]"]))
+    venv = _venv("CartPole-v1")
+    try:
+        with pytest.raises(ConfigError, match=r"agent\.initial_log_std: needs a one-dim"):
+            build_model(c.agent, venv, seed=0)
+    finally:
+        venv.close()

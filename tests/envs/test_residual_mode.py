@@ -65,6 +65,86 @@ def test_a_choice_held_throughout_is_that_controller_bit_for_bit(choice: float, 
             np.testing.assert_array_equal(np.asarray(a), np.asarray(b), err_msg=f"step {step}")
 
 
+def _rollout_actions(actions: list[np.ndarray], **kw: object) -> list[tuple]:
+    env = gym.make("leogym/LeoCC-v0", **SHORT, **kw)
+    obs, _ = env.reset(seed=5)
+    out = [(obs, 0.0)]
+    for a in actions:
+        obs, r, _, _, info = env.step(a)
+        out.append((obs, r, info["cwnd_bytes"]))
+    env.close()
+    return out
+
+
+def test_the_switch_margin_holds_a_choice_until_the_entry_crosses_it() -> None:
+    # With residual_switch_margin=0.5 a path keeps its controller while its entry stays in
+    # (-0.5, 0.5]: the run equals the one whose choices are spelled out as -1/+1 at every step.
+    kw = {"scenario": "default", "action_mode": "residual", "residual_base": "bbr3"}
+    entries = [0.3, 0.6, 0.4, -0.2, 0.0, -0.5, 0.45, 0.9, -0.7, 0.1] * 4
+    held, state = [], -1.0  # every path starts on the base
+    for e in entries:
+        state = 1.0 if e > 0.5 else -1.0 if e <= -0.5 else state
+        held.append(state)
+    assert held.count(1.0) > 10 and held.count(-1.0) > 10  # both controllers are followed
+
+    def actions(choices: list[float]) -> list[np.ndarray]:
+        return [np.concatenate([np.zeros(4), np.full(4, c)]).astype(np.float32) for c in choices]
+
+    margin = _rollout_actions(
+        actions(entries), **kw, residual_alternate="maco", residual_switch_margin=0.5
+    )
+    spelled = _rollout_actions(actions(held), **kw, residual_alternate="maco")
+    sign = _rollout_actions(actions(entries), **kw, residual_alternate="maco")
+    for step, (x, y) in enumerate(zip(spelled, margin, strict=True)):
+        for a, b in zip(x, y, strict=True):
+            np.testing.assert_array_equal(np.asarray(a), np.asarray(b), err_msg=f"step {step}")
+    # and without the margin the same entries switch at their sign: another run
+    assert any(
+        not np.array_equal(np.asarray(x[2]), np.asarray(y[2]))
+        for x, y in zip(sign[1:], margin[1:], strict=True)
+    )
+
+
+def test_the_switch_margin_is_per_flow_in_the_multi_flow_envs() -> None:
+    from leogym.envs.actions import residual_controls
+
+    gains, follow = residual_controls(np.array([0.0, 0.0, 0.7, 0.2]), 2, True, 0.5)
+    assert follow is not None and follow.tolist() == [1.0, 0.0]
+    _, follow = residual_controls(np.array([0.0, 0.0, 0.2, -0.5]), 2, True, 0.5, follow)
+    assert follow is not None and follow.tolist() == [1.0, 0.0]
+    np.testing.assert_array_equal(gains, [1.0, 1.0])
+    kw = {
+        "action_mode": "residual",
+        "residual_base": "cubic",
+        "residual_alternate": "bbr3",
+        "residual_switch_margin": 0.5,
+    }
+
+    class Entries:
+        def __init__(self, values: list[float]) -> None:
+            self.values = iter(values)
+
+        def predict(self, obs, state=None, episode_start=None, deterministic=True):
+            return np.concatenate([np.zeros(4), np.full(4, next(self.values))]).astype(
+                np.float32
+            ), state
+
+    multi = gym.make(
+        "leogym/LeoMultiFlowCC-v0",
+        **kw,
+        others=[Entries([0.9, 0.1, -0.1]), "cubic", "maco"],
+        **SHORT,
+    )
+    multi.reset(seed=1)
+    seen = []
+    for e in (0.1, 0.6, 0.2):
+        multi.step(np.concatenate([np.zeros(4), np.full(4, e)]).astype(np.float32))
+        following = multi.unwrapped._episode.following
+        seen.append((following[0][0], following[1][0]))
+    multi.close()
+    assert seen == [(0.0, 1.0), (1.0, 1.0), (1.0, 1.0)]
+
+
 def test_the_multi_flow_envs_take_the_alternate() -> None:
     from leogym.envs.multi_agent import LeoMultiAgentCCEnv
 
@@ -153,6 +233,19 @@ def test_the_multi_agent_env_runs_residual_agents() -> None:
         (
             {"action_mode": "residual", "residual_alternate": "freeze+cubic"},
             "env.residual_alternate",
+        ),
+        ({"action_mode": "residual", "residual_switch_margin": 0.3}, "env.residual_switch_margin"),
+        (
+            {"action_mode": "residual", "residual_alternate": "maco", "residual_switch_margin": 1},
+            "env.residual_switch_margin",
+        ),
+        (
+            {
+                "action_mode": "residual",
+                "residual_alternate": "maco",
+                "residual_switch_margin": -0.1,
+            },
+            "env.residual_switch_margin",
         ),
     ],
 )
