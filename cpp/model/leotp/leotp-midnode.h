@@ -146,6 +146,42 @@ class LeotpMidnode : public Object
     EventId m_sweep;
 };
 
+/// One flow served by the Midnode: its configuration, counters and soft state.
+struct LeotpMidnode::Flow
+{
+    uint16_t port{0};
+    uint32_t flowId{0};
+    LeotpFlowSettings s;
+    FlowStats stats;
+    // soft state (while active)
+    bool active{false};
+    Ipv4Address client; //!< the Consumer's address (Data go there)
+    Ipv4Address server; //!< the Producer's address (Interests go there)
+    std::unique_ptr<LeotpHopController> ctrl;
+    std::unique_ptr<LeotpHoleDetector> det;
+    std::unique_ptr<LeotpSendBuffer> buf;
+    double lastInterestS{-1e300};
+    int64_t upstreamIf{-1};
+    int64_t interestIf{-1}; //!< where the latest Interest with a rate came from (OWD_I's hop)
+    double lastActivityS{0};
+    EventId holeTimer;
+    // time average of the buffer
+    double bufArea{0};
+    double bufLastS{0};
+    double bufLastBytes{0};
+    double meanStartS{0};
+
+    bool RateControlled() const
+    {
+        return s.variant == LeotpVariant::A || s.variant == LeotpVariant::B;
+    }
+
+    bool Repairs() const
+    {
+        return s.variant == LeotpVariant::A || s.variant == LeotpVariant::C;
+    }
+};
+
 } // namespace ns3
 
 #endif // LEOTP_MIDNODE_H
