@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
@@ -99,12 +101,14 @@ def _rollout(env_id: str, seed: int, steps: int) -> list:
 @pytest.mark.native
 def test_same_seed_same_trajectory_across_processes() -> None:
     code = (
-        "import json, sys; sys.path.insert(0, 'tests/envs');"
-        "from test_env_api import _rollout;"
+        "import json; from test_env_api import _rollout;"
         "print(json.dumps(_rollout('leogym/LeoCC-v0', 7, 20)))"
     )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent)}
     runs = [
-        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+        )
         for _ in range(2)
     ]
     a, b = (json.loads(r.stdout.strip().splitlines()[-1]) for r in runs)

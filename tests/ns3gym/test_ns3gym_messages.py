@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -186,8 +187,6 @@ def test_private_pool_coexists_with_an_upstream_style_messages_pb2(tmp_path: Pat
         == 0
     )
     script = textwrap.dedent("""
-        import sys
-        sys.path.insert(0, sys.argv[1])
         import messages_pb2 as up
         from leogym.ns3gym import messages as pb
         m = up.EnvStateMsg(isGameOver=True, reason=up.EnvStateMsg.GameOver)
@@ -205,7 +204,11 @@ def test_private_pool_coexists_with_an_upstream_style_messages_pb2(tmp_path: Pat
         print("ok")
     """)
     done = subprocess.run(
-        [sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},  # the protoc output, beside leogym
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"

@@ -37,7 +37,6 @@ pytestmark = [
 
 DRIVER = textwrap.dedent("""
     import json, sys
-    sys.path.insert(0, sys.argv[1])
     import numpy as np
     from ns3gym import ns3env
 
@@ -121,6 +120,7 @@ def test_upstream_client_drives_our_server(scenario: str, upstream_path: Path, p
         capture_output=True,
         text=True,
         timeout=90,
+        env={**os.environ, "PYTHONPATH": str(upstream_path)},  # upstream's ns3gym package
     )
     records = served.result(60)
     server.close()

@@ -29,12 +29,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from fuzz_edges import EDGE_TARGETS  # noqa: E402
-from fuzz_targets import TARGETS, Outcome  # noqa: E402
-from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
-from hypothesis import seed as hypothesis_seed  # noqa: E402
+from fuzz_edges import EDGE_TARGETS
+from fuzz_targets import TARGETS, Outcome
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import seed as hypothesis_seed
 
 MAX_SAMPLES = 20
 ALL_TARGETS = {**TARGETS, **EDGE_TARGETS}
