@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //
 // _core.testing (baselines part): probes that drive the native congestion controllers and
-// schedulers (MACO, freeze, ALCS, ...) through their real interfaces with scripted path oracles.
-// Their equations, tested in isolation, have C++ unit tests beside them instead
-// (cpp/model/cc/test/, cpp/model/sched/test/).
+// schedulers (MACO, freeze, ALCS, ...) through their real interfaces with scripted path oracles
+// (ScriptedOracle, probe-scripted-oracle.h). Their equations, tested in isolation, have C++
+// unit tests beside them instead (cpp/model/cc/test/, cpp/model/sched/test/).
 
 #include "bindings/probe-connection.h"
 #include "bindings/probe-inputs.h"
+#include "bindings/probe-scripted-oracle.h"
 #include "bindings/registry.h"
 #include "model/cc/mp-congestion-ops.h"
 #include "model/cc/mp-freeze.h"
@@ -15,17 +16,12 @@
 #include "model/sched/mp-alcs-scheduler.h"
 #include "model/sched/mp-scheduler.h"
 #include "model/transport/mp-connection-view.h"
-#include "model/transport/mp-path-oracle.h"
 
 #include <pybind11/stl.h>
 
-#include <algorithm>
-#include <cmath>
-#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace py = pybind11;
@@ -34,168 +30,8 @@ namespace
 {
 
 using namespace ns3;
+using leogym::ScriptedOracle;
 using leogym::SecondsChecked;
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-double
-Get(const py::dict& d, const char* key, double dflt)
-{
-    return d.contains(key) ? py::cast<double>(d[key]) : dflt;
-}
-
-/// A path oracle from a Python description: piecewise-constant link states, handover
-/// instants and outage intervals.
-class ScriptedOracle : public MpPathOracle
-{
-  public:
-    explicit ScriptedOracle(const py::dict& spec)
-    {
-        m_satellite = spec.contains("satellite") ? py::cast<bool>(spec["satellite"]) : true;
-        if (spec.contains("states"))
-        {
-            for (auto item : py::cast<py::list>(spec["states"]))
-            {
-                auto s = py::cast<py::dict>(item);
-                LinkState ls;
-                ls.time = Get(s, "t", 0.0);
-                ls.delayDownS = Get(s, "delay_down_s", 0.05);
-                ls.delayUpS = Get(s, "delay_up_s", ls.delayDownS);
-                ls.capacityDownBps = Get(s, "capacity_down_bps", 0.0);
-                ls.capacityUpBps = Get(s, "capacity_up_bps", ls.capacityDownBps);
-                ls.snrDb = Get(s, "snr_db", kNaN);
-                ls.elevationDeg = Get(s, "elevation_deg", kNaN);
-                ls.slantRangeM = Get(s, "slant_range_m", kNaN);
-                ls.servingSat =
-                    s.contains("serving_sat") ? py::cast<int32_t>(s["serving_sat"]) : -1;
-                m_states.push_back(ls);
-            }
-        }
-        if (m_states.empty())
-        {
-            m_states.push_back(LinkState());
-        }
-        std::sort(m_states.begin(), m_states.end(), [](const LinkState& a, const LinkState& b) {
-            return a.time < b.time;
-        });
-        if (spec.contains("handovers"))
-        {
-            m_handovers = py::cast<std::vector<double>>(spec["handovers"]);
-            std::sort(m_handovers.begin(), m_handovers.end());
-        }
-        if (spec.contains("outages"))
-        {
-            m_outages = py::cast<std::vector<std::pair<double, double>>>(spec["outages"]);
-            std::sort(m_outages.begin(), m_outages.end());
-            for (const auto& [a, b] : m_outages)
-            {
-                if (!(b > a))
-                {
-                    throw std::invalid_argument("outages: each interval needs end > start");
-                }
-            }
-        }
-    }
-
-    bool IsSatellite() const override
-    {
-        return m_satellite;
-    }
-
-    LinkState StateAt(double t) const override
-    {
-        LinkState out = m_states.front();
-        for (const auto& s : m_states)
-        {
-            if (s.time <= t)
-            {
-                out = s;
-            }
-        }
-        out.time = t;
-        return out;
-    }
-
-    double NextHandoverAfter(double t) const override
-    {
-        auto it = std::upper_bound(m_handovers.begin(), m_handovers.end(), t);
-        return it == m_handovers.end() ? kInf : *it;
-    }
-
-    double LastHandoverAtOrBefore(double t) const override
-    {
-        auto it = std::upper_bound(m_handovers.begin(), m_handovers.end(), t);
-        return it == m_handovers.begin() ? -kInf : *(it - 1);
-    }
-
-    uint32_t CountHandovers(double t1, double t2) const override
-    {
-        return static_cast<uint32_t>(std::count_if(m_handovers.begin(),
-                                                   m_handovers.end(),
-                                                   [&](double h) { return h >= t1 && h < t2; }));
-    }
-
-    bool InOutage(double t) const override
-    {
-        for (const auto& [a, b] : m_outages)
-        {
-            if (t >= a && t < b)
-            {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    std::pair<double, double> NextOutageAfter(double t) const override
-    {
-        for (const auto& o : m_outages)
-        {
-            if (o.first >= t)
-            {
-                return o;
-            }
-        }
-        return {kInf, kInf};
-    }
-
-    LinkState NextPathAfterHandover(double t) const override
-    {
-        double h = NextHandoverAfter(t);
-        if (!std::isfinite(h))
-        {
-            LinkState s;
-            s.time = kInf;
-            return s;
-        }
-        double at = h;
-        for (const auto& [a, b] : m_outages)
-        {
-            if (at >= a && at < b)
-            {
-                at = b;
-            }
-        }
-        // The first state row after the handover (and its outage).
-        for (const auto& s : m_states)
-        {
-            if (s.time > at)
-            {
-                return s;
-            }
-        }
-        LinkState s = StateAt(at);
-        s.time = at;
-        return s;
-    }
-
-  private:
-    bool m_satellite{true};
-    std::vector<LinkState> m_states;
-    std::vector<double> m_handovers;
-    std::vector<std::pair<double, double>> m_outages;
-};
 
 /// The probes' connection view plus scripted oracles (one per path, or none).
 class ProbeConnection : public leogym::ProbeConnectionView
