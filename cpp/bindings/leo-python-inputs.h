@@ -69,6 +69,22 @@ ns3::LeoDirection DirectionFromString(const std::string& s, const std::string& f
 /// drop_bytes_overflow, drop_bytes_aqm, mark_packets, mark_bytes.
 pybind11::dict CountersToDict(const ns3::LeoDirectionCounters& c);
 
+// Dict and list access, shared by the parsers of leo-python-inputs.cc and
+// leo-python-inputs-paths.cc.
+
+/// @throws std::invalid_argument "field: message"
+[[noreturn]] void Fail(const std::string& field, const std::string& message);
+
+/// Whether @p key is absent from @p d or None.
+bool IsMissing(const pybind11::dict& d, const char* key);
+
+/// @p o as a dict. @throws std::invalid_argument naming @p field unless it is one
+pybind11::dict AsDict(pybind11::handle o, const std::string& field);
+
+/// The items of a sequence other than a str or a dict.
+/// @throws std::invalid_argument naming @p field for anything else
+std::vector<pybind11::handle> AsSequence(pybind11::handle o, const std::string& field);
+
 /// Whether @p o converts to a complex NumPy array (rejected where a real array is expected).
 bool IsComplex(pybind11::handle o);
 
