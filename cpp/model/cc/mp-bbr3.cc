@@ -9,6 +9,7 @@
 #include "mp-bbr3.h"
 
 #include "model/registry/mp-algorithm-registry.h"
+#include "mp-bbr3-picoquic.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //
-// MpBbr3: BBR version 3 for one path (draft-ietf-ccwg-bbr), and its picoquic-constant variant.
+// MpBbr3: BBR version 3 for one path (draft-ietf-ccwg-bbr); its picoquic-constant variant
+// MpBbr3Picoquic is in mp-bbr3-picoquic.h.
 
 #ifndef MP_BBR3_H
 #define MP_BBR3_H
@@ -488,20 +489,6 @@ class MpBbr3 : public MpCongestionOps
     // per-packet records, indexed by packet number from m_recordBase
     std::deque<SentRecord> m_records;
     uint64_t m_recordBase{0};
-};
-
-/**
- * @ingroup mp-cc
- * BBRv3 with the constants of picoquic's "BBR3 tuned for picoquic" as the StarQUIC fork ran it
- * (docs/specs/testbed-transports.md#starquic-picoquic-with-bbrv3): LossThresh 0.20, a loss response
- * only when more than 3 packets were lost in the round, and Startup again when a
- * retransmission-timeout episode ends.
- */
-class MpBbr3Picoquic : public MpBbr3
-{
-  public:
-    static TypeId GetTypeId();
-    MpBbr3Picoquic();
 };
 
 } // namespace ns3
