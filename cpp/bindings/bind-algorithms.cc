@@ -228,11 +228,15 @@ LEOGYM_REGISTER_BINDINGS(algorithms)
                 (e.wrapper ? wrappers : plain).push_back(e.name);
             }
             std::vector<std::string> out = plain;
+            const auto& registry = ns3::MpAlgorithmRegistry::Cc();
             for (const auto& w : wrappers)
             {
                 for (const auto& p : plain)
                 {
-                    out.push_back(w + "+" + p);
+                    if (registry.Has(w + "+" + p)) // Resolve decides, as for config['cc']
+                    {
+                        out.push_back(w + "+" + p);
+                    }
                 }
             }
             return out;

@@ -202,6 +202,8 @@ def test_follow_errors_name_the_flow_and_value() -> None:
         ("residual+bbr3+freeze", "unknown congestion control 'freeze'"),
         ("residual+bbr3+nope", "unknown congestion control 'nope'"),
         ("residual+cubic+external", "'external' cannot be one"),
+        ("residual+external", "'external' cannot be its controller"),
+        ("residual+external+maco", "'external' cannot be its controller"),
     ],
 )
 def test_names_with_alternates_are_checked(name: str, message: str) -> None:
@@ -210,6 +212,19 @@ def test_names_with_alternates_are_checked(name: str, message: str) -> None:
     assert not is_cc_algorithm(name)
     with pytest.raises(ValueError, match=message):
         core().algorithm_parameters("cc", name)
+
+
+def test_the_listed_names_are_the_accepted_ones() -> None:
+    # cc_algorithms() lists each wrapper around each controller that Resolve accepts: an
+    # external agent under freeze (the agent's window held through a handover), not under
+    # residual (whose gains scale a native controller's window).
+    from leogym.native import cc_algorithms, core
+
+    names = cc_algorithms()
+    assert "freeze+external" in names and "residual+bbr3" in names
+    assert "residual+external" not in names
+    for name in names:
+        core().algorithm_parameters("cc", name)  # every listed name resolves
 
 
 def test_a_parameter_reaches_the_controller_that_has_it() -> None:

@@ -134,6 +134,15 @@ MpAlgorithmRegistry::Resolve(const std::string& name, const std::string& field) 
     }
     parts.outer = &w->second;
     parts.inner = plain(names[1]);
+    if (parts.outer->alternate && parts.inner->name == "external")
+    {
+        // The wrapper with alternates (residual) scales its controller's window by the
+        // agent's gains; with 'external' there nothing would set that window (set_flow_cwnd
+        // does not drive a residual flow).
+        throw std::invalid_argument(field + ": '" + name + "': wrapper '" + names[0] +
+                                    "' scales a native controller's window; 'external' cannot "
+                                    "be its controller");
+    }
     if (names.size() == 2)
     {
         return parts;
