@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from leogym.envs.actions import DISCRETE_FACTORS
+from leogym.envs.actions import DISCRETE_FACTORS, cc_action_space
 from leogym.envs.cc_env import LeoCCEnv
 from leogym.envs.scheduler_env import LeoSchedulerEnv
 
@@ -20,8 +20,9 @@ class LeoJointEnv(LeoCCEnv, LeoSchedulerEnv):
     rescales each path's congestion window (or pacing rate) and reweights the scheduler.
 
     ## Action Space
-    ``continuous``: ``Box(-1, 1, (2·max_paths,), float32)``: the first ``max_paths`` entries are
-    the CC actions of ``LeoCC-v0``, the last ``max_paths`` the weight actions of
+    ``continuous`` and ``residual``: ``Box(-1, 1, (k + max_paths,), float32)``: the first ``k``
+    entries are the CC action of ``LeoCC-v0`` in that mode (``k = max_paths``, or ``2·max_paths``
+    for ``residual`` with ``residual_alternate``), the last ``max_paths`` the weight actions of
     ``LeoScheduler-v0``. ``discrete``: ``MultiDiscrete([5]*max_paths + [max_paths])``: per-path
     cwnd factors, then the path for new data.
 
@@ -42,15 +43,29 @@ class LeoJointEnv(LeoCCEnv, LeoSchedulerEnv):
         n = self.config.observation.max_paths
         if self.config.action_mode == "discrete":
             return spaces.MultiDiscrete([len(DISCRETE_FACTORS)] * n + [n])
-        return spaces.Box(-1.0, 1.0, shape=(2 * n,), dtype=np.float32)
+        return spaces.Box(-1.0, 1.0, shape=(self._cc_width() + n,), dtype=np.float32)
+
+    def _cc_width(self) -> int:
+        """How many leading entries of the action are LeoCC-v0's action
+        (:func:`~leogym.envs.actions.cc_action_space`)."""
+        c = self.config
+        cc = cc_action_space(
+            c.action_mode, c.observation.max_paths, c.residual_alternate is not None
+        )
+        assert cc.shape is not None
+        return int(cc.shape[0])
 
     def _reset_controls(self) -> None:
         LeoCCEnv._reset_controls(self)
         LeoSchedulerEnv._reset_controls(self)
 
     def _apply_action(self, action: np.ndarray) -> None:
-        n = self.config.observation.max_paths
-        LeoCCEnv._apply_action(self, action[:n])
+        if self.config.action_mode == "discrete":
+            n = self.config.observation.max_paths
+            cc, sched = action[:n], action[n]
+        else:
+            k = self._cc_width()
+            cc, sched = action[:k], action[k:]
+        LeoCCEnv._apply_action(self, cc)
         if self.agent_controls_scheduler:
-            sched = action[n:] if self.config.action_mode == "continuous" else action[n]
             self._apply_scheduler_action(np.asarray(sched))

@@ -34,13 +34,14 @@ def test_gymnasium_check_env_zero_warnings(env_id: str, action_mode: str) -> Non
 
 
 @pytest.mark.native
+@pytest.mark.parametrize("env_id", ["leogym/LeoCC-v0", "leogym/LeoJoint-v0"])
 @pytest.mark.parametrize("alternate", [None, "maco"])
-def test_the_residual_mode_passes_both_checkers(alternate: str | None) -> None:
+def test_the_residual_mode_passes_both_checkers(env_id: str, alternate: str | None) -> None:
     from gymnasium.utils.env_checker import check_env
     from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
     kw = {"action_mode": "residual", "residual_base": "bbr3", "residual_alternate": alternate}
-    env = gym.make("leogym/LeoCC-v0", **kw, **SHORT)
+    env = gym.make(env_id, **kw, **SHORT)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         check_env(env.unwrapped)

@@ -145,6 +145,28 @@ def test_the_switch_margin_is_per_flow_in_the_multi_flow_envs() -> None:
     assert seen == [(0.0, 1.0), (1.0, 1.0), (1.0, 1.0)]
 
 
+@pytest.mark.parametrize("alternate", [None, "maco"])
+def test_the_joint_env_takes_the_cc_action_first(alternate: str | None) -> None:
+    # LeoJoint-v0 in the residual mode: LeoCC-v0's action (gains, then choices), then the
+    # scheduler's weights; with the scheduler left to minRTT it is LeoCC-v0, bit for bit.
+    kw = {"scenario": "default", "action_mode": "residual", "residual_base": "bbr3"}
+    kw["residual_alternate"] = alternate
+    width = 8 if alternate else 4
+    cc = np.zeros(width, np.float32)
+    if alternate:
+        cc[4:] = 1.0  # follow MACO
+    joint_env = gym.make("leogym/LeoJoint-v0", **SHORT, **kw, scheduler="minrtt")
+    assert joint_env.action_space.shape == (width + 4,)
+    joint_env.close()
+    joint = _rollout(
+        "leogym/LeoJoint-v0", np.concatenate([cc, np.ones(4)]), **kw, scheduler="minrtt"
+    )
+    alone = _rollout("leogym/LeoCC-v0", cc, **kw)
+    for step, (x, y) in enumerate(zip(alone, joint, strict=True)):
+        for a, b in zip(x, y, strict=True):
+            np.testing.assert_array_equal(np.asarray(a), np.asarray(b), err_msg=f"step {step}")
+
+
 def test_the_multi_flow_envs_take_the_alternate() -> None:
     from leogym.envs.multi_agent import LeoMultiAgentCCEnv
 
