@@ -215,7 +215,7 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
     def _info(self, m: Measurements, metrics: StepMetrics, t0: float, t1: float) -> dict[str, Any]:
         assert self._oracle is not None and self._episode is not None
         handovers = self._oracle.handovers_between(t0, t1)
-        return {
+        info = {
             "sim_time_s": t1,
             "goodput_bps": metrics.goodput_bps,
             "delay_s": metrics.delay_s,
@@ -246,6 +246,10 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
             "hol_delay_s": m.hol_delay_s,
             "completion_time_s": _finite_or_none(m.completion_time_s),
         }
+        following = self._episode.following.get(0)
+        if following is not None:  # residual_alternate: the controller each path followed
+            info["follows_alternate"] = following.copy()
+        return info
 
 
 def _nan_to_zero(x: np.ndarray) -> np.ndarray:

@@ -52,6 +52,10 @@ per-step, per-path trace. Definitions (``Δ_k`` is the duration of step ``k``, `
     the number that delivered (this connection always counted), so a flow that holds its
     share scores 1, one that takes nothing 0 (the "no collapse" criterion asks for >= 0.5);
     NaN when the connection runs alone or nothing was delivered.
+``follows_alternate``
+    Under ``residual_alternate`` (the residual mode with two controllers): the fraction of
+    (step, path) samples on which the path followed the alternate (``info["follows_alternate"]``,
+    the choice applied for the step); NaN for every other policy.
 ``owd_mean_ms``, ``queue_delay_mean_ms``
     This connection's one-way delay and queueing delay, averaged over its data packets (the
     core measures each packet from its source's IP layer to its sink's; queueing delay is the
@@ -149,6 +153,7 @@ class EpisodeRecorder:
         self.handovers: list[tuple[float, int]] = []
         self.flow_goodput: list[np.ndarray] = []
         self.flow_scheduled_s: list[np.ndarray] = []
+        self.follows: list[np.ndarray] = []
         self.delay_packets = 0.0
         self.owd_sum = 0.0
         self.queue_sum = 0.0
@@ -175,6 +180,8 @@ class EpisodeRecorder:
             self.scalars[k].append(float(info.get(k, math.nan)))
         for k in self._PATHS:
             self.paths[k].append(np.asarray(info[k], dtype=np.float64).ravel())
+        if "follows_alternate" in info:
+            self.follows.append(np.asarray(info["follows_alternate"], dtype=np.float64).ravel())
         losses = info.get("losses", {})
         for k in self._CAUSES:
             self.losses[k].append(np.asarray(losses.get(k, 0), dtype=np.float64).ravel())
@@ -239,6 +246,7 @@ class EpisodeRecorder:
             "jain_paths",
             "jain_flows",
             "share_of_fair",
+            "follows_alternate",
             "owd_mean_ms",
             "queue_delay_mean_ms",
         ]
@@ -296,6 +304,9 @@ class EpisodeRecorder:
             fair = float(np.sum(g.sum(axis=1) / sharing))
             if fair > 0:
                 out["share_of_fair"] = float(g[:, 0].sum()) / fair
+        out["follows_alternate"] = (
+            float(np.mean(np.concatenate(self.follows))) if self.follows else math.nan
+        )
         packets = self.delay_packets
         out["owd_mean_ms"] = self.owd_sum / packets * 1e3 if packets > 0 else math.nan
         out["queue_delay_mean_ms"] = self.queue_sum / packets * 1e3 if packets > 0 else math.nan
@@ -318,8 +329,10 @@ class EpisodeRecorder:
         Columns: ``step``, ``t_s`` (end of step), ``path``, ``reward``, connection-level
         ``goodput_bps``, ``delay_s``, ``loss_rate``, ``capacity_bps``, ``reorder_buffer_bytes``,
         ``hol_delay_s`` (repeated on every path row), per-path ``rtt_s``, ``cwnd_bytes``,
-        ``delivered_bytes``, ``loss_<cause>`` and ``handover`` (a handover on this path
-        during the step) with ``handover_time_s`` (NaN if none).
+        ``delivered_bytes``, ``loss_<cause>``, ``handover`` (a handover on this path
+        during the step) with ``handover_time_s`` (NaN if none), and ``follows_alternate``
+        (1.0 where the path followed ``residual_alternate`` in the step, 0.0 the base; NaN
+        without an alternate).
         """
         import pandas as pd
 
@@ -358,4 +371,9 @@ class EpisodeRecorder:
                 ho_time[row, p] = th
         data["handover"] = ~np.isnan(ho_time.ravel())
         data["handover_time_s"] = ho_time.ravel()
+        follows = np.full((n, width), np.nan)
+        if len(self.follows) == n:
+            for i, chosen in enumerate(self.follows):
+                follows[i, : min(width, chosen.size)] = chosen[:width]
+        data["follows_alternate"] = follows.ravel()
         return pd.DataFrame(data)

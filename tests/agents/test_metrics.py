@@ -117,6 +117,18 @@ def test_episode_metrics_from_infos() -> None:
     ho = trace[trace["handover"]]
     assert list(ho["step"]) == [2] and list(ho["path"]) == [0]
     assert ho["handover_time_s"].iloc[0] == pytest.approx(0.8)
+    assert math.isnan(m["follows_alternate"]) and trace["follows_alternate"].isna().all()
+
+
+def test_the_share_of_steps_on_the_alternate_controller() -> None:
+    # residual_alternate: the env reports per path which controller it followed in the step
+    rec = EpisodeRecorder()
+    for i, follows in enumerate(([1.0, 0.0], [1.0, 0.0], [0.0, 0.0], [1.0, 1.0])):
+        info = _info(0.5 * (i + 1), 8e6, [0.04, 0.05], [5e5, 5e5], [0, 0])
+        rec.add(1.0, {**info, "follows_alternate": np.array(follows)})
+    assert rec.metrics()["follows_alternate"] == pytest.approx(4 / 8)
+    trace = rec.trace()
+    assert trace.groupby("path")["follows_alternate"].mean().tolist() == [0.75, 0.25]
 
 
 def test_jain_over_competing_flows() -> None:

@@ -71,7 +71,7 @@ def _rollout_actions(actions: list[np.ndarray], **kw: object) -> list[tuple]:
     out = [(obs, 0.0)]
     for a in actions:
         obs, r, _, _, info = env.step(a)
-        out.append((obs, r, info["cwnd_bytes"]))
+        out.append((obs, r, info["cwnd_bytes"], info.get("follows_alternate")))
     env.close()
     return out
 
@@ -93,6 +93,8 @@ def test_the_switch_margin_holds_a_choice_until_the_entry_crosses_it() -> None:
     margin = _rollout_actions(
         actions(entries), **kw, residual_alternate="maco", residual_switch_margin=0.5
     )
+    # the env reports the choice applied in each step, per path (info["follows_alternate"])
+    assert [float(x[3][0]) for x in margin[1:]] == [(c + 1) / 2 for c in held]
     spelled = _rollout_actions(actions(held), **kw, residual_alternate="maco")
     sign = _rollout_actions(actions(entries), **kw, residual_alternate="maco")
     for step, (x, y) in enumerate(zip(spelled, margin, strict=True)):
