@@ -5,18 +5,17 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from leogym.envs.actions import (
-    DISCRETE_FACTORS,
-    cc_action_space,
-    multiplicative_factor,
-    residual_controls,
+from leogym.envs.actions import cc_action_space
+from leogym.envs.controls import (
+    MAX_CWND_PACKETS,
+    MIN_CWND_PACKETS,
+    apply_controls,
+    control_action,
+    current_controls,
 )
 from leogym.envs.leo_env import LeoEnv
 
 __all__ = ["LeoCCEnv", "MIN_CWND_PACKETS", "MAX_CWND_PACKETS"]
-
-MIN_CWND_PACKETS = 2
-MAX_CWND_PACKETS = 100_000
 
 
 class LeoCCEnv(LeoEnv):
@@ -100,53 +99,11 @@ class LeoCCEnv(LeoEnv):
             c.action_mode, c.observation.max_paths, c.residual_alternate is not None
         )
 
-    def _reset_controls(self) -> None:
-        self._control = None  # taken from the first measurement
-
     def _apply_action(self, action: np.ndarray) -> None:
         if not self.agent_controls_cc:
             return
-        assert self._sim is not None  # step() has checked it
-        if self.config.action_mode == "residual":
-            c = self.config
-            assert self._episode is not None
-            following = self._episode.following
-            gains, follow = residual_controls(
-                action,
-                self.n_paths,
-                c.residual_alternate is not None,
-                c.residual_switch_margin or 0.0,
-                following.get(0),
-            )
-            if follow is not None:
-                following[0] = follow
-            self._sim.apply(
-                flow_cwnd_gain={0: gains},
-                flow_follow_alternate=None if follow is None else {0: follow},
-            )
-            return
-        if self.config.action_mode == "discrete":
-            factor = DISCRETE_FACTORS[np.asarray(action)[: self.n_paths]]
-        else:
-            factor = multiplicative_factor(action[: self.n_paths], self.config.action_scale)
-        if self.config.cc_target == "pacing":
-            current = np.asarray(self._last_measurement("pacing_rate_bps"), dtype=np.float64)
-            current = np.where(current > 0, current, 1e6)
-            self._sim.apply(pacing_rate_bps=np.minimum(np.maximum(current * factor, 1e4), 1e11))
-        else:
-            current = np.asarray(self._last_measurement("cwnd_bytes"), dtype=np.float64)
-            pkt = self._packet_bytes
-            current = np.where(current > 0, current, 10 * pkt)
-            # np.minimum(np.maximum()) is np.clip's result without its overhead.
-            self._sim.apply(
-                cwnd_bytes=np.minimum(
-                    np.maximum(current * factor, MIN_CWND_PACKETS * pkt), MAX_CWND_PACKETS * pkt
-                )
-            )
-
-    def _last_measurement(self, key: str) -> np.ndarray:
-        last = getattr(self, "_last", None)
-        if last is None:
-            return np.zeros(self.n_paths)
-        value: np.ndarray = last.per_path(key)
-        return value
+        assert self._sim is not None and self._episode is not None  # step() has checked it
+        following = self._episode.following  # the choices in force (residual_alternate)
+        current = current_controls(self.config, self._last, 0, self.n_paths)
+        values = control_action(self.config, action, current, self._packet_bytes, following.get(0))
+        apply_controls(self._sim, self.config, {0: values}, following)

@@ -21,15 +21,10 @@ from pettingzoo import ParallelEnv  # type: ignore[import-untyped]
 from leogym import schema
 from leogym.envs.actions import cc_action_space, check_action
 from leogym.envs.config import EnvConfig
+from leogym.envs.controls import apply_controls, control_action, current_controls
 from leogym.envs.episode import Episode, EpisodeSampler
 from leogym.envs.features import FeatureTable
-from leogym.envs.multi_flow import (
-    apply_controls,
-    control_action,
-    current_controls,
-    set_flow_controls,
-    set_flow_count,
-)
+from leogym.envs.multi_flow import set_flow_controls, set_flow_count
 from leogym.envs.observer import FlowObserver
 from leogym.envs.rewards import StepMetrics, get_reward
 from leogym.scenario import load_scenario

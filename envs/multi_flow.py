@@ -20,25 +20,20 @@ from typing import Any
 
 import numpy as np
 
-from leogym.envs.actions import (
-    DISCRETE_FACTORS,
-    check_action,
-    multiplicative_factor,
-    residual_controls,
-)
-from leogym.envs.cc_env import MAX_CWND_PACKETS, MIN_CWND_PACKETS, LeoCCEnv
-from leogym.envs.config import EnvOptions, external_flows
+from leogym.envs.actions import check_action
+from leogym.envs.cc_env import LeoCCEnv
+from leogym.envs.config import external_flows
+from leogym.envs.controls import apply_controls, control_action, current_controls
 from leogym.envs.observer import FlowObserver
 from leogym.native import cc_algorithms, core, is_cc_algorithm
 from leogym.scenario import load_scenario
 from leogym.scenario.config import MAX_FLOWS, FlowConfig, ScenarioConfig
 from leogym.scenario.flows import expanded_flows
 from leogym.schema import FieldError
-from leogym.simulation import Measurements, Simulation, jain_index
+from leogym.simulation import jain_index
 
 __all__ = [
     "LeoMultiFlowCCEnv",
-    "control_action",
     "set_flow_count",
     "set_flow_controls",
 ]
@@ -122,78 +117,6 @@ def set_flow_controls(
         flows.append(fc)
     traffic = dataclasses.replace(scenario.traffic, flows=flows)
     return load_scenario(dataclasses.replace(scenario, traffic=traffic))
-
-
-def control_action(
-    options: EnvOptions,
-    action: np.ndarray,
-    current: np.ndarray,
-    packet_bytes: int,
-    following: np.ndarray | None = None,
-) -> np.ndarray:
-    """The windows (bytes; ``cc_target="cwnd"``) or pacing rates (bit/s; ``"pacing"``) that an
-    action of LeoCC-v0's action space sets on a flow's ``len(current)`` subflows, from their
-    current values (``Measurements.subflow_cwnd_bytes`` / ``subflow_pacing_rate_bps``): the
-    same mapping and limits as LeoCC-v0 (:class:`~leogym.envs.cc_env.LeoCCEnv`). Under
-    ``action_mode="residual"``, the gains on the flow's base controller instead, followed,
-    with ``residual_alternate``, by the subflows' choices of controller
-    (:func:`~leogym.envs.actions.residual_controls`; ``following``: the choices in force, for
-    ``residual_switch_margin``)."""
-    n = len(current)
-    if options.action_mode == "residual":
-        alternate = options.residual_alternate is not None
-        margin = options.residual_switch_margin or 0.0
-        gains, follow = residual_controls(action, n, alternate, margin, following)
-        return gains if follow is None else np.concatenate([gains, follow])
-    if options.action_mode == "discrete":
-        factor = DISCRETE_FACTORS[np.asarray(action)[:n]]
-    else:
-        factor = multiplicative_factor(np.asarray(action)[:n], options.action_scale)
-    current = np.asarray(current, dtype=np.float64)
-    if options.cc_target == "pacing":
-        current = np.where(current > 0, current, 1e6)
-        return np.minimum(np.maximum(current * factor, 1e4), 1e11)
-    current = np.where(current > 0, current, 10 * packet_bytes)
-    return np.minimum(
-        np.maximum(current * factor, MIN_CWND_PACKETS * packet_bytes),
-        MAX_CWND_PACKETS * packet_bytes,
-    )
-
-
-def current_controls(options: EnvOptions, m: Measurements | None, flow: int, n: int) -> np.ndarray:
-    """A flow's current windows or pacing rates (zeros before the first step)."""
-    if m is None:
-        return np.zeros(n)
-    idx = m.flow_subflows(flow)
-    key = "subflow_pacing_rate_bps" if options.cc_target == "pacing" else "subflow_cwnd_bytes"
-    return np.asarray(getattr(m, key)[idx], dtype=np.float64)
-
-
-def apply_controls(
-    sim: Simulation,
-    options: EnvOptions,
-    values: dict[int, np.ndarray],
-    following: dict[int, np.ndarray] | None = None,
-) -> None:
-    """Set the flows' windows, pacing rates or residual gains and choices (``{flow: values}``,
-    as :func:`control_action` gives them) in one call; the choices applied are recorded in
-    ``following`` (the episode's, :attr:`~leogym.envs.episode.Episode.following`)."""
-    if not values:
-        return
-    if options.action_mode == "residual" and options.residual_alternate is not None:
-        halves = {f: np.split(np.asarray(v), 2) for f, v in values.items()}
-        if following is not None:
-            following.update({f: h[1] for f, h in halves.items()})
-        sim.apply(
-            flow_cwnd_gain={f: h[0] for f, h in halves.items()},
-            flow_follow_alternate={f: h[1] for f, h in halves.items()},
-        )
-    elif options.action_mode == "residual":
-        sim.apply(flow_cwnd_gain=values)
-    elif options.cc_target == "pacing":
-        sim.apply(flow_pacing_rate_bps=values)
-    else:
-        sim.apply(flow_cwnd_bytes=values)
 
 
 def _finite_or_none(x: float) -> float | None:
