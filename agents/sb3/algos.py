@@ -154,7 +154,7 @@ def build_model(
     if log_std is not None:
         _check_initial_log_std(list(log_std), env.action_space, kwargs)
     model = cls(
-        a["policy"], env, seed=seed, verbose=verbose, tensorboard_log=tensorboard_log, **kwargs
+        _policy(a), env, seed=seed, verbose=verbose, tensorboard_log=tensorboard_log, **kwargs
     )
     if log_std is not None:
         import torch
@@ -164,6 +164,17 @@ def build_model(
         with torch.no_grad():
             param.copy_(torch.as_tensor(log_std, dtype=param.dtype))
     return model
+
+
+def _policy(agent: dict[str, Any]) -> Any:
+    """The policy SB3 builds for ``agent.policy``: its alias, except that RecurrentPPO's
+    ``MlpLstmPolicy`` is :class:`leogym.agents.sb3.lstm_policy.LeoLstmPolicy` (the same
+    policy with a faster training pass)."""
+    if ALGOS[agent["name"]].recurrent and agent["policy"] == "MlpLstmPolicy":
+        from leogym.agents.sb3.lstm_policy import LeoLstmPolicy
+
+        return LeoLstmPolicy
+    return agent["policy"]
 
 
 def _check_initial_log_std(
