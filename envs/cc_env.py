@@ -6,6 +6,7 @@ import numpy as np
 from gymnasium import spaces
 
 from leogym.envs.actions import cc_action_space
+from leogym.envs.config import EnvOptions
 from leogym.envs.controls import (
     MAX_CWND_PACKETS,
     MIN_CWND_PACKETS,
@@ -93,10 +94,12 @@ class LeoCCEnv(LeoEnv):
     default_cc = "external"
     default_scheduler = "minrtt"
 
-    def _make_action_space(self) -> spaces.Space:
-        c = self.config
+    @classmethod
+    def action_space_for(cls, options: EnvOptions) -> spaces.Space:
         return cc_action_space(
-            c.action_mode, c.observation.max_paths, c.residual_alternate is not None
+            options.action_mode,
+            options.observation.max_paths,
+            options.residual_alternate is not None,
         )
 
     def _apply_action(self, action: np.ndarray) -> None:

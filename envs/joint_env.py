@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from leogym.envs.actions import DISCRETE_FACTORS, cc_action_space
+from leogym.envs.actions import DISCRETE_FACTORS
 from leogym.envs.cc_env import LeoCCEnv
+from leogym.envs.config import EnvOptions
 from leogym.envs.scheduler_env import LeoSchedulerEnv
 
 __all__ = ["LeoJointEnv"]
@@ -39,19 +40,18 @@ class LeoJointEnv(LeoCCEnv, LeoSchedulerEnv):
     default_cc = "external"
     default_scheduler = "external"
 
-    def _make_action_space(self) -> spaces.Space:
-        n = self.config.observation.max_paths
-        if self.config.action_mode == "discrete":
+    @classmethod
+    def action_space_for(cls, options: EnvOptions) -> spaces.Space:
+        n = options.observation.max_paths
+        if options.action_mode == "discrete":
             return spaces.MultiDiscrete([len(DISCRETE_FACTORS)] * n + [n])
-        return spaces.Box(-1.0, 1.0, shape=(self._cc_width() + n,), dtype=np.float32)
+        return spaces.Box(-1.0, 1.0, shape=(cls._cc_width(options) + n,), dtype=np.float32)
 
-    def _cc_width(self) -> int:
+    @staticmethod
+    def _cc_width(options: EnvOptions) -> int:
         """How many leading entries of the action are LeoCC-v0's action
-        (:func:`~leogym.envs.actions.cc_action_space`)."""
-        c = self.config
-        cc = cc_action_space(
-            c.action_mode, c.observation.max_paths, c.residual_alternate is not None
-        )
+        (:meth:`LeoCCEnv.action_space_for`)."""
+        cc = LeoCCEnv.action_space_for(options)
         assert cc.shape is not None
         return int(cc.shape[0])
 
@@ -64,7 +64,7 @@ class LeoJointEnv(LeoCCEnv, LeoSchedulerEnv):
             n = self.config.observation.max_paths
             cc, sched = action[:n], action[n]
         else:
-            k = self._cc_width()
+            k = self._cc_width(self.config)
             cc, sched = action[:k], action[k:]
         LeoCCEnv._apply_action(self, cc)
         if self.agent_controls_scheduler:

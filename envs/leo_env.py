@@ -17,7 +17,7 @@ import numpy as np
 from gymnasium import spaces
 
 from leogym.envs.actions import check_action
-from leogym.envs.config import EnvConfig
+from leogym.envs.config import EnvConfig, EnvOptions
 from leogym.envs.episode import Episode, EpisodeSampler
 from leogym.envs.features import FeatureTable, PathMeasurements
 from leogym.envs.observer import FlowObserver
@@ -79,7 +79,7 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         self.observation_space = spaces.Box(
             low=self.features.low, high=self.features.high, dtype=np.float32
         )
-        self.action_space = self._make_action_space()
+        self.action_space = self.action_space_for(self.config)
         self._episode: Episode | None = None
         self._sim: Simulation | None = None
         self._oracle: HandoverOracle | None = None
@@ -89,7 +89,11 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         self._rate_scale = 1.0
 
     # ------------------------------------------------------------------ subclass hooks
-    def _make_action_space(self) -> spaces.Space:
+    @classmethod
+    def action_space_for(cls, options: EnvOptions) -> spaces.Space:
+        """The action space of an env of this class built with ``options`` (an env's
+        ``config``, or an ``env`` section of the apps' config), without building one: what
+        the training config is checked against before anything runs."""
         raise NotImplementedError
 
     def _apply_action(self, action: np.ndarray) -> None:

@@ -6,6 +6,7 @@ import numpy as np
 from gymnasium import spaces
 
 from leogym.envs.actions import multiplicative_factor
+from leogym.envs.config import EnvOptions
 from leogym.envs.leo_env import LeoEnv
 
 __all__ = ["LeoSchedulerEnv"]
@@ -56,9 +57,10 @@ class LeoSchedulerEnv(LeoEnv):
     default_cc = "cubic"
     default_scheduler = "external"
 
-    def _make_action_space(self) -> spaces.Space:
-        n = self.config.observation.max_paths
-        if self.config.action_mode == "discrete":
+    @classmethod
+    def action_space_for(cls, options: EnvOptions) -> spaces.Space:
+        n = options.observation.max_paths
+        if options.action_mode == "discrete":
             return spaces.Discrete(n)
         return spaces.Box(-1.0, 1.0, shape=(n,), dtype=np.float32)
 

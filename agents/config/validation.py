@@ -74,6 +74,8 @@ def validate_config(
             from leogym.agents.competitors import check_competitors
 
             check_competitors(cfg, ConfigError)
+        if "agent" in sections:
+            _validate_initial_log_std(cfg)
     if "eval" in sections:
         _validate_eval(cfg.eval, cfg.baseline)
         if "env" in sections and cfg.env.id.startswith("leogym/"):
@@ -143,6 +145,26 @@ def _validate_env_on(env: EnvSpec, scenario: ScenarioConfig) -> None:
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
     env.fit_scenario(scenario, "env", ConfigError, flows_driven=env.flows.agents)
+
+
+def _validate_initial_log_std(cfg: LeogymConfig) -> None:
+    """``agent.initial_log_std`` against the action space the training env will have
+    (:meth:`leogym.envs.leo_env.LeoEnv.action_space_for`), as the model's build checks it."""
+    values = getattr(cfg.agent, "initial_log_std", None)
+    if values is None or not cfg.env.id.startswith("leogym/"):
+        return
+    import gymnasium
+    from gymnasium.envs.registration import load_env_creator
+
+    from leogym.agents.sb3.algos import check_initial_log_std, sb3_kwargs
+    from leogym.envs.leo_env import LeoEnv
+
+    entry = gymnasium.spec(cfg.env.id).entry_point
+    env_class = load_env_creator(entry) if isinstance(entry, str) else entry
+    if not (isinstance(env_class, type) and issubclass(env_class, LeoEnv)):
+        return  # not one of leogym's Gymnasium envs: its model's build checks it
+    space = env_class.action_space_for(cfg.env)
+    check_initial_log_std(list(values), space, sb3_kwargs(cfg.agent, space))
 
 
 def _validate_eval(ev: EvalConfig, baselines: dict[str, BaselineSpec]) -> None:

@@ -21,7 +21,15 @@ from leogym.agents.config import AGENT_SCHEMAS, AgentConfig, ConfigError
 if TYPE_CHECKING:
     from stable_baselines3.common.base_class import BaseAlgorithm
 
-__all__ = ["ALGOS", "AlgoSpec", "algo_class", "build_model", "check_action_space", "load_model"]
+__all__ = [
+    "ALGOS",
+    "AlgoSpec",
+    "algo_class",
+    "build_model",
+    "check_action_space",
+    "check_initial_log_std",
+    "load_model",
+]
 
 
 @dataclass(frozen=True)
@@ -152,7 +160,7 @@ def build_model(
     kwargs = sb3_kwargs(agent, env.action_space)
     log_std = a.get("initial_log_std")
     if log_std is not None:
-        _check_initial_log_std(list(log_std), env.action_space, kwargs)
+        check_initial_log_std(list(log_std), env.action_space, kwargs)
     model = cls(
         _policy(a), env, seed=seed, verbose=verbose, tensorboard_log=tensorboard_log, **kwargs
     )
@@ -177,9 +185,7 @@ def _policy(agent: dict[str, Any]) -> Any:
     return agent["policy"]
 
 
-def _check_initial_log_std(
-    values: list[float], space: spaces.Space, kwargs: dict[str, Any]
-) -> None:
+def check_initial_log_std(values: list[float], space: spaces.Space, kwargs: dict[str, Any]) -> None:
     """Raise :class:`ConfigError` unless ``agent.initial_log_std`` fits ``space``: a Box
     action, one finite value per entry, and no other source of the initial noise."""
     import math

@@ -54,6 +54,50 @@ def test_env_values_checked_against_the_scenario_up_front(overrides: list[str], 
         assert str(exc.value).startswith(field), str(exc.value)
 
 
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        # residual with an alternate: 4 gains then 4 choices (LeoCC-v0, 4 paths)
+        (
+            ["env.residual_alternate=maco", "agent.initial_log_std=[-3,-3,-3,-3]"],
+            "agent.initial_log_std: has 4 entries, the action has 8",
+        ),
+        (
+            ["agent.initial_log_std=[-3,-3,-3]"],
+            "agent.initial_log_std: has 3 entries, the action has 4",
+        ),
+        (
+            ["env=joint", "agent.initial_log_std=[-3,-3,-3,-3]"],
+            "agent.initial_log_std: has 4 entries, the action has 8",
+        ),
+        (
+            ["agent.initial_log_std=[-3,-3,-3,-3]", "+agent.extra.policy_kwargs.log_std_init=-1"],
+            "agent.initial_log_std: set it or agent.extra.policy_kwargs.log_std_init",
+        ),
+        (
+            ["env.action_mode=discrete", "agent.initial_log_std=[-3,-3,-3,-3]"],
+            "agent.initial_log_std: needs a one-dimensional Box action space",
+        ),
+    ],
+)
+def test_initial_log_std_is_checked_against_the_action_before_anything_runs(
+    overrides: list[str], message: str
+) -> None:
+    """The action space comes from the env class and the config (LeoEnv.action_space_for),
+    so a wrong length fails in the config check, before workers start and the run directory
+    is made, with the message the model's build gives."""
+    cfg = to_objects(compose("train", ["experiment=hybrid", *overrides]))
+    with pytest.raises(ConfigError) as exc:
+        validate_config(cfg)
+    assert str(exc.value).startswith(message), str(exc.value)
+    fitting = [
+        "experiment=hybrid",
+        "env.residual_alternate=maco",
+        "agent.initial_log_std=[-3,-3,-3,-3,-1,-1,-1,-1]",
+    ]
+    validate_config(to_objects(compose("train", fitting)))
+
+
 def test_each_scenario_of_an_evaluation_suite_is_checked_up_front() -> None:
     cfg = compose("evaluate", ["eval.scenarios=[tiny,highrate]", "env.observation.max_paths=2"])
     with pytest.raises(ConfigError) as exc:
