@@ -111,6 +111,13 @@ SPECS: dict[str, dict[str, Any]] = {
             "train.competitors.self_every_steps=5000",
         ],
     },
+    "ppo-cc-hybrid-bbr3-1m": {
+        "description": "v2 congestion control on LeoCC-v0: PPO in the residual action mode over "
+        "BBRv3 (the agent scales BBRv3's window by 2^a per path), the leo reward, 8 steps of "
+        "history, under domain randomisation (train_dist=randomised), exploration noise 0.05 "
+        "(log_std_init -3): the ablation's HBS3 recipe at the 1M-step budget, one env",
+        "overrides": ["experiment=hybrid_bbr3", "train_dist=randomised", "seed=0"],
+    },
     "ppo-multiagent-bottleneck4": {
         "description": "PPO with one policy shared by the four flows of bottleneck4 "
         "(parameter sharing, every flow an agent; reward aurora + Jain's index + team term), "
