@@ -86,7 +86,14 @@ class OnPolicyAgentConfig(AgentConfig):
 
 @dataclass
 class PPOConfig(OnPolicyAgentConfig):
-    """PPO (Schulman et al., arXiv:1707.06347) as implemented by SB3."""
+    """PPO (Schulman et al., arXiv:1707.06347) as implemented by SB3.
+
+    :param target_kl: stop an update's epochs once the approximate KL divergence passes this
+        (SB3 stops the critic's epochs with the actor's).
+    :param actor_lr_scale: the actor's step size as a fraction of ``learning_rate``; the
+        critic keeps ``learning_rate`` (:mod:`leogym.agents.sb3.actor_step`). Below 1 it
+        keeps a low-noise policy's updates small without starving the critic.
+    """
 
     sb3_class: ClassVar[str] = "stable_baselines3.PPO"
 
@@ -95,6 +102,7 @@ class PPOConfig(OnPolicyAgentConfig):
     n_epochs: int = field(default=10, metadata=bounded(1))
     clip_range: float = field(default=0.2, metadata=bounded(0.0))
     target_kl: float | None = field(default=None, metadata=bounded(0.0, lo_open=True))
+    actor_lr_scale: float = field(default=1.0, metadata=bounded(0.0, 1.0, lo_open=True))
 
 
 @dataclass

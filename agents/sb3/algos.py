@@ -71,6 +71,7 @@ _NOT_KWARGS = {
     "n_lstm_layers",
     "action_noise_std",
     "initial_log_std",
+    "actor_lr_scale",
 }
 
 
@@ -139,6 +140,13 @@ def sb3_kwargs(agent: Any, action_space: spaces.Space) -> dict[str, Any]:
             kwargs.pop("target_kl", None)
     extra = dict(a.get("extra") or {})
     policy_kwargs.update(extra.pop("policy_kwargs", {}) or {})
+    if a.get("actor_lr_scale", 1.0) != 1.0:
+        if "optimizer_class" in policy_kwargs:
+            raise ConfigError(
+                "agent.actor_lr_scale: scales Adam's step for the actor; it cannot apply to "
+                f"agent.extra.policy_kwargs.optimizer_class={policy_kwargs['optimizer_class']!r}"
+            )
+        policy_kwargs["actor_lr_scale"] = float(a["actor_lr_scale"])
     kwargs.update(extra)
     kwargs["policy_kwargs"] = policy_kwargs
     return kwargs
@@ -177,11 +185,21 @@ def build_model(
 def _policy(agent: dict[str, Any]) -> Any:
     """The policy SB3 builds for ``agent.policy``: its alias, except that RecurrentPPO's
     ``MlpLstmPolicy`` is :class:`leogym.agents.sb3.lstm_policy.LeoLstmPolicy` (the same
-    policy with a faster training pass)."""
+    policy with a faster training pass), and PPO's ``MlpPolicy`` with an ``actor_lr_scale``
+    is :class:`leogym.agents.sb3.actor_step.LeoActorCriticPolicy`."""
     if ALGOS[agent["name"]].recurrent and agent["policy"] == "MlpLstmPolicy":
         from leogym.agents.sb3.lstm_policy import LeoLstmPolicy
 
         return LeoLstmPolicy
+    if agent.get("actor_lr_scale", 1.0) != 1.0:
+        from leogym.agents.sb3.actor_step import LeoActorCriticPolicy
+
+        if agent["policy"] != "MlpPolicy":
+            raise ConfigError(
+                f"agent.actor_lr_scale: applies to MlpPolicy and MlpLstmPolicy, not "
+                f"agent.policy={agent['policy']!r}"
+            )
+        return LeoActorCriticPolicy
     return agent["policy"]
 
 

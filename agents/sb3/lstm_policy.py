@@ -24,11 +24,14 @@ from typing import Any
 import torch
 from sb3_contrib.common.recurrent.policies import RecurrentActorCriticPolicy
 
+from leogym.agents.sb3.actor_step import SlowActorMixin
+
 __all__ = ["LeoLstmPolicy"]
 
 
-class LeoLstmPolicy(RecurrentActorCriticPolicy):
-    """``MlpLstmPolicy`` whose training pass is one LSTM call (module docstring)."""
+class LeoLstmPolicy(SlowActorMixin, RecurrentActorCriticPolicy):
+    """``MlpLstmPolicy`` whose training pass is one LSTM call (module docstring), with
+    ``actor_lr_scale`` (:mod:`leogym.agents.sb3.actor_step`)."""
 
     @staticmethod
     def _process_sequence(

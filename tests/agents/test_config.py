@@ -175,6 +175,8 @@ def test_unknown_key_names_the_field() -> None:
         ("agent.gamma=1.5", "agent.gamma"),
         ("agent.n_steps=0", "agent.n_steps"),
         ("agent.learning_rate=-1", "agent.learning_rate"),
+        ("agent.actor_lr_scale=0", "agent.actor_lr_scale"),
+        ("agent.actor_lr_scale=1.5", "agent.actor_lr_scale"),
         ("train.n_envs=0", "train.n_envs"),
         ("train.start_method=thread", "train.start_method"),
         ("eval.seeds=[]", "eval.seeds"),
