@@ -65,6 +65,16 @@ def test_the_hybrid_bbr3_preset_is_the_ablations_hbs3_recipe() -> None:
     assert preset.train.total_timesteps == 1_000_000
 
 
+def test_the_slow_actor_preset_is_the_ablations_hbs3sa_recipe() -> None:
+    """docs/evaluation.md's HBS3SA rows were trained as HBS3 with agent.actor_lr_scale=0.3."""
+    preset = compose("train", ["experiment=hybrid_bbr3_slow_actor", "train_dist=randomised"])
+    spelled = compose(
+        "train", ["experiment=hybrid_bbr3", "train_dist=randomised", "agent.actor_lr_scale=0.3"]
+    )
+    assert OmegaConf.to_container(preset) == OmegaConf.to_container(spelled)
+    assert preset.agent.actor_lr_scale == 0.3
+
+
 def test_main_job_compares_the_six_paper_baselines() -> None:
     c = to_objects(compose("main_job"))
     names = {spec.name for spec in c.baseline.values()}
