@@ -27,6 +27,7 @@ __all__ = [
     "algo_class",
     "build_model",
     "check_action_space",
+    "check_actor_lr_scale",
     "check_initial_log_std",
     "load_model",
 ]
@@ -104,6 +105,8 @@ def check_action_space(name: str, space: spaces.Space, env_id: str = "the env") 
 
 
 def _agent_dict(agent: Any) -> dict[str, Any]:
+    if isinstance(agent, dict):
+        return agent
     if is_dataclass(agent) and not isinstance(agent, type):
         return asdict(agent)
     from omegaconf import OmegaConf
@@ -141,11 +144,7 @@ def sb3_kwargs(agent: Any, action_space: spaces.Space) -> dict[str, Any]:
     extra = dict(a.get("extra") or {})
     policy_kwargs.update(extra.pop("policy_kwargs", {}) or {})
     if a.get("actor_lr_scale", 1.0) != 1.0:
-        if "optimizer_class" in policy_kwargs:
-            raise ConfigError(
-                "agent.actor_lr_scale: scales Adam's step for the actor; it cannot apply to "
-                f"agent.extra.policy_kwargs.optimizer_class={policy_kwargs['optimizer_class']!r}"
-            )
+        check_actor_lr_scale(a)
         policy_kwargs["actor_lr_scale"] = float(a["actor_lr_scale"])
     kwargs.update(extra)
     kwargs["policy_kwargs"] = policy_kwargs
@@ -194,13 +193,28 @@ def _policy(agent: dict[str, Any]) -> Any:
     if agent.get("actor_lr_scale", 1.0) != 1.0:
         from leogym.agents.sb3.actor_step import LeoActorCriticPolicy
 
-        if agent["policy"] != "MlpPolicy":
-            raise ConfigError(
-                f"agent.actor_lr_scale: applies to MlpPolicy and MlpLstmPolicy, not "
-                f"agent.policy={agent['policy']!r}"
-            )
         return LeoActorCriticPolicy
     return agent["policy"]
+
+
+def check_actor_lr_scale(agent: Any) -> None:
+    """Raise :class:`ConfigError` unless ``agent.actor_lr_scale`` (other than 1) can apply:
+    to ``MlpPolicy`` or ``MlpLstmPolicy``, whose Adam it splits into actor and critic groups
+    (:mod:`leogym.agents.sb3.actor_step`)."""
+    a = _agent_dict(agent)
+    if a.get("actor_lr_scale", 1.0) == 1.0:
+        return
+    field = "agent.actor_lr_scale"
+    if a["policy"] not in ("MlpPolicy", "MlpLstmPolicy"):
+        raise ConfigError(
+            f"{field}: applies to MlpPolicy and MlpLstmPolicy, not agent.policy={a['policy']!r}"
+        )
+    optimizer = ((a.get("extra") or {}).get("policy_kwargs") or {}).get("optimizer_class")
+    if optimizer is not None:
+        raise ConfigError(
+            f"{field}: scales Adam's step for the actor; it cannot apply to "
+            f"agent.extra.policy_kwargs.optimizer_class={optimizer!r}"
+        )
 
 
 def check_initial_log_std(values: list[float], space: spaces.Space, kwargs: dict[str, Any]) -> None:

@@ -16,6 +16,7 @@ from stable_baselines3 import PPO
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 from leogym.agents.config import ConfigError
+from leogym.agents.config.validation import validate_config
 from leogym.agents.runtime.app import compose, to_objects
 from leogym.agents.sb3.actor_step import CRITIC_PREFIXES, GroupScaledAdam, LeoActorCriticPolicy
 from leogym.agents.sb3.algos import build_model
@@ -98,11 +99,19 @@ def test_without_a_scale_the_model_is_sb3s_own() -> None:
     assert type(model.policy.optimizer) is torch.optim.Adam
 
 
-def test_a_scale_with_another_optimiser_names_the_field() -> None:
+@pytest.mark.parametrize(
+    ("overrides", "match"),
+    [
+        (["+agent.extra.policy_kwargs.optimizer_class=torch.optim.SGD"], "optimizer_class"),
+        (["agent.policy=CnnPolicy"], "not agent.policy='CnnPolicy'"),
+    ],
+)
+def test_a_scale_that_cannot_apply_names_the_field_before_anything_runs(
+    overrides: list[str], match: str
+) -> None:
     # (a scale outside (0, 1] is a bad value like any other: tests/agents/test_config.py)
-    overrides = [
-        "agent.actor_lr_scale=0.5",
-        "+agent.extra.policy_kwargs.optimizer_class=torch.optim.SGD",
-    ]
-    with pytest.raises(ConfigError, match=r"agent\.actor_lr_scale: .*optimizer_class"):
-        _model(overrides)
+    c = to_objects(compose("train", ["agent.actor_lr_scale=0.5", *overrides]))
+    with pytest.raises(ConfigError, match=rf"agent\.actor_lr_scale: .*{match}"):
+        validate_config(c)
+    with pytest.raises(ConfigError, match=rf"agent\.actor_lr_scale: .*{match}"):
+        _model(["agent.actor_lr_scale=0.5", *overrides])
