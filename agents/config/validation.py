@@ -54,10 +54,9 @@ def validate_config(
                 name,
             )
         schema.check(cfg.agent, "agent", ConfigError)
-        if getattr(cfg.agent, "actor_lr_scale", 1.0) != 1.0:
-            from leogym.agents.sb3.algos import check_actor_lr_scale
+        from leogym.agents.sb3.algos import check_actor_lr_scale
 
-            check_actor_lr_scale(cfg.agent)
+        check_actor_lr_scale(cfg.agent)
     if "train" in sections:
         schema.check(cfg.train, "train", ConfigError)
         if cfg.env.flows.agents and cfg.env.flows.others:

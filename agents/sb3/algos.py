@@ -143,8 +143,8 @@ def sb3_kwargs(agent: Any, action_space: spaces.Space) -> dict[str, Any]:
             kwargs.pop("target_kl", None)
     extra = dict(a.get("extra") or {})
     policy_kwargs.update(extra.pop("policy_kwargs", {}) or {})
+    check_actor_lr_scale(a)
     if a.get("actor_lr_scale", 1.0) != 1.0:
-        check_actor_lr_scale(a)
         policy_kwargs["actor_lr_scale"] = float(a["actor_lr_scale"])
     kwargs.update(extra)
     kwargs["policy_kwargs"] = policy_kwargs

@@ -61,6 +61,12 @@ def test_the_actor_moves_a_scale_of_the_plain_step_and_the_critic_the_same() -> 
         torch.testing.assert_close(slow[name], 0.1 * plain[name], rtol=1e-3, atol=1e-7, msg=name)
 
 
+def test_the_same_seed_gives_the_same_weights_bit_for_bit() -> None:
+    first = _moves(["agent.actor_lr_scale=0.3"])
+    again = _moves(["agent.actor_lr_scale=0.3"])
+    assert all(torch.equal(first[k], again[k]) for k in first)
+
+
 def test_the_scale_survives_save_and_resume(tmp_path) -> None:
     model, _ = _model([*_ONE_STEP, "agent.actor_lr_scale=0.25"])
     assert isinstance(model.policy, LeoActorCriticPolicy)
