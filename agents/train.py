@@ -52,6 +52,8 @@ from leogym.agents.runtime.app import (
     env_scenario,
     prepare_run,
     run_app,
+    scenario_name,
+    suite_scenarios,
     to_objects,
 )
 from leogym.agents.runtime.run_info import process_tree_cpu_s
@@ -164,7 +166,7 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
     except BaseException:
         ray_session.close()
         raise
-    eval_env = None
+    eval_envs: dict[str, Any] = {}
     model: Any = None
     model_path: Path | None = None  # the model this invocation saved, if any
     checkpointer: CheckpointCallback | None = None
@@ -222,12 +224,21 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
 
         callbacks: list[Any] = [NetMetricsCallback()]
         if c.train.eval_freq > 0:
-            eval_env = make_vec_env(
-                eval_factory, 1, seed=c.seed + 10_000, start_method=c.train.start_method
+            eval_factories = (
+                {
+                    name: EnvFactory(c.env.id, env_kwargs(c.env), name)
+                    for name in suite_scenarios(c.train.eval_suite)
+                }
+                if c.train.eval_suite
+                else {scenario_name(c.scenario): eval_factory}
             )
+            for name, f in eval_factories.items():
+                eval_envs[name] = make_vec_env(
+                    f, 1, seed=c.seed + 10_000, start_method=c.train.start_method
+                )
             callbacks.append(
                 PeriodicEvalCallback(
-                    eval_env,
+                    eval_envs,
                     c.train.eval_freq,
                     c.train.eval_episodes,
                     run_dir,
@@ -299,8 +310,8 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
             model.logger.close()  # its CSV and TensorBoard files (several jobs share a process)
         cpu = process_tree_cpu_s() - cpu_start  # before the workers exit
         venv.close()
-        if eval_env is not None:
-            eval_env.close()
+        for env in eval_envs.values():
+            env.close()
         ray_session.close()
         wall = time.perf_counter() - t_start
         if model_path is not None:  # a model was saved, finished or interrupted: count its cost

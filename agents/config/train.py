@@ -27,7 +27,12 @@ class TrainConfig:
     :param start_method: multiprocessing start method of the env workers.
     :param eval_freq: evaluate every this many timesteps (0 = never); the eval env lives in its
         own subprocess too.
-    :param eval_episodes: episodes per evaluation.
+    :param eval_episodes: episodes per evaluation (on each scenario of ``eval_suite``).
+    :param eval_suite: run the periodic evaluation on this shipped suite's scenarios instead of
+        the training scenario, so that ``best_model.zip`` is the checkpoint chosen on them:
+        ``validation`` (``conf/suite/validation.yaml``, disjoint from the training
+        distributions and from the held-out suite). Empty: the training scenario. A held-out
+        suite is not offered: a checkpoint chosen on it would make its figures optimistic.
     :param checkpoint_freq: save a checkpoint every this many timesteps (0 = only at the end
         and on interruption).
     :param save_replay_buffer: save off-policy replay buffers with checkpoints (for resuming).
@@ -56,6 +61,7 @@ class TrainConfig:
     start_method: str = field(default="forkserver", metadata=choice(*START_METHODS))
     eval_freq: int = field(default=10_000, metadata=bounded(0))
     eval_episodes: int = field(default=2, metadata=bounded(1, 10_000))
+    eval_suite: str = field(default="", metadata=choice("", "validation"))
     checkpoint_freq: int = field(default=10_000, metadata=bounded(0))
     save_replay_buffer: bool = True
     progress: bool = True

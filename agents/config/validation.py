@@ -79,6 +79,8 @@ def validate_config(
             check_competitors(cfg, ConfigError)
         if "agent" in sections:
             _validate_initial_log_std(cfg)
+        if cfg.train.eval_suite:
+            _validate_eval_suite(cfg)
     if "eval" in sections:
         _validate_eval(cfg.eval, cfg.baseline)
         if "env" in sections and cfg.env.id.startswith("leogym/"):
@@ -111,9 +113,23 @@ def _validate_scenario(scenario: Any) -> ScenarioConfig:
     return load_scenario(scenario)
 
 
-def _validate_suite(env: EnvSpec, names: list[str], peers: list[str]) -> None:
-    """Each scenario of ``eval.scenarios`` loads and suits the env options, with each of
-    ``eval.peers``."""
+def _validate_eval_suite(cfg: LeogymConfig) -> None:
+    """``train.eval_suite``: a periodic evaluation to run it, and scenarios that suit the env."""
+    from leogym.agents.runtime.app import suite_scenarios
+
+    where = "train.eval_suite"
+    if cfg.train.eval_freq == 0:
+        raise ConfigError(where, "needs the periodic evaluation it runs: train.eval_freq > 0")
+    if not cfg.env.id.startswith("leogym/") or cfg.env.flows.agents:
+        raise ConfigError(where, f"runs leogym's single-agent envs only, not {cfg.env.id}")
+    _validate_suite(cfg.env, suite_scenarios(cfg.train.eval_suite), [], where)
+
+
+def _validate_suite(
+    env: EnvSpec, names: list[str], peers: list[str], where: str = "eval.scenarios"
+) -> None:
+    """Each scenario of ``names`` (``eval.scenarios``, or the suite ``where`` names) loads and
+    suits the env options, with each of ``eval.peers``."""
     from leogym.agents.coexistence import with_peers
     from leogym.scenario import load_scenario
 
@@ -122,7 +138,7 @@ def _validate_suite(env: EnvSpec, names: list[str], peers: list[str]) -> None:
             scenario = load_scenario(name)
             _validate_env_on(env, scenario)
         except FieldError as exc:
-            raise ConfigError(f"eval.scenarios[{i}]", f"scenario {name!r}: {exc}") from None
+            raise ConfigError(f"{where}[{i}]", f"scenario {name!r}: {exc}") from None
         for k, peer in enumerate(peers):
             try:
                 _validate_env_on(env, with_peers(scenario, peer, f"eval.peers[{k}]"))

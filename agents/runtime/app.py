@@ -32,6 +32,7 @@ __all__ = [
     "env_scenario",
     "prepare_run",
     "run_app",
+    "suite_scenarios",
     "to_objects",
     "typed",
 ]
@@ -179,6 +180,20 @@ def prepare_run(cfg: DictConfig, *, app: str, seeds: dict[str, Any]) -> RunConte
     run_dir = Path(hc.runtime.output_dir)
     write_run_files(run_dir, cfg, app=app, overrides=overrides, seeds=seeds)
     return RunContext(run_dir, cfg, False, overrides)
+
+
+def suite_scenarios(name: str) -> list[str]:
+    """The scenario names of the shipped suite ``name``: ``eval.scenarios`` of
+    ``conf/suite/<name>.yaml``, as ``suite=<name>`` composes them.
+
+    :raises ConfigError: no such suite is shipped (names ``suite``).
+    """
+    from importlib import resources
+
+    file = resources.files("leogym.conf").joinpath("suite").joinpath(f"{name}.yaml")
+    if "/" in name or not file.is_file():
+        raise ConfigError("suite", f"no shipped suite named {name!r} (conf/suite/)")
+    return [str(s) for s in OmegaConf.load(str(file)).eval.scenarios]
 
 
 def compose(config_name: str, overrides: list[str] | None = None) -> DictConfig:

@@ -89,12 +89,15 @@ def evaluate_model(
 
 
 class PeriodicEvalCallback(BaseCallback):
-    """Every ``eval_freq`` timesteps: deterministic episodes on the eval VecEnv, ``eval/*`` logs,
-    ``evaluations.csv``, and ``best_model.zip`` when the mean reward improves.
+    """Every ``eval_freq`` timesteps: deterministic episodes on each eval VecEnv, ``eval/*``
+    logs, a row of ``evaluations.csv``/``.parquet``, each episode in
+    ``evaluation_episodes.parquet`` (with its ``scenario``), and ``best_model.zip`` when the
+    mean reward over all of them improves.
 
-    :param eval_env: a one-env VecEnv (in its own subprocess).
+    :param eval_envs: one-env VecEnvs (each in its own subprocess) by scenario name: the
+        training scenario, or each scenario of ``train.eval_suite``.
     :param eval_freq: in timesteps (summed over training envs).
-    :param n_episodes: episodes per evaluation.
+    :param n_episodes: episodes per evaluation on each env.
     :param run_dir: the training run directory.
     :param algo: algorithm key, for the best model's sidecar.
     :param seed: eval env seed (the same episodes every evaluation).
@@ -102,7 +105,7 @@ class PeriodicEvalCallback(BaseCallback):
 
     def __init__(
         self,
-        eval_env: Any,
+        eval_envs: dict[str, Any],
         eval_freq: int,
         n_episodes: int,
         run_dir: Path,
@@ -112,7 +115,7 @@ class PeriodicEvalCallback(BaseCallback):
         metrics_cfg: Any = None,
     ) -> None:
         super().__init__()
-        self.eval_env = eval_env
+        self.eval_envs = dict(eval_envs)
         self.eval_freq = int(eval_freq)
         self.n_episodes = int(n_episodes)
         self.run_dir = Path(run_dir)
@@ -142,12 +145,23 @@ class PeriodicEvalCallback(BaseCallback):
         """Evaluate now; log, append to ``evaluations.csv`` and keep the best model."""
         import pandas as pd
 
-        episodes = evaluate_model(
-            self.model, self.eval_env, self.n_episodes, seed=self.seed, metrics_cfg=self.metrics_cfg
-        )
+        episodes = [
+            {"timesteps": int(self.num_timesteps), "scenario": name, **episode}
+            for name, env in self.eval_envs.items()
+            for episode in evaluate_model(
+                self.model, env, self.n_episodes, seed=self.seed, metrics_cfg=self.metrics_cfg
+            )
+        ]
         df = pd.DataFrame(episodes)
+        episodes_path = self.run_dir / "evaluation_episodes.parquet"
+        if episodes_path.is_file():
+            df_all = pd.concat([pd.read_parquet(episodes_path), df], ignore_index=True)
+        else:
+            df_all = df
+        atomic_write_parquet(episodes_path, df_all)
         row = {
             "timesteps": int(self.num_timesteps),
+            "episodes": len(df),
             "mean_reward": float(df["return"].mean()),
             "std_reward": float(df["return"].std(ddof=0)),
             "mean_ep_length": float(df["steps"].mean()),

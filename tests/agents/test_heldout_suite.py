@@ -1,8 +1,9 @@
-"""The held-out scenario suite (``suite=heldout``) and the training distributions
-(``train_dist=...``): the configs compose, every suite scenario loads and builds, the suite and
-the randomised training distribution are disjoint on the dimensions docs/workflows.md names
-("Held-out suite and training distributions"), the shipped data files are their generator's
-output, and two suite scenarios evaluate end to end."""
+"""The held-out scenario suite (``suite=heldout``), the validation suite (``suite=validation``)
+and the training distributions (``train_dist=...``): the configs compose, every suite scenario
+loads and builds, the held-out suite and the randomised training distribution are disjoint on
+the dimensions docs/workflows.md names ("Held-out suite and training distributions"), the
+validation suite is neither, the shipped data files are their generator's output, and two
+suite scenarios evaluate end to end."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import pytest
 from omegaconf import OmegaConf
 
 from leogym.agents.config import LeogymConfig, validate_config
-from leogym.agents.runtime.app import compose, to_objects
+from leogym.agents.runtime.app import compose, suite_scenarios, to_objects
 from leogym.scenario import build_timeline, load_scenario, sample_scenario
 from leogym.scenario.config import ScenarioConfig
 from leogym.scenario.config.dynamics import DYNAMICS_PRESETS, DynamicsConfig
@@ -36,6 +37,8 @@ def _suite_cfg(app: str = "evaluate") -> LeogymConfig:
 SUITE = [str(x) for x in OmegaConf.load(SUITE_FILE).eval.scenarios]
 SUITE_V2_FILE = ROOT / "conf" / "suite" / "heldout_v2.yaml"
 SUITE_V2 = [str(x) for x in OmegaConf.load(SUITE_V2_FILE).eval.scenarios]
+VALIDATION_FILE = ROOT / "conf" / "suite" / "validation.yaml"
+VALIDATION = [str(x) for x in OmegaConf.load(VALIDATION_FILE).eval.scenarios]
 #: The real-trace scenarios v2 adds (conf/scenario/traces/).
 REAL = ["heldout/starlink_leocc_real", "heldout/starlink_bentpipe_real"]
 
@@ -157,11 +160,11 @@ def _shortened(sc: ScenarioConfig, duration_s: float) -> ScenarioConfig:
     return out
 
 
-@pytest.mark.parametrize("name", SUITE)
+@pytest.mark.parametrize("name", SUITE + VALIDATION)
 def test_suite_scenario_loads_validates_and_builds(name: str) -> None:
     sc = load_scenario(name)
     assert sc.duration_s == 30.0
-    assert sc.name == "heldout_" + name.split("/", 1)[1]
+    assert sc.name == name.replace("/", "_")
     rng = np.random.default_rng(3)
     for episode in (sc, sample_scenario(sc, rng)):  # as written, and one sampled episode
         tl = build_timeline(load_scenario(_shortened(episode, 2.0)), seed=1)
@@ -322,6 +325,83 @@ def test_held_out_constellations_and_competing_flows_are_outside_training() -> N
         hops += sc.topology == "hops"
     assert {"starlink_shell1", "iridium", "leotp", "tle"} <= kinds
     assert competing >= 3 and hops >= 2
+
+
+# -------------------------------------------------------------------------- validation suite
+def test_validation_suite_composes_and_is_what_training_evaluates_on() -> None:
+    c = to_objects(compose("evaluate", ["suite=validation"]))
+    validate_config(c, ("env", "eval"))
+    assert (c.eval.suite.name, c.eval.suite.version) == ("validation", 1)
+    assert c.eval.scenarios == VALIDATION and len(VALIDATION) == 8
+    assert c.env.episode_s == 30.0 and c.env.sample_scenarios
+    assert suite_scenarios("validation") == VALIDATION  # what train.eval_suite runs
+    text = VALIDATION_FILE.read_text(encoding="utf-8")
+    assert re.search(r"^#\s+v1: ", text, re.M)
+    for name, rest in re.findall(r"^\s+- (validation/\S+)(.*)$", text, re.M):
+        assert rest.strip().startswith("#") and len(rest.strip()) > 10, f"{name}: no comment"
+
+
+def _outside_training(sc: ScenarioConfig, train: ScenarioConfig) -> list[str]:
+    """The dimensions on which ``sc`` lies outside what the randomised training distribution
+    draws (besides the terminal), by the held-out tests' own criteria."""
+    (terr,) = [p.terrestrial for p in train.paths if p.kind == "terrestrial"]
+    out = []
+    sats = [p for p in sc.paths if p.kind == "satellite"]
+    if any(not _reachable(p.satellite.dynamics, train) for p in sats):
+        out.append("dynamics")
+    if _outages(sc):
+        out.append("outage")
+    if any(max(p.loss_down, p.loss_up) > max(train.sampling.satellite_loss_choices) for p in sats):
+        out.append("loss")
+    if sc.rain.mode == "constant":
+        out.append("rain")
+    for p in sc.paths:
+        t = p.terrestrial
+        if p.kind == "terrestrial" and (
+            t.capacity != "markov" or t.one_way_delay_ms != terr.one_way_delay_ms
+        ):
+            out.append("terrestrial")
+    if sc.traffic.flows or sc.traffic.cross_traffic:
+        out.append("competing flow")
+    return out
+
+
+@pytest.mark.parametrize("name", VALIDATION)
+def test_validation_scenario_is_neither_a_training_draw_nor_held_out(name: str) -> None:
+    train, sc = _training(), load_scenario(name)
+    (lat_lo, lat_hi), (lon_lo, lon_hi) = (
+        train.sampling.terminal_lat_deg,
+        train.sampling.terminal_lon_deg,
+    )
+    lat, lon = sc.terminal.lat_deg, sc.terminal.lon_deg
+    assert not (lat_lo <= lat <= lat_hi and lon_lo <= lon <= lon_hi), "terminal in the box"
+    assert _outside_training(sc, train), "only the terminal is new"
+    assert sc.constellation.preset == "starlink_shell1" and sc.topology == "path"
+    for held in SUITE_V2:
+        h = load_scenario(held)
+        assert (h.terminal.lat_deg, h.terminal.lon_deg) != (lat, lon), held
+        assert dataclasses.replace(h, name=sc.name) != sc, held
+
+
+def test_validation_suite_sits_between_training_and_held_out() -> None:
+    """Each moved dimension lies strictly between training's value and the held-out suite's
+    (the suite file's comments give the three), so the choice is made neither on training
+    conditions nor on the reported ones."""
+    train = _training()
+    scale_hi = max(train.sampling.dynamics_scale)
+    loss_hi = max(train.sampling.satellite_loss_choices)
+    rain_hi = max(train.sampling.rain_attenuation_db_km)
+    by_name = {n.split("/")[1]: load_scenario(n) for n in VALIDATION}
+    variable = by_name["starlink_variable_x150"].paths[0].satellite.dynamics
+    assert variable.sigma_s == pytest.approx(1.5 * DYNAMICS_PRESETS["variable"].sigma_s)
+    assert scale_hi < 1.5 < 1.75
+    calm = by_name["starlink_calm_x065"].paths[0].satellite.dynamics
+    assert calm.sigma_s == pytest.approx(0.65 * DYNAMICS_PRESETS["default"].sigma_s)
+    assert 0.5 < 0.65 < min(train.sampling.dynamics_scale)
+    assert loss_hi < by_name["starlink_loss05pct"].paths[0].loss_down < 0.02
+    assert rain_hi < by_name["starlink_rain_2p5"].rain.specific_attenuation_db_km < 5.0
+    assert 0.0 < by_name["starlink_outage05s"].handover.outage_s < 1.0
+    assert 53.0 < by_name["starlink_north53"].terminal.lat_deg < 57.0
 
 
 # -------------------------------------------------------------------------------- data files

@@ -108,6 +108,31 @@ def test_each_scenario_of_an_evaluation_suite_is_checked_up_front() -> None:
     validate_config(to_objects(compose("evaluate", ["suite=heldout"])), ("env", "eval"))
 
 
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        (["train.eval_suite=heldout"], "train.eval_suite: must be one of"),
+        (["train.eval_suite=validation", "train.eval_freq=0"], "train.eval_suite: needs the"),
+        (  # the training scenario has one path, the suite's second scenario two
+            ["scenario=freeze", "train.eval_suite=validation", "env.observation.max_paths=1"],
+            "train.eval_suite[1]: scenario 'validation/starlink_calm_x065': env.observation",
+        ),
+    ],
+)
+def test_the_suite_a_training_chooses_on_is_checked_up_front(
+    overrides: list[str], message: str
+) -> None:
+    """``train.eval_suite``: only the validation suite (choosing on the held-out suite would
+    bias what it reports), with a periodic evaluation to run it, on scenarios that suit the
+    env."""
+    with pytest.raises(ConfigError) as exc:
+        validate_config(to_objects(compose("train", ["train_dist=randomised", *overrides])))
+    assert str(exc.value).startswith(message), str(exc.value)
+    validate_config(
+        to_objects(compose("train", ["train_dist=randomised", "train.eval_suite=validation"]))
+    )
+
+
 def test_an_episode_longer_than_the_scenario_is_valid() -> None:
     # the env extends the scenario to the episode (tiny: 15 s, the default episode: 20 s)
     validate_config(to_objects(compose("train", ["scenario=tiny", "env.episode_s=40"])))
