@@ -402,6 +402,11 @@ def test_validation_suite_sits_between_training_and_held_out() -> None:
     assert rain_hi < by_name["starlink_rain_2p5"].rain.specific_attenuation_db_km < 5.0
     assert 0.0 < by_name["starlink_outage05s"].handover.outage_s < 1.0
     assert 53.0 < by_name["starlink_north53"].terminal.lat_deg < 57.0
+    (train_terr,) = [p.terrestrial for p in train.paths if p.kind == "terrestrial"]
+    (long_path,) = [
+        p.terrestrial for p in by_name["starlink_long_terrestrial"].paths if p.kind == "terrestrial"
+    ]
+    assert train_terr.one_way_delay_ms < long_path.one_way_delay_ms < 300.0  # held out: 600 ms RTT
 
 
 # -------------------------------------------------------------------------------- data files
