@@ -154,11 +154,8 @@ class PeriodicEvalCallback(BaseCallback):
         ]
         df = pd.DataFrame(episodes)
         episodes_path = self.run_dir / "evaluation_episodes.parquet"
-        if episodes_path.is_file():
-            df_all = pd.concat([pd.read_parquet(episodes_path), df], ignore_index=True)
-        else:
-            df_all = df
-        atomic_write_parquet(episodes_path, df_all)
+        earlier = [pd.read_parquet(episodes_path)] if episodes_path.is_file() else []
+        atomic_write_parquet(episodes_path, pd.concat([*earlier, df], ignore_index=True))
         row = {
             "timesteps": int(self.num_timesteps),
             "episodes": len(df),
