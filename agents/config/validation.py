@@ -120,8 +120,10 @@ def _validate_eval_suite(cfg: LeogymConfig) -> None:
     where = "train.eval_suite"
     if cfg.train.eval_freq == 0:
         raise ConfigError(where, "needs the periodic evaluation it runs: train.eval_freq > 0")
-    if not cfg.env.id.startswith("leogym/") or cfg.env.flows.agents:
-        raise ConfigError(where, f"runs leogym's single-agent envs only, not {cfg.env.id}")
+    if not cfg.env.id.startswith("leogym/"):
+        raise ConfigError(where, f"runs leogym's envs only, not env.id={cfg.env.id}")
+    if cfg.env.flows.agents:
+        raise ConfigError(where, "runs single-agent training only, not env.flows.agents=true")
     _validate_suite(cfg.env, suite_scenarios(cfg.train.eval_suite), [], where)
 
 

@@ -113,6 +113,15 @@ def test_each_scenario_of_an_evaluation_suite_is_checked_up_front() -> None:
     [
         (["train.eval_suite=heldout"], "train.eval_suite: must be one of"),
         (["train.eval_suite=validation", "train.eval_freq=0"], "train.eval_suite: needs the"),
+        (
+            [
+                "experiment=multiagent",
+                "scenario=bottleneck4",
+                "train.eval_freq=1000",
+                "train.eval_suite=validation",
+            ],
+            "train.eval_suite: runs single",
+        ),
         (  # the training scenario has one path, the suite's second scenario two
             ["scenario=freeze", "train.eval_suite=validation", "env.observation.max_paths=1"],
             "train.eval_suite[1]: scenario 'validation/starlink_calm_x065': env.observation",
