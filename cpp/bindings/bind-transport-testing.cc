@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //
-// _core.testing: small probes that drive the transport's pure components (RFC 9002 loss
-// detection, congestion controllers) with constructed inputs, for unit tests. The loss
-// detection probe is in probe-loss-detector.{h,cc}.
+// _core.testing: small probes that drive the transport's pure components (congestion
+// controllers, ECN validation) with constructed inputs, for unit tests. The RFC 9002 loss
+// detection (MpLossRecovery) is tested in C++, beside it:
+// cpp/model/transport/test/mp-loss-recovery-test-suite.cc.
 
 #include "bindings/probe-connection.h"
 #include "bindings/probe-inputs.h"
-#include "bindings/probe-loss-detector.h"
 #include "bindings/registry.h"
 #include "model/cc/mp-congestion-ops.h"
 #include "model/cc/mp-cubic.h"
@@ -14,7 +14,6 @@
 #include "model/cc/mp-new-reno.h"
 #include "model/registry/mp-algorithm-registry.h"
 #include "model/transport/mp-ecn-validator.h"
-#include "model/transport/mp-loss-recovery.h"
 
 #include <pybind11/stl.h>
 
@@ -30,7 +29,6 @@ namespace
 {
 
 using namespace ns3;
-using leogym::LossDetectorProbe;
 using leogym::SecondsChecked;
 
 /// A connection of n paths whose state the test sets, with one controller per path.
@@ -122,92 +120,6 @@ class EcnValidatorProbe
 LEOGYM_REGISTER_BINDINGS(transport_testing)
 {
     py::module_ t = m.def_submodule("testing", "Probes for unit tests of native components.");
-
-    py::class_<LossDetectorProbe>(t,
-                                  "LossDetectorProbe",
-                                  "Loss detection of one path (RFC 9002 or a timer-based "
-                                  "recovery preset), driven by hand.")
-        .def(py::init<double,
-                      double,
-                      uint32_t,
-                      double,
-                      double,
-                      uint32_t,
-                      const std::string&,
-                      py::handle>(),
-             py::arg("max_ack_delay_s") = 0.025,
-             py::arg("initial_rtt_s") = 0.333,
-             py::arg("packet_threshold") = 3,
-             py::arg("time_threshold") = 9.0 / 8.0,
-             py::arg("granularity_s") = 0.001,
-             py::arg("persistent_congestion_threshold") = 3,
-             py::arg("recovery") = "rfc9002",
-             py::arg("recovery_params") = py::none())
-        .def("on_packet_sent",
-             &LossDetectorProbe::OnPacketSent,
-             py::arg("pn"),
-             py::arg("time_s"),
-             py::arg("bytes") = 1200,
-             py::arg("ack_eliciting") = true,
-             py::arg("retransmission") = false,
-             "Record a sent packet (packet numbers consecutive from 0).")
-        .def("on_ack",
-             &LossDetectorProbe::OnAck,
-             py::arg("ranges"),
-             py::arg("ack_delay_s"),
-             py::arg("now_s"),
-             "Process an ACK frame: ranges [(smallest, largest), ...]. Returns newly_acked, "
-             "late_acked, lost, loss_kinds, rtt_sampled, persistent_congestion.")
-        .def("on_timeout",
-             &LossDetectorProbe::OnTimeout,
-             py::arg("now_s"),
-             "Fire the loss-detection timer: kind 'none' | 'loss_time' | 'pto' | 'tlp' | 'rto', "
-             "lost, ...")
-        .def("timer", &LossDetectorProbe::Timer, "(kind, deadline_s) of the timer.")
-        .def(
-            "restart_timer",
-            [](LossDetectorProbe& p, double nowS) {
-                p.Lr().RestartRetransmissionTimer(SecondsChecked(nowS, "now_s"));
-            },
-            py::arg("now_s"),
-            "TCP: the cumulative acknowledgement point advanced (RFC 6298 5.3).")
-        .def_property_readonly(
-            "smoothed_rtt",
-            [](const LossDetectorProbe& p) { return p.Lr().Rtt().GetSmoothed().GetSeconds(); })
-        .def_property_readonly(
-            "rttvar",
-            [](const LossDetectorProbe& p) { return p.Lr().Rtt().GetRttVar().GetSeconds(); })
-        .def_property_readonly(
-            "min_rtt",
-            [](const LossDetectorProbe& p) { return p.Lr().Rtt().GetMin().GetSeconds(); })
-        .def_property_readonly(
-            "latest_rtt",
-            [](const LossDetectorProbe& p) { return p.Lr().Rtt().GetLatest().GetSeconds(); })
-        .def_property_readonly("pto_count",
-                               [](const LossDetectorProbe& p) { return p.Lr().GetPtoCount(); })
-        .def_property_readonly("rto_count",
-                               [](const LossDetectorProbe& p) { return p.Lr().GetRtoCount(); })
-        .def_property_readonly("tlp_count",
-                               [](const LossDetectorProbe& p) { return p.Lr().GetTlpCount(); })
-        .def_property_readonly(
-            "rto",
-            [](const LossDetectorProbe& p) { return p.Lr().GetRto().GetSeconds(); },
-            "Retransmission timeout without backoff (s; timer-based recovery).")
-        .def_property_readonly(
-            "backed_off_rto",
-            [](const LossDetectorProbe& p) { return p.Lr().GetBackedOffRto().GetSeconds(); },
-            "Retransmission timeout with the current backoff (s).")
-        .def_property_readonly("bytes_in_flight",
-                               [](const LossDetectorProbe& p) { return p.Lr().GetBytesInFlight(); })
-        .def_property_readonly("largest_acked",
-                               [](const LossDetectorProbe& p) { return p.Lr().GetLargestAcked(); })
-        .def_property_readonly(
-            "pto_duration",
-            [](const LossDetectorProbe& p) { return p.Lr().GetPtoDuration().GetSeconds(); },
-            "PTO period including backoff (s).")
-        .def_property_readonly("persistent_congestion_duration", [](const LossDetectorProbe& p) {
-            return p.Lr().GetPersistentCongestionDuration().GetSeconds();
-        });
 
     py::class_<EcnValidatorProbe>(t,
                                   "EcnValidatorProbe",

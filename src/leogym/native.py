@@ -5,9 +5,9 @@ missing or broken build gives one clear message instead of an obscure ``ImportEr
 
 :func:`core` is the public core (``Simulation``, the algorithm listings, ...). :func:`testing`
 is its ``testing`` submodule: the probes that the tests and benchmarks drive (reference flows,
-the link probe, the congestion-control, scheduler and loss-detection probes). It exists only in
-a core built with the CMake option ``LEOGYM_TESTING=ON``, as ``make install`` builds it; a
-wheel built without the option leaves it out.
+the link probe, the congestion-control and scheduler probes). It exists only in a core built
+with the CMake option ``LEOGYM_TESTING=ON``, as ``make install`` builds it; a wheel built
+without the option leaves it out.
 """
 
 from __future__ import annotations

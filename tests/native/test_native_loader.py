@@ -8,7 +8,7 @@ import pytest
 
 from leogym import native
 
-PROBES = ("run_reference_flow", "probe_link", "sample_path", "CcProbe", "LossDetectorProbe")
+PROBES = ("run_reference_flow", "probe_link", "sample_path", "CcProbe", "CongestionProbe")
 
 
 def test_the_probes_live_in_the_testing_submodule(core: ModuleType, testing: ModuleType) -> None:

@@ -1,267 +1,28 @@
-"""Timer-based recovery presets, driven with constructed ACK and timeout sequences.
+"""Timer-based recovery presets through the core: their settings' errors and whole runs.
 
-Expected numbers come from the references, not from the code:
+The loss detector's own rules under each preset (RFC 6298 arithmetic, back-off sequences, TLP
+timing, RTO verification, spurious timeouts, lost retransmissions without RACK) and the
+presets' values are tested in C++, beside the model:
+cpp/model/transport/test/mp-loss-recovery-test-suite.cc (run by test_cpp_unit_tests.py). Here:
+the config keys ``recovery`` and ``recovery_params`` as the core parses them, and runs of the
+simulator whose expected numbers come from the references:
 
-* ``tcp`` (Linux 5.4 / RFC 6298 / RFC 5681 / RFC 8985): RTO = SRTT + max(4 RTTVAR, 200 ms)
-  (Linux ``tcp_set_rto``), or with ``rto_formula = "rfc6298"`` max(min_rto, SRTT +
-  max(G, 4 RTTVAR)) (RFC 6298 section 2.3 and 2.4); 1 s before the first sample (section
-  2.1); doubling per expiry (section 5.5) up to the maximum; the timer restarts on an ACK of
-  new data (section 5.3); one tail-loss probe at 2 SRTT, plus WCDelAckT = 200 ms with one
-  packet in flight, never later than the RTO (RFC 8985 section 7.2); everything outstanding
-  is marked lost at the expiry (Linux ``tcp_enter_loss``).
-* ``quic-draft`` (draft-ietf-quic-recovery, TLP + RTO generation, as the ns-3 QUIC module):
-  two TLPs at max(1.5 SRTT + max_ack_delay, 10 ms), then RTO = max(SRTT + 4 RTTVAR +
-  max_ack_delay, 200 ms), doubling; an RTO marks nothing lost until verified, when every
-  older outstanding packet is declared lost; the module's `2 ^ n` backoff is C's XOR.
-* ``picoquic``: SRTT + 4 RTTVAR + max_ack_delay from the last send, no floor, 250 ms before a
-  sample, multipliers 1, 2, 4, 5, 6, 7, 8, 10, capped at 2 s; an expiry declares the flight
-  lost, a late ACK of it is a spurious timeout.
+* ``tcp`` (Linux 5.4 / RFC 6298 / RFC 5681): RTO = SRTT + max(4 RTTVAR, 200 ms) (Linux
+  ``tcp_set_rto``), doubling per expiry (section 5.5); the loss window is one segment
+  (RFC 5681 section 3.1).
+* ``rfc9002``: no retransmission timeout at all (RFC 9002's probe timeout replaces it).
+* ``freeze+newreno`` under ``tcp``: StarQUIC's freeze keeps a handover timeout from the window
+  (docs/specs/freeze.md).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
-import yaml
 
 from leogym.simulation.native_config import synthetic_path
-
-#: ns-3 3.44's TcpSocketBase as a `tcp` preset (the Hydra option ``transport=tcp_ns3``; its
-#: values are checked against ns-3 in tests/agents/test_transport_presets.py).
-NS3_LIKE = yaml.safe_load(
-    (Path(__file__).resolve().parents[2] / "conf" / "transport" / "tcp_ns3.yaml").read_text()
-)["recovery_params"]
-
-
-def sample(probe: Any, rtt: float, t0: float = 0.0) -> None:
-    """One packet sent at t0 and acknowledged after ``rtt`` (the first RTT sample)."""
-    pn = probe.largest_acked + 1
-    probe.on_packet_sent(pn, t0)
-    probe.on_ack([(pn, pn)], 0.0, t0 + rtt)
-
-
-# ---- presets ------------------------------------------------------------------------------
-
-
-def test_presets_carry_their_references_values(core: ModuleType) -> None:
-    presets = core.recovery_presets()
-    assert set(presets) == {"rfc9002", "tcp", "quic-draft", "picoquic"}
-    tcp = presets["tcp"]
-    # Linux include/net/tcp.h: TCP_RTO_MIN 200 ms, TCP_TIMEOUT_INIT 1 s, TCP_RTO_MAX 120 s.
-    assert (tcp["min_rto_s"], tcp["initial_rto_s"], tcp["max_rto_s"]) == (0.2, 1.0, 120.0)
-    assert tcp["loss_window_packets"] == 1  # RFC 5681 section 3.1
-    assert tcp["tail_loss_probes"] == 1  # RFC 8985: one probe
-    assert tcp["fast_retransmit"] and tcp["prr"]  # RFC 5681 3.2; RFC 6937 (Linux since 3.2)
-    assert not any(
-        presets[p]["prr"] or presets[p]["fast_retransmit"] for p in ("quic-draft", "picoquic")
-    )
-    draft = presets["quic-draft"]
-    assert (draft["min_rto_s"], draft["tail_loss_probes"]) == (0.2, 2)  # kMinRTOTimeout, kMaxTLPs
-    assert draft["verified_window_packets"] == 2  # kMinimumWindow
-    assert not draft["time_threshold_loss"]
-    pico = presets["picoquic"]
-    assert (pico["min_rto_s"], pico["initial_rto_s"], pico["max_rto_s"]) == (0.0, 0.25, 2.0)
-
-
-# ---- tcp: RFC 6298 arithmetic ------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("rtt", "expected"),
-    [(0.5, 1.5), (0.1, 1.0), (0.02, 1.0)],  # max(1 s, R + 4 R/2) = max(1, 3R)
-)
-def test_rfc6298_rto_after_the_first_sample(testing: ModuleType, rtt: float, expected) -> None:
-    probe = testing.LossDetectorProbe(recovery="tcp", recovery_params=NS3_LIKE)
-    assert probe.rto == pytest.approx(1.0)  # section 2.1: before any sample
-    sample(probe, rtt)
-    assert probe.rto == pytest.approx(expected)
-
-
-@pytest.mark.parametrize(("rtt", "expected"), [(0.06, 0.26), (0.3, 0.9)])
-def test_linux_rto_adds_the_minimum_to_srtt(testing: ModuleType, rtt: float, expected) -> None:
-    probe = testing.LossDetectorProbe(recovery="tcp")
-    sample(probe, rtt)
-    # tcp_set_rto: SRTT + max(4 RTTVAR, 200 ms), with RTTVAR = R/2 after one sample.
-    assert probe.rto == pytest.approx(expected)
-
-
-def test_tcp_backoff_doubles_up_to_the_maximum(testing: ModuleType) -> None:
-    probe = testing.LossDetectorProbe(
-        recovery="tcp", recovery_params={**NS3_LIKE, "max_rto_s": 5.0}
-    )
-    sample(probe, 0.5)  # RTO 1.5 s
-    probe.on_packet_sent(1, 1.0)
-    t = 1.0
-    expiries = []
-    for n in range(5):
-        kind, deadline = probe.timer()
-        assert kind == "rto"
-        expiries.append(deadline - t)
-        out = probe.on_timeout(deadline)
-        assert out["kind"] == "rto"
-        if n == 0:
-            assert out["lost"] == [1]  # everything outstanding, marked at the expiry
-            assert out["loss_kinds"] == ["retransmission_timeout"]
-        t = deadline
-        probe.on_packet_sent(2 + n, t, retransmission=True)  # the retransmission
-    # 1.5, 3, then the 5 s cap (RFC 6298 section 5.5, 2.5).
-    assert expiries == pytest.approx([1.5, 3.0, 5.0, 5.0, 5.0])
-    assert probe.rto_count == 5
-
-
-def test_the_timer_restarts_only_when_the_cumulative_point_advances(testing: ModuleType) -> None:
-    probe = testing.LossDetectorProbe(recovery="tcp", recovery_params=NS3_LIKE)
-    sample(probe, 0.5)
-    probe.on_packet_sent(1, 1.0)
-    probe.on_packet_sent(2, 1.1)
-    assert probe.timer() == ("rto", pytest.approx(2.5))  # from the first send (5.1)
-    probe.on_ack([(2, 2)], 0.0, 1.6)  # a SACK above a hole: snd_una stays, so does the anchor
-    assert probe.timer() == ("rto", pytest.approx(1.0 + probe.rto))  # (the RTO took a sample)
-    probe.restart_timer(1.7)  # the sender saw snd_una advance (5.3)
-    assert probe.timer()[1] == pytest.approx(1.7 + probe.rto)
-    probe.on_timeout(1.7 + probe.rto)
-    assert probe.rto_count == 1
-    probe.on_packet_sent(3, 3.2, retransmission=True)
-    out = probe.on_ack([(3, 3)], 0.0, 3.7)
-    assert out["rto_episode_ended"] and not out["rto_spurious"]
-    assert probe.rto_count == 0  # an ACK of new data resets the backoff
-
-
-def test_tail_loss_probe_timing(testing: ModuleType) -> None:
-    probe = testing.LossDetectorProbe(recovery="tcp")
-    sample(probe, 0.1)  # SRTT 0.1, RTO 0.1 + max(0.2, 0.2) = 0.3
-    probe.on_packet_sent(1, 1.0)
-    # One packet in flight: PTO = 2 SRTT + WCDelAckT = 0.4 > RTO deadline 1.3: the RTO wins.
-    assert probe.timer() == ("rto", pytest.approx(1.3))
-    probe.on_packet_sent(2, 1.01)
-    # Two in flight: PTO = 2 SRTT = 0.2 after the last send, before the RTO at 1.3.
-    assert probe.timer() == ("tlp", pytest.approx(1.21))
-    assert probe.on_timeout(1.21)["kind"] == "tlp"
-    assert probe.tlp_count == 1
-    probe.on_packet_sent(3, 1.21)  # the probe; Linux re-arms the RTO from it
-    assert probe.timer() == ("rto", pytest.approx(1.21 + 0.3))
-
-
-def test_spurious_timeout_is_recognised(testing: ModuleType) -> None:
-    probe = testing.LossDetectorProbe(recovery="tcp")
-    sample(probe, 0.1)
-    probe.on_packet_sent(1, 1.0)
-    assert probe.on_timeout(1.3)["lost"] == [1]
-    probe.on_packet_sent(2, 1.3, retransmission=True)
-    out = probe.on_ack([(1, 1)], 0.0, 1.35)  # the original arrives late (F-RTO / Eifel)
-    assert out["late_acked"] == [1]
-    assert out["rto_episode_ended"] and out["rto_spurious"]
-
-
-def test_lost_retransmission_waits_for_the_timer_without_rack(testing: ModuleType) -> None:
-    probe = testing.LossDetectorProbe(recovery="tcp", recovery_params=NS3_LIKE)
-    sample(probe, 0.1)
-    probe.on_packet_sent(1, 1.0, retransmission=True)
-    for pn in range(2, 6):
-        probe.on_packet_sent(pn, 1.0 + 0.001 * pn)
-    out = probe.on_ack([(2, 5)], 0.0, 1.2)
-    assert out["lost"] == []  # RFC 6675 without RACK: a retransmission is not re-marked
-    rack = testing.LossDetectorProbe(recovery="tcp")
-    sample(rack, 0.1)
-    rack.on_packet_sent(1, 1.0, retransmission=True)
-    for pn in range(2, 6):
-        rack.on_packet_sent(pn, 1.0 + 0.001 * pn)
-    assert rack.on_ack([(2, 5)], 0.0, 1.2)["lost"] == [1]
-
-
-# ---- quic-draft ---------------------------------------------------------------------------
-
-
-def test_quic_draft_two_tlps_then_a_verified_rto(testing: ModuleType) -> None:
-    probe = testing.LossDetectorProbe(recovery="quic-draft", max_ack_delay_s=0.025)
-    sample(probe, 0.1)  # SRTT 0.1, RTTVAR 0.05
-    probe.on_packet_sent(1, 1.0)
-    probe.on_packet_sent(2, 1.0)
-    tlp = max(1.5 * 0.1 + 0.025, 0.010)  # draft 4.3.2
-    t = 1.0
-    for _ in range(2):
-        kind, deadline = probe.timer()
-        assert (kind, deadline) == ("tlp", pytest.approx(t + tlp))
-        probe.on_timeout(deadline)
-        t = deadline
-        probe.on_packet_sent(probe_next(probe), t)
-    kind, deadline = probe.timer()
-    rto = max(0.1 + 4 * 0.05 + 0.025, 0.2)  # draft 4.3.3
-    assert (kind, deadline) == ("rto", pytest.approx(t + rto))
-    out = probe.on_timeout(deadline)
-    assert out["kind"] == "rto" and out["lost"] == []  # nothing changes until verified
-    t = deadline
-    first_after = probe_next(probe)
-    probe.on_packet_sent(first_after, t)
-    probe.on_packet_sent(first_after + 1, t)
-    assert probe.timer() == ("rto", pytest.approx(t + 2 * rto))  # backed off
-    out = probe.on_ack([(first_after, first_after)], 0.0, t + 0.1)
-    assert out["rto_episode_ended"] and not out["rto_spurious"]
-    # Packet threshold first (3 below the acknowledged one), then
-    # OnRetransmissionTimeoutVerified: everything else sent before it is lost.
-    assert out["lost"] == list(range(1, first_after))
-    expected = [
-        "packet_threshold" if pn + 3 <= first_after else "retransmission_timeout"
-        for pn in range(1, first_after)
-    ]
-    assert out["loss_kinds"] == expected
-
-
-def probe_next(probe: Any) -> int:
-    """The next packet number of a probe (packets are numbered consecutively)."""
-    return probe.largest_acked + 1 + probe_outstanding(probe)
-
-
-def probe_outstanding(probe: Any) -> int:
-    return int(probe.bytes_in_flight // 1200)
-
-
-def test_quic_draft_module_xor_backoff(testing: ModuleType) -> None:
-    probe = testing.LossDetectorProbe(
-        recovery="quic-draft", recovery_params={"rto_backoff": "xor", "tail_loss_probes": 0}
-    )
-    sample(probe, 0.1)
-    base = max(0.1 + 4 * 0.05 + 0.025, 0.2)
-    probe.on_packet_sent(1, 1.0)
-    # The module's `alarm * (2 ^ rto_count)`: 2, 3, 0, 1, 6 times the base.
-    seen = []
-    t = 1.0
-    for _ in range(5):
-        kind, deadline = probe.timer()
-        seen.append((deadline - t) / base)
-        probe.on_timeout(deadline)
-        t = deadline
-        probe.on_packet_sent(probe_next(probe), t)
-    assert seen == pytest.approx([2, 3, 0, 1, 6])
-
-
-# ---- picoquic -----------------------------------------------------------------------------
-
-
-def test_picoquic_timer_and_backoff(testing: ModuleType) -> None:
-    probe = testing.LossDetectorProbe(recovery="picoquic", max_ack_delay_s=0.010)
-    probe.on_packet_sent(0, 0.0)
-    assert probe.timer() == ("rto", pytest.approx(0.25))  # before a sample
-    probe.on_ack([(0, 0)], 0.0, 0.02)  # SRTT 20 ms, RTTVAR 10 ms
-    base = 0.02 + 4 * 0.01 + 0.010  # no 200 ms floor
-    probe.on_packet_sent(1, 1.0)
-    seen = []
-    t = 1.0
-    for n in range(8):
-        kind, deadline = probe.timer()
-        assert kind == "rto"
-        seen.append(deadline - t)
-        out = probe.on_timeout(deadline)
-        if n == 0:
-            assert out["lost"] == [1]  # timed-out packets are declared lost
-        t = deadline
-        probe.on_packet_sent(probe_next(probe) + n + 1, t)  # numbers skip the lost ones
-    expected = [min(base * m, 2.0) for m in (1, 2, 4, 5, 6, 7, 8, 10)]
-    assert seen == pytest.approx(expected)
-
 
 # ---- config errors ------------------------------------------------------------------------
 

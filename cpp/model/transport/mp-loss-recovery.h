@@ -71,7 +71,7 @@ namespace ns3
  *   outstanding packet lost) or spurious (only packets sent before it).
  *
  * The class is pure: it never reads the simulator clock, every method takes "now", so the
- * rules can be unit-tested with constructed ACK sequences (bindings: _core.testing).
+ * rules can be unit-tested with constructed ACK sequences (test/mp-loss-recovery-test-suite.cc).
  * Packets are kept in a deque indexed by packet number, so sending, acknowledging and losing
  * are O(1) per packet.
  */
