@@ -8,6 +8,8 @@
   "what does the policy do around a handover" plots.
 * :func:`resolve_runs`: accept a main-job, training or evaluation run directory.
 * :func:`best_of_episodes`: a hindsight bound, the best of several policies in every episode.
+* :func:`gap_by_draw`: where, in a sampled distribution's conditions, a policy gains or loses
+  against another.
 * :func:`make_demo_runs`: create a small training and evaluation run (scenario ``tiny``) with the
   command-line apps, for notebooks that were given no run.
 """
@@ -16,16 +18,18 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from leogym.agents.results.table import is_lower_better, load_results, load_traces
+from leogym.agents.results.table import DRAW_PREFIX, is_lower_better, load_results, load_traces
 
 __all__ = [
     "best_of_episodes",
+    "gap_by_draw",
     "handover_aligned",
     "load_evaluations",
     "load_progress",
@@ -230,3 +234,90 @@ def best_of_episodes(
     best = rows.groupby(["scenario", "seed"], sort=True).head(1).drop(columns="_rank")
     best = best.assign(policy=label, kind="agent")
     return best.sort_values(["scenario", "seed"]).reset_index(drop=True)
+
+
+def gap_by_draw(
+    results: pd.DataFrame,
+    policy: str | Sequence[str],
+    reference: str,
+    metric: str = "return",
+    bins: int = 3,
+) -> pd.DataFrame:
+    """Where a policy gains or loses against another, by the conditions each episode drew.
+
+    An evaluation with ``env.sample_scenarios=true`` records what every episode drew
+    (``draw.*`` columns, :class:`leogym.scenario.ScenarioDraw`). Episodes of the two policies
+    with the same scenario and seed drew the same conditions, so their difference on
+    ``metric`` is paired. For each drawn quantity the pairs are grouped by its value: a
+    categorical one (a choice list: loss, dynamics preset) by value, a continuous one by
+    ``bins`` quantile bins.
+
+    :param results: an evaluation's results table (:func:`load_results`).
+    :param policy: the label compared, or several labels whose pairs are pooled (one recipe's
+        training seeds, each evaluated under a label of its own on the same seeds).
+    :param reference: the label it is compared with.
+    :param metric: a metric column.
+    :param bins: quantile bins of a continuous quantity (one with more distinct values).
+    :return: one row per drawn quantity and level: ``draw`` (its name without ``draw.``),
+        ``level`` (a value, or a bin ``(lo, hi]``), ``n`` (pairs), ``policy`` and ``reference``
+        (mean ``metric``), ``gap`` (mean of policy minus reference) and ``ci_low``,
+        ``ci_high`` (its 95 % t-interval; NaN for a single pair).
+    :raises ValueError: an unknown policy, reference or metric, ``bins`` below 1, or no
+        paired episode with drawn conditions.
+    """
+    from scipy import stats
+
+    policies = [policy] if isinstance(policy, str) else list(policy)
+    for name, label in [*(("policy", p) for p in policies), ("reference", reference)]:
+        if label not in set(results["policy"]):
+            raise ValueError(f"{name}: {label!r} is not a policy of the results table")
+    if metric not in results:
+        raise ValueError(f"metric: {metric!r} is not a column of the results table")
+    if bins < 1:
+        raise ValueError(f"bins: must be >= 1 (got {bins})")
+    draws = [c for c in results.columns if c.startswith(DRAW_PREFIX)]
+    keys = ["scenario", "seed"]
+    theirs = results[results["policy"] == reference].set_index(keys)
+    pooled = []
+    for label in policies:
+        mine = results[results["policy"] == label].set_index(keys)
+        both = mine.index.intersection(theirs.index)
+        pooled.append(
+            mine.loc[both, draws].assign(
+                policy=mine.loc[both, metric], reference=theirs.loc[both, metric]
+            )
+        )
+    pairs = pd.concat(pooled).dropna(subset=["policy", "reference"]).dropna(axis=1, how="all")
+    drawn = [c for c in draws if c in pairs]
+    if not len(pairs) or not drawn:
+        raise ValueError(
+            f"no episode of {policies} and {reference!r} with the same scenario and seed drew "
+            "its conditions (evaluate with env.sample_scenarios=true)"
+        )
+    pairs["gap"] = pairs["policy"] - pairs["reference"]
+    rows = []
+    for col in drawn:
+        values = pairs[col]
+        numeric = pd.api.types.is_numeric_dtype(values) and values.nunique() > bins
+        levels = pd.qcut(values, bins, duplicates="drop") if numeric else values
+        for level, group in pairs.groupby(levels, observed=True, sort=True):
+            n = len(group)
+            gap = float(group["gap"].mean())
+            half = (
+                float(stats.t.ppf(0.975, n - 1) * group["gap"].std(ddof=1) / np.sqrt(n))
+                if n > 1
+                else float("nan")
+            )
+            rows.append(
+                {
+                    "draw": col[len(DRAW_PREFIX) :],
+                    "level": str(level),
+                    "n": n,
+                    "policy": float(group["policy"].mean()),
+                    "reference": float(group["reference"].mean()),
+                    "gap": gap,
+                    "ci_low": gap - half,
+                    "ci_high": gap + half,
+                }
+            )
+    return pd.DataFrame(rows)

@@ -28,6 +28,7 @@ import pandas as pd
 from leogym.agents.runtime.storage import atomic_write, atomic_write_parquet
 
 __all__ = [
+    "DRAW_PREFIX",
     "ID_COLUMNS",
     "LOWER_IS_BETTER",
     "ResultsStore",
@@ -59,6 +60,10 @@ ID_COLUMNS = (
     "step_ms",
     "episode_s",
 )
+#: Prefix of the columns that say which conditions a sampled episode drew
+#: (``draw.terminal_lat_deg``, ``draw.loss.sat``, ...; :class:`leogym.scenario.ScenarioDraw`):
+#: they describe the episode, like ``scenario`` and ``seed``, and are no metrics.
+DRAW_PREFIX = "draw."
 #: Metrics for which smaller is better (leaderboard sorting and plots).
 LOWER_IS_BETTER = (
     "completion_time_s",
@@ -145,7 +150,13 @@ class ResultsStore:
 
 def metric_columns(df: pd.DataFrame) -> list[str]:
     """The metric columns of a results table, in table order."""
-    return [c for c in df.columns if c not in ID_COLUMNS and pd.api.types.is_numeric_dtype(df[c])]
+    return [
+        c
+        for c in df.columns
+        if c not in ID_COLUMNS
+        and not c.startswith(DRAW_PREFIX)
+        and pd.api.types.is_numeric_dtype(df[c])
+    ]
 
 
 def summarize(df: pd.DataFrame) -> pd.DataFrame:

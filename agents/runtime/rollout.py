@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from leogym.agents.results.metrics import EpisodeRecorder
+from leogym.agents.results.table import DRAW_PREFIX
 from leogym.agents.sb3.env_factory import EnvFactory
 
 __all__ = [
@@ -165,7 +166,7 @@ def run_task(task: EpisodeTask, observe: StepObserver | None = None) -> dict[str
     env = task.env()
     try:
         policy = _load_policy(task.policy, env)
-        obs, _ = env.reset(seed=task.seed)
+        obs, reset_info = env.reset(seed=task.seed)
         state = None
         episode_start = np.ones((1,), dtype=bool)
         rec = EpisodeRecorder()
@@ -200,6 +201,8 @@ def run_task(task: EpisodeTask, observe: StepObserver | None = None) -> dict[str
         "step_ms": kwargs.get("step_ms"),
         "episode_s": kwargs.get("episode_s"),
     }
+    # env.sample_scenarios: the conditions the episode drew (``draw.terminal_lat_deg``, ...)
+    row.update({f"{DRAW_PREFIX}{k}": v for k, v in reset_info.get("scenario_draw", {}).items()})
     row.update(rec.metrics(task.metrics))
     row["wall_s"] = time.perf_counter() - t0
     if task.trace_path is not None:

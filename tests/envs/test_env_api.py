@@ -134,6 +134,24 @@ def test_time_limit_is_truncation_not_termination() -> None:
 
 
 @pytest.mark.native
+def test_reset_info_says_what_a_sampled_episode_drew() -> None:
+    """With sample_scenarios, reset's info holds the draw (the episode's own scenario, the same
+    for the same seed); a fixed scenario draws nothing and says nothing."""
+    env = gym.make("leogym/LeoCC-v0", scenario="starlink_geometric", sample_scenarios=True)
+    _, info = env.reset(seed=4)
+    drawn = info["scenario_draw"]
+    scenario = env.unwrapped.episode_scenario
+    assert drawn["terminal_lat_deg"] == scenario.terminal.lat_deg
+    assert drawn["epoch_utc_s"] == scenario.epoch_utc_s
+    assert env.reset(seed=5)[1]["scenario_draw"] != drawn
+    assert env.reset(seed=4)[1]["scenario_draw"] == drawn
+    env.close()
+    fixed = gym.make("leogym/LeoCC-v0", **SHORT)
+    assert "scenario_draw" not in fixed.reset(seed=4)[1]
+    fixed.close()
+
+
+@pytest.mark.native
 @pytest.mark.parametrize(
     "bad", [np.full(4, np.nan, np.float32), np.full(4, 5.0, np.float32), np.zeros(3, np.float32)]
 )

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from leogym.scenario import build_timeline, load_scenario, sample_scenario
+from leogym.scenario import build_timeline, draw_scenario, load_scenario, sample_scenario
 from leogym.scenario.links.handover import slot_instants
 from leogym.scenario.validation import validate_scenario
 from leogym.simulation import native_paths
@@ -168,6 +168,51 @@ def test_sampling_choices_cover_traces_losses_and_rain(tmp_path):
     assert {d.rain.mode for d in draws} == {"off", "markov"}
     rainy = [d.rain.specific_attenuation_db_km for d in draws if d.rain.mode == "markov"]
     assert all(0.1 <= a <= 1.0 for a in rainy)
+
+
+def test_drawn_values_are_the_ones_the_scenario_got():
+    """draw_scenario names each drawn value, and each is what the drawn config holds (the
+    dynamics scale: the preset's capacity spread multiplied by it, as DynamicsConfig.scaled
+    does); the draws are sample_scenario's, from the same generator state."""
+    from leogym.scenario.config.dynamics import DynamicsConfig
+
+    cfg = load_scenario("train_randomised")
+    rng = np.random.default_rng(11)
+    for _ in range(12):
+        state = rng.bit_generator.state
+        draw = draw_scenario(cfg, rng)
+        again = np.random.default_rng()
+        again.bit_generator.state = state
+        assert sample_scenario(cfg, again) == draw.scenario
+        v, sc = draw.values, draw.scenario
+        sat, ter = sc.paths
+        assert set(v) == {
+            "orbit_offset_s",
+            "epoch_utc_s",
+            "terminal_lat_deg",
+            "terminal_lon_deg",
+            "loss.sat",
+            "loss.terrestrial",
+            "rain_db_km",
+            "dynamics_preset",
+            "dynamics_scale",
+        }
+        assert (v["terminal_lat_deg"], v["terminal_lon_deg"]) == (
+            sc.terminal.lat_deg,
+            sc.terminal.lon_deg,
+        )
+        assert (v["epoch_utc_s"], v["orbit_offset_s"]) == (sc.epoch_utc_s, sc.orbit_offset_s)
+        assert (v["loss.sat"], v["loss.terrestrial"]) == (sat.loss_down, ter.loss_down)
+        raining = sc.rain.mode == "markov"
+        assert v["rain_db_km"] == (sc.rain.specific_attenuation_db_km if raining else 0.0)
+        assert v["dynamics_preset"] == sat.satellite.dynamics.preset
+        lo, hi = cfg.sampling.dynamics_scale
+        assert lo <= float(v["dynamics_scale"]) <= hi
+        base = DynamicsConfig(preset=str(v["dynamics_preset"])).resolve()
+        assert sat.satellite.dynamics.resolve().sigma_s == pytest.approx(
+            min(base.sigma_s * float(v["dynamics_scale"]), 2.0)
+        )
+    assert draw_scenario(load_scenario("tiny"), rng).values == {}  # tiny samples nothing
 
 
 # ---------------------------------------------------------------- the native contract

@@ -36,13 +36,14 @@ from leogym.scenario.config import (
 )
 from leogym.scenario.errors import ScenarioConfigError
 from leogym.scenario.loader import available_scenarios, load_scenario
-from leogym.scenario.sampling import sample_scenario
+from leogym.scenario.sampling import ScenarioDraw, draw_scenario, sample_scenario
 from leogym.scenario.timeline import HandoverForecast, PathTimeline, Timeline
 from leogym.scenario.timeline_builder import build_timeline
 from leogym.scenario.validation import validate_scenario
 
 __all__ = [
     "ConstellationConfig",
+    "ScenarioDraw",
     "CrossTrafficConfig",
     "GroundStationConfig",
     "HandoverConfig",
@@ -63,6 +64,7 @@ __all__ = [
     "TrafficConfig",
     "available_scenarios",
     "build_timeline",
+    "draw_scenario",
     "load_scenario",
     "sample_scenario",
     "validate_scenario",
