@@ -250,7 +250,9 @@ def gap_by_draw(
     with the same scenario and seed drew the same conditions, so their difference on
     ``metric`` is paired. For each drawn quantity the pairs are grouped by its value: a
     categorical one (a choice list: loss, dynamics preset) by value, a continuous one by
-    ``bins`` quantile bins.
+    ``bins`` quantile bins; a value that a range draws in at least one pair in ``bins`` (a
+    point mass: ``rain_db_km`` is 0 in every episode without rain) is a level of its own, and
+    the other values share ``bins - 1`` bins.
 
     :param results: an evaluation's results table (:func:`load_results`).
     :param policy: the label compared, or several labels whose pairs are pooled (one recipe's
@@ -297,10 +299,7 @@ def gap_by_draw(
     pairs["gap"] = pairs["policy"] - pairs["reference"]
     rows = []
     for col in drawn:
-        values = pairs[col]
-        numeric = pd.api.types.is_numeric_dtype(values) and values.nunique() > bins
-        levels = pd.qcut(values, bins, duplicates="drop") if numeric else values
-        for level, group in pairs.groupby(levels, observed=True, sort=True):
+        for level, group in pairs.groupby(_draw_levels(pairs[col], bins), observed=True):
             n = len(group)
             gap = float(group["gap"].mean())
             half = (
@@ -321,3 +320,20 @@ def gap_by_draw(
                 }
             )
     return pd.DataFrame(rows)
+
+
+def _draw_levels(values: pd.Series, bins: int) -> pd.Series:
+    """The level of each pair for one drawn quantity (see :func:`gap_by_draw`), as an ordered
+    categorical: the value of a choice, else a quantile bin, with a point mass apart."""
+    if not pd.api.types.is_numeric_dtype(values) or values.nunique() <= bins:
+        return pd.Series(pd.Categorical(values), index=values.index)
+    mode = values.mode().iloc[0]
+    mass = values == mode
+    if mass.mean() < 1.0 / bins or bins == 1:
+        binned = pd.qcut(values, bins, duplicates="drop")
+        return binned.astype(str).astype(pd.CategoricalDtype(binned.cat.categories.astype(str)))
+    rest = pd.qcut(values[~mass], bins - 1, duplicates="drop")
+    labels = pd.Series(str(mode), index=values.index)
+    labels[~mass] = rest.astype(str)
+    levels = [(float(mode), str(mode))] + [(iv.left, str(iv)) for iv in rest.cat.categories]
+    return labels.astype(pd.CategoricalDtype([name for _, name in sorted(levels)]))

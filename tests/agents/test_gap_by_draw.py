@@ -32,6 +32,7 @@ def _table() -> pd.DataFrame:
                     "draw.loss.sat": loss,
                     "draw.terminal_lat_deg": lat,
                     "draw.dynamics_preset": "variable" if seed < 6 else "default",
+                    "draw.rain_db_km": 0.0 if seed < 8 else 0.1 * seed,
                 }
             )
     return pd.DataFrame(rows)
@@ -52,6 +53,10 @@ def test_paired_gaps_by_each_drawn_quantity() -> None:
     assert len(lat) == 3 and (lat["n"] == 4).all() and np.allclose(lat["gap"], -4.0)
     # the 95 % t-interval of four gaps (2, -10, 2, -10): mean -4, sd 6.93, t(0.975, 3) 3.182
     assert lat["ci_high"].iloc[0] == pytest.approx(-4.0 + 3.182446 * np.sqrt(48.0) / 2.0)
+    # a point mass (no rain in 8 episodes) is a level of its own, the rest share 2 bins
+    rain = gaps.loc["rain_db_km"]
+    assert list(rain.index) == ["0.0", "(0.799, 0.95]", "(0.95, 1.1]"]  # median 0.95 of 0.8-1.1
+    assert rain["n"].tolist() == [8, 2, 2]
     preset = gaps.loc["dynamics_preset"]
     assert sorted(preset.index) == ["default", "variable"] and (preset["gap"] == -4.0).all()
 
