@@ -12,7 +12,7 @@ import numpy as np
 from leogym.envs.config import EnvConfig
 from leogym.envs.features import FeatureTable
 from leogym.envs.observer import FlowObserver
-from leogym.scenario import ScenarioConfig, build_timeline, sample_scenario
+from leogym.scenario import ScenarioConfig, build_timeline, draw_scenario
 from leogym.scenario.flows import expanded_flows, route_index
 from leogym.scenario.hops.controlled import route_timeline
 from leogym.scenario.timeline import Timeline
@@ -36,6 +36,9 @@ class Episode:
     :param seed: the episode seed (timeline draws and ns-3's ``RngRun``).
     :param features: the observation layout.
     :param flows: the flows to observe (0 the connection).
+    :param drawn: the values drawn for ``scenario``, by name
+        (:attr:`leogym.scenario.ScenarioDraw.values`); empty when it was not drawn from the
+        scenario's own distribution.
     """
 
     def __init__(
@@ -45,9 +48,11 @@ class Episode:
         seed: int,
         features: FeatureTable,
         flows: Iterable[int],
+        drawn: dict[str, float | str] | None = None,
     ) -> None:
         self.scenario = scenario
         self.seed = seed
+        self.drawn = dict(drawn or {})
         #: When each flow and cross-traffic source is scheduled to send (``flow_windows``).
         self.flow_windows = flow_windows(scenario)
         self.timeline = build_timeline(scenario, seed=seed)
@@ -80,14 +85,16 @@ class Episode:
         sampler: EpisodeSampler | None = None,
     ) -> Episode:
         """A new episode: its seed, then its scenario (``sampler``'s draw when given, else the
-        scenario's own distribution with ``config.sample_scenarios``, else ``scenario``),
-        both from ``rng``."""
+        scenario's own distribution with ``config.sample_scenarios``, with the values drawn,
+        else ``scenario``), both from ``rng``."""
         seed = int(rng.integers(1, MAX_SEED))
+        drawn: dict[str, float | str] = {}
         if sampler is not None:
             scenario = sampler(scenario, rng)
         elif config.sample_scenarios:
-            scenario = sample_scenario(scenario, rng)
-        return cls(config, scenario, seed, features, flows)
+            draw = draw_scenario(scenario, rng)
+            scenario, drawn = draw.scenario, draw.values
+        return cls(config, scenario, seed, features, flows, drawn)
 
     def step(self, dt_s: float) -> tuple[Measurements, float, float]:
         """Run ``dt_s`` seconds; the measurements and the interval's start and end times."""

@@ -144,7 +144,10 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         self._last: Measurements | None = None
         self._reset_controls()
         obs = self._observer.reset(self.np_random)
-        return obs, {"sim_time_s": 0.0, "episode_seed": episode.seed}
+        info: dict[str, Any] = {"sim_time_s": 0.0, "episode_seed": episode.seed}
+        if episode.drawn:  # env.sample_scenarios: the conditions this episode drew
+            info["scenario_draw"] = dict(episode.drawn)
+        return obs, info
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self._sim is None or self._sim.closed:
