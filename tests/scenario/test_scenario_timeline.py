@@ -168,6 +168,13 @@ def test_sampling_choices_cover_traces_losses_and_rain(tmp_path):
     assert {d.rain.mode for d in draws} == {"off", "markov"}
     rainy = [d.rain.specific_attenuation_db_km for d in draws if d.rain.mode == "markov"]
     assert all(0.1 <= a <= 1.0 for a in rainy)
+    # the trace-driven path's draws are named after it
+    cfg.sampling.trace_offset_s = [0.0, 0.05]
+    draw = draw_scenario(validate_scenario(cfg), np.random.default_rng(3))
+    terrestrial = draw.scenario.paths[1]
+    assert draw.values[f"trace.{terrestrial.name}"] == terrestrial.terrestrial.trace_down
+    offset = draw.values[f"trace_offset_s.{terrestrial.name}"]
+    assert offset == terrestrial.terrestrial.trace_offset_s and 0.0 <= float(offset) <= 0.05
 
 
 def test_drawn_values_are_the_ones_the_scenario_got():
