@@ -267,7 +267,7 @@ def gap_by_draw(
     :raises ValueError: an unknown policy, reference or metric, ``bins`` below 1, or no
         paired episode with drawn conditions.
     """
-    from scipy import stats
+    from leogym.agents.results.intervals import t_half_width
 
     policies = [policy] if isinstance(policy, str) else list(policy)
     for name, label in [*(("policy", p) for p in policies), ("reference", reference)]:
@@ -302,11 +302,7 @@ def gap_by_draw(
         for level, group in pairs.groupby(_draw_levels(pairs[col], bins), observed=True):
             n = len(group)
             gap = float(group["gap"].mean())
-            half = (
-                float(stats.t.ppf(0.975, n - 1) * group["gap"].std(ddof=1) / np.sqrt(n))
-                if n > 1
-                else float("nan")
-            )
+            half = t_half_width(group["gap"].to_numpy(dtype=np.float64))
             rows.append(
                 {
                     "draw": col[len(DRAW_PREFIX) :],

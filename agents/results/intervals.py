@@ -20,12 +20,24 @@ import warnings
 
 import numpy as np
 
-__all__ = ["CONFIDENCE", "REPS", "SEED", "mean_ci"]
+__all__ = ["CONFIDENCE", "REPS", "SEED", "mean_ci", "t_half_width"]
 
 #: Coverage, bootstrap replications and seed of the intervals of the summary and leaderboard.
 CONFIDENCE = 0.95
 REPS = 10_000
 SEED = 0
+
+
+def t_half_width(values: np.ndarray) -> float:
+    """The half width of the Student-t interval (``CONFIDENCE``) of the mean of ``values``
+    (finite values): ``t(0.975, n - 1) s / sqrt(n)``; NaN for fewer than two."""
+    from scipy import stats
+
+    n = int(np.size(values))
+    if n < 2:
+        return math.nan
+    q = 0.5 + CONFIDENCE / 2
+    return float(stats.t.ppf(q, n - 1) * np.std(values, ddof=1) / math.sqrt(n))
 
 
 def mean_ci(

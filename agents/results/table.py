@@ -164,9 +164,7 @@ def summarize(df: pd.DataFrame) -> pd.DataFrame:
     (Student-t half width), ``ci_low`` and ``ci_high`` (the 95 % percentile bootstrap interval
     of the mean over seeds, seeded: :func:`~leogym.agents.results.intervals.mean_ci`),
     ``median``, ``min``, ``max``."""
-    from scipy import stats
-
-    from leogym.agents.results.intervals import mean_ci
+    from leogym.agents.results.intervals import mean_ci, t_half_width
 
     rows: list[dict[str, Any]] = []
     if not len(df):
@@ -192,7 +190,7 @@ def summarize(df: pd.DataFrame) -> pd.DataFrame:
             v = v[np.isfinite(v)]
             n = int(v.size)
             std = float(np.std(v, ddof=1)) if n > 1 else math.nan
-            ci = float(stats.t.ppf(0.975, n - 1) * std / math.sqrt(n)) if n > 1 else math.nan
+            ci = t_half_width(v)
             low, high = mean_ci(v)
             rows.append(
                 {
