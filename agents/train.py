@@ -138,6 +138,10 @@ def train(cfg: DictConfig, run_dir: str | Path, *, resume: bool = False) -> Trai
 
     scenario = env_scenario(c.env.id, c.scenario)  # converted and validated once, here
     factory = EnvFactory(c.env.id, env_kwargs(c.env), scenario, record_stats=True)
+    if c.train.mixture.scenarios:  # other worlds drawn per episode (leogym.agents.mixture)
+        from leogym.agents.mixture import mixture_sampler
+
+        factory = factory.with_overrides(episode_sampler=mixture_sampler(c, ConfigError))
     if c.train.competitors.enabled:  # peers drawn per episode (leogym.agents.competitors)
         factory = _competing(factory, c, run_dir)
     eval_factory = EnvFactory(c.env.id, env_kwargs(c.env), scenario)

@@ -42,7 +42,9 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
     drives_flows: ClassVar[bool] = False
     #: Draws each episode's scenario in place of ``sample_scenario`` when set (a picklable
     #: ``(scenario, rng) -> scenario``; ``VecEnv.set_attr`` sets it in worker processes). The
-    #: curriculum (:mod:`leogym.agents.curriculum`) mixes its configurations in this way.
+    #: curriculum (:mod:`leogym.agents.curriculum`) mixes its configurations in this way; the
+    #: kwarg ``episode_sampler`` sets it when the env is made (``train.mixture``,
+    #: :mod:`leogym.agents.mixture`).
     episode_sampler: EpisodeSampler | None = None
 
     def __init__(self, render_mode: str | None = None, **kwargs: Any) -> None:
@@ -55,6 +57,7 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         kwargs.setdefault("cc", self.default_cc)
         kwargs.setdefault("scheduler", self.default_scheduler)
         scenario = kwargs.pop("scenario", "tiny")
+        self.episode_sampler = kwargs.pop("episode_sampler", None)
         reward = kwargs.pop("reward", "leo")
         custom_reward = reward if callable(reward) and not isinstance(reward, str) else None
         if custom_reward is not None:

@@ -1,5 +1,5 @@
 """The ``train`` section: how ``leogym-train`` runs, with its curriculum, warm start and
-competitors sub-configs (each defined beside the code that uses it)."""
+competitors and mixture sub-configs (each defined beside the code that uses it)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from leogym.agents.competitors import CompetitorsConfig
 from leogym.agents.config.common import START_METHODS, VEC_ENVS
 from leogym.agents.curriculum import CurriculumConfig
+from leogym.agents.mixture import MixtureConfig
 from leogym.agents.warm_start import WarmStartConfig
 from leogym.schema import bounded, choice
 
@@ -50,6 +51,8 @@ class TrainConfig:
         (``train.warm_start.store``; see :mod:`leogym.agents.warm_start`).
     :param competitors: competing flows drawn per episode (``train_dist=competing``; see
         :mod:`leogym.agents.competitors`).
+    :param mixture: scenarios of other worlds mixed into training (``train_dist=mixture``; see
+        :mod:`leogym.agents.mixture`).
     :param init_from: start from this model's parameters (a ``.zip`` of the same algorithm,
         observation and action spaces: fine-tuning a trained agent under another distribution);
         the step count starts at 0 and the optimiser afresh. ``None``: a new policy.
@@ -72,4 +75,5 @@ class TrainConfig:
     curriculum: CurriculumConfig = field(default_factory=CurriculumConfig)
     warm_start: WarmStartConfig = field(default_factory=WarmStartConfig)
     competitors: CompetitorsConfig = field(default_factory=CompetitorsConfig)
+    mixture: MixtureConfig = field(default_factory=MixtureConfig)
     init_from: str | None = None

@@ -77,6 +77,10 @@ def validate_config(
             from leogym.agents.competitors import check_competitors
 
             check_competitors(cfg, ConfigError)
+        if cfg.train.mixture.scenarios:
+            from leogym.agents.mixture import check_mixture
+
+            check_mixture(cfg, ConfigError)
         if "agent" in sections:
             _validate_initial_log_std(cfg)
         if cfg.train.eval_suite:
