@@ -12,8 +12,9 @@ of other worlds into training:
   (:func:`~leogym.scenario.sample_scenario`), all from the episode's random stream, so the same
   seed gives the same episodes;
 * every member is checked against the env's options when the run starts, as the configured
-  scenario is (:meth:`~leogym.envs.config.EnvConfig.fit_scenario`), and must have as many
-  connection paths (the observation and action of path ``i`` keep their meaning);
+  scenario is (:meth:`~leogym.envs.config.EnvConfig.fit_scenario`): it may have fewer or more
+  connection paths than the configured scenario, up to ``env.observation.max_paths`` (the
+  observation and the action have that many entries; a world's unused paths are padding);
 * the held-out and validation suites' scenarios are refused: training on them would make their
   figures optimistic.
 
@@ -77,7 +78,6 @@ def check_mixture(cfg: Any, error: type[FieldError] = FieldError) -> tuple[Scena
     from leogym.agents.config.env import env_kwargs
     from leogym.envs.config import EnvConfig
     from leogym.scenario import load_scenario
-    from leogym.scenario.flows import connection_path_count
 
     path = "train.mixture.scenarios"
     if not cfg.env.id.startswith("leogym/") or cfg.env.flows.agents:
@@ -86,7 +86,6 @@ def check_mixture(cfg: Any, error: type[FieldError] = FieldError) -> tuple[Scena
         if getattr(cfg.train, other).enabled:
             raise error(path, f"draws the episodes' scenarios, as train.{other} does: use one")
     options = EnvConfig.from_kwargs(scenario=None, **env_kwargs(cfg.env))
-    n_paths = connection_path_count(load_scenario(cfg.scenario))
     members = []
     for k, name in enumerate(cfg.train.mixture.scenarios):
         where = f"{path}[{k}]"
@@ -96,12 +95,6 @@ def check_mixture(cfg: Any, error: type[FieldError] = FieldError) -> tuple[Scena
             member = options.fit_scenario(load_scenario(name), "env", error)
         except (ValueError, TypeError, OSError) as exc:  # FieldError is a ValueError
             raise error(where, str(exc)) from None
-        if connection_path_count(member) != n_paths:
-            raise error(
-                where,
-                f"{name!r} has {connection_path_count(member)} connection paths and the "
-                f"configured scenario {n_paths}: the agent's path i must stay path i",
-            )
         members.append(member)
     return tuple(members)
 

@@ -138,6 +138,8 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         )
         self._episode = episode
         self.episode_scenario = episode.scenario
+        # An episode sampler may draw a world with fewer paths (up to observation.max_paths).
+        self.n_paths = connection_path_count(episode.scenario)
         self.timeline = episode.timeline
         self._rate_scale = episode.rate_scale
         self._observer = episode.observers[0]

@@ -18,6 +18,7 @@ from leogym.agents.config.env import env_kwargs
 from leogym.agents.mixture import ScenarioMixture, mixture_sampler
 from leogym.agents.runtime.app import compose, to_objects
 from leogym.scenario import load_scenario
+from leogym.scenario.flows import connection_path_count
 
 MIXTURE = ["experiment=hybrid_bbr3_slow_actor", "train_dist=mixture"]
 FIELD = r"^train\.mixture\.scenarios"
@@ -48,15 +49,19 @@ def test_the_mixture_preset_validates_and_holds_no_suite_scenario() -> None:
         ("train.mixture.scenarios=[starlink_isl,no_such_world]", FIELD + r"\[1\]: "),
         ("train.mixture.scenarios=[heldout/starlink_replay]", FIELD + r"\[0\]: .*suite"),
         ("train.mixture.scenarios=[validation/starlink_north53]", FIELD + r"\[0\]: .*suite"),
-        # `freeze` has one connection path, the randomised world two
-        ("train.mixture.scenarios=[freeze]", FIELD + r"\[0\]: .*1 connection paths"),
+        # `highrate` has three connection paths, more than the observation holds here
+        (
+            "train.mixture.scenarios=[highrate]",
+            FIELD + r"\[0\]: env\.observation\.max_paths: the scenario has 3 paths",
+        ),
         ("train.mixture.weight=1.5", r"^train\.mixture\.weight: must be in"),
         ("train.curriculum.enabled=true", FIELD + r": .*train\.curriculum"),
     ],
 )
 def test_bad_mixture_settings_name_the_field(override: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
-        validate_config(_cfg([*MIXTURE, override]), ("env", "agent", "train"))
+        c = _cfg([*MIXTURE, override, "env.observation.max_paths=2"])
+        validate_config(c, ("env", "agent", "train"))
 
 
 # ------------------------------------------------------------------------------------ draws
@@ -122,3 +127,23 @@ def test_training_on_the_mixture_runs(tmp_path: Path) -> None:
     )
     result = train(cfg, tmp_path)
     assert result.num_timesteps >= 256 and result.model_path.is_file()
+
+
+def test_a_world_with_fewer_paths_runs_its_episodes_padded() -> None:
+    """A one-path world (``leotp_starlink``) beside the two-path randomised one: the env's path
+    count follows the episode, and the padded path's action is ignored."""
+    c = _cfg([*MIXTURE, "train.mixture.scenarios=[leotp_starlink]", "train.mixture.weight=1.0"])
+    kwargs = {**env_kwargs(c.env), "episode_s": 1.0}
+    env = gym.make(
+        "leogym/LeoCC-v0", scenario="train_randomised", episode_sampler=mixture_sampler(c), **kwargs
+    )
+    counts = []
+    for seed in range(2):
+        env.reset(seed=seed)
+        counts.append(env.unwrapped.n_paths)
+        for _ in range(3):
+            obs, *_ = env.step(env.action_space.high)  # every entry at its bound
+        assert env.observation_space.contains(obs)
+    env.close()
+    assert counts == [1, 1]
+    assert connection_path_count(load_scenario("train_randomised")) == 2
