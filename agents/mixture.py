@@ -24,6 +24,7 @@ Only the training envs draw from the mixture; periodic evaluations run their own
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from typing import Any
 
 import numpy as np
@@ -34,7 +35,7 @@ from leogym.schema import FieldError, bounded
 __all__ = ["MixtureConfig", "ScenarioMixture", "check_mixture", "mixture_sampler"]
 
 #: Scenario folders that evaluation suites hold out of training.
-_HELD_OUT_FOLDERS = ("heldout/", "validation/")
+_HELD_OUT_FOLDERS = frozenset({"heldout", "validation"})
 
 
 @dataclass
@@ -89,7 +90,7 @@ def check_mixture(cfg: Any, error: type[FieldError] = FieldError) -> tuple[Scena
     members = []
     for k, name in enumerate(cfg.train.mixture.scenarios):
         where = f"{path}[{k}]"
-        if str(name).startswith(_HELD_OUT_FOLDERS):
+        if _HELD_OUT_FOLDERS & set(PurePath(str(name)).parts):
             raise error(where, f"{name!r} belongs to an evaluation suite: training must not see it")
         try:
             member = options.fit_scenario(load_scenario(name), "env", error)

@@ -58,6 +58,11 @@ class LeoEnv(gym.Env[np.ndarray, np.ndarray]):
         kwargs.setdefault("scheduler", self.default_scheduler)
         scenario = kwargs.pop("scenario", "tiny")
         self.episode_sampler = kwargs.pop("episode_sampler", None)
+        if self.episode_sampler is not None and not callable(self.episode_sampler):
+            raise TypeError(
+                "episode_sampler: must be None or a callable (scenario, rng) -> scenario "
+                f"(got {type(self.episode_sampler).__name__})"
+            )
         reward = kwargs.pop("reward", "leo")
         custom_reward = reward if callable(reward) and not isinstance(reward, str) else None
         if custom_reward is not None:

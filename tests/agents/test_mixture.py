@@ -49,6 +49,10 @@ def test_the_mixture_preset_validates_and_holds_no_suite_scenario() -> None:
         ("train.mixture.scenarios=[starlink_isl,no_such_world]", FIELD + r"\[1\]: "),
         ("train.mixture.scenarios=[heldout/starlink_replay]", FIELD + r"\[0\]: .*suite"),
         ("train.mixture.scenarios=[validation/starlink_north53]", FIELD + r"\[0\]: .*suite"),
+        (  # a suite scenario's file, named by its path
+            "train.mixture.scenarios=[conf/scenario/heldout/starlink_replay.yaml]",
+            FIELD + r"\[0\]: .*suite",
+        ),
         # `highrate` has three connection paths, more than the observation holds here
         (
             "train.mixture.scenarios=[highrate]",
@@ -147,3 +151,8 @@ def test_a_world_with_fewer_paths_runs_its_episodes_padded() -> None:
     env.close()
     assert counts == [1, 1]
     assert connection_path_count(load_scenario("train_randomised")) == 2
+
+
+def test_an_episode_sampler_that_is_not_callable_is_refused() -> None:
+    with pytest.raises(TypeError, match=r"^episode_sampler: must be None or a callable"):
+        gym.make("leogym/LeoCC-v0", scenario="tiny", episode_sampler=["starlink_isl"])
